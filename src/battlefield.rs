@@ -1,0 +1,476 @@
+//! The world: the board (map, terrain, tokens, sections), the sides and their
+//! pools, the units, the dice, whose turn it is, and the event log.
+//!
+//! It is plain Rust data and clones cheaply (shared, rarely-changed parts sit
+//! behind `Rc` and are copied on write), which is how transactions, undo and
+//! per-trial copies for simulation work.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::dice::DiceBox;
+use crate::hex::{Hex, OffsetKind};
+use crate::log::{Event, EventLog};
+use crate::table::Point;
+use crate::unit::{Position, Unit};
+
+/// The playing surface.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Map {
+    /// A hex map of `cols` x `rows` in offset coordinates of `offset` kind
+    /// (column 0..cols, row 0..rows).
+    Hex { cols: i32, rows: i32, offset: OffsetKind },
+    /// A tabletop, in centimetres.
+    Table { width: f64, height: f64 },
+}
+
+impl Default for Map {
+    fn default() -> Self {
+        Map::Hex { cols: 13, rows: 9, offset: OffsetKind::OddR }
+    }
+}
+
+/// Which edge of the map a side's baseline is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edge {
+    Top,
+    Bottom,
+    Left,
+    Right,
+}
+
+impl Edge {
+    pub fn name(self) -> &'static str {
+        match self {
+            Edge::Top => "top",
+            Edge::Bottom => "bottom",
+            Edge::Left => "left",
+            Edge::Right => "right",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Edge> {
+        Some(match s {
+            "top" => Edge::Top,
+            "bottom" => Edge::Bottom,
+            "left" => Edge::Left,
+            "right" => Edge::Right,
+            _ => return None,
+        })
+    }
+
+    pub fn opposite(self) -> Edge {
+        match self {
+            Edge::Top => Edge::Bottom,
+            Edge::Bottom => Edge::Top,
+            Edge::Left => Edge::Right,
+            Edge::Right => Edge::Left,
+        }
+    }
+}
+
+/// A side (army): its name, baseline and pools (HQ tokens, medals, reserve
+/// artillery strength, ... as the ruleset names them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Side {
+    pub name: Rc<str>,
+    pub baseline: Option<Edge>,
+    pub pools: Vec<(Rc<str>, i64)>,
+}
+
+impl Side {
+    pub fn pool(&self, name: &str) -> i64 {
+        self.pools.iter().find(|(k, _)| &**k == name).map_or(0, |(_, v)| *v)
+    }
+
+    pub fn set_pool(&mut self, name: &str, value: i64) {
+        match self.pools.iter_mut().find(|(k, _)| &**k == name) {
+            Some((_, v)) => *v = value,
+            None => self.pools.push((name.into(), value)),
+        }
+    }
+}
+
+/// A named section of a hex map: a range of offset columns. Sections may
+/// overlap; a hex in two ranges (on a section line) belongs to both.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    pub name: Rc<str>,
+    pub first_col: i32,
+    pub last_col: i32,
+}
+
+/// The board: terrain and tokens per hex.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Board {
+    pub terrain: BTreeMap<Hex, Rc<str>>,
+    pub tokens: BTreeMap<Hex, Vec<Rc<str>>>,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum WorldError {
+    #[error("no unit with id '{0}'")]
+    NoUnit(String),
+    #[error("no side named '{0}' (sides: {1})")]
+    NoSide(String, String),
+    #[error("hex {0} is not on the map")]
+    OffMap(Hex),
+    #[error("{unit} cannot move to {to}: {why}")]
+    BadMove { unit: String, to: String, why: String },
+    #[error("a unit with id '{0}' already exists")]
+    DuplicateUnit(String),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Everything a rule acts on.
+#[derive(Clone, Debug)]
+pub struct World {
+    pub map: Map,
+    /// Terrain and tokens; shared between copies until one of them changes.
+    pub board: Rc<Board>,
+    pub sections: Rc<Vec<Section>>,
+    pub sides: Vec<Side>,
+    pub units: Vec<Unit>,
+    pub current_side: Option<Rc<str>>,
+    pub turn: u32,
+    pub dice: DiceBox,
+    pub log: EventLog,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        World {
+            map: Map::default(),
+            board: Rc::new(Board::default()),
+            sections: Rc::new(Vec::new()),
+            sides: Vec::new(),
+            units: Vec::new(),
+            current_side: None,
+            turn: 1,
+            dice: DiceBox::new(0),
+            log: EventLog::new(),
+        }
+    }
+}
+
+impl World {
+    pub fn new(map: Map) -> World {
+        World { map, ..World::default() }
+    }
+
+    // ---- map ----
+
+    /// True when the hex is on a hex map (always false on a tabletop).
+    pub fn on_map(&self, h: Hex) -> bool {
+        match self.map {
+            Map::Hex { cols, rows, offset } => {
+                let (c, r) = h.to_offset(offset);
+                (0..cols).contains(&c) && (0..rows).contains(&r)
+            }
+            Map::Table { .. } => false,
+        }
+    }
+
+    /// Every hex on the map, row by row.
+    pub fn hexes(&self) -> Vec<Hex> {
+        match self.map {
+            Map::Hex { cols, rows, offset } => {
+                let mut out = Vec::with_capacity((cols * rows) as usize);
+                for r in 0..rows {
+                    for c in 0..cols {
+                        out.push(Hex::from_offset(c, r, offset));
+                    }
+                }
+                out
+            }
+            Map::Table { .. } => Vec::new(),
+        }
+    }
+
+    /// True for a point on the tabletop.
+    pub fn on_table(&self, p: Point) -> bool {
+        match self.map {
+            Map::Table { width, height } => (0.0..=width).contains(&p.x) && (0.0..=height).contains(&p.y),
+            Map::Hex { .. } => false,
+        }
+    }
+
+    pub fn terrain(&self, h: Hex) -> Option<&Rc<str>> {
+        self.board.terrain.get(&h)
+    }
+
+    pub fn set_terrain(&mut self, h: Hex, terrain: Option<&str>) {
+        let board = Rc::make_mut(&mut self.board);
+        match terrain {
+            Some(t) => {
+                board.terrain.insert(h, t.into());
+            }
+            None => {
+                board.terrain.remove(&h);
+            }
+        }
+    }
+
+    pub fn tokens(&self, h: Hex) -> &[Rc<str>] {
+        self.board.tokens.get(&h).map_or(&[], |v| v.as_slice())
+    }
+
+    pub fn has_token(&self, h: Hex, token: &str) -> bool {
+        self.tokens(h).iter().any(|t| &**t == token)
+    }
+
+    pub fn add_token(&mut self, h: Hex, token: &str) {
+        Rc::make_mut(&mut self.board).tokens.entry(h).or_default().push(token.into());
+        self.log.push_with(|| Event::Token { hex: h.to_string(), token: token.into(), placed: true });
+    }
+
+    /// Removes one token of that name; returns whether there was one.
+    pub fn remove_token(&mut self, h: Hex, token: &str) -> bool {
+        if !self.has_token(h, token) {
+            return false;
+        }
+        let board = Rc::make_mut(&mut self.board);
+        if let Some(list) = board.tokens.get_mut(&h) {
+            if let Some(i) = list.iter().position(|t| &**t == token) {
+                list.remove(i);
+            }
+            if list.is_empty() {
+                board.tokens.remove(&h);
+            }
+        }
+        self.log.push_with(|| Event::Token { hex: h.to_string(), token: token.into(), placed: false });
+        true
+    }
+
+    /// The sections a hex belongs to (two on a section line).
+    pub fn sections_of(&self, h: Hex) -> Vec<Rc<str>> {
+        let Map::Hex { offset, .. } = self.map else { return Vec::new() };
+        let (c, _) = h.to_offset(offset);
+        self.sections.iter().filter(|s| (s.first_col..=s.last_col).contains(&c)).map(|s| s.name.clone()).collect()
+    }
+
+    pub fn in_section(&self, h: Hex, section: &str) -> bool {
+        self.sections_of(h).iter().any(|s| &**s == section)
+    }
+
+    // ---- sides ----
+
+    pub fn side_index(&self, name: &str) -> Result<usize, WorldError> {
+        self.sides.iter().position(|s| &*s.name == name).ok_or_else(|| {
+            WorldError::NoSide(name.into(), self.sides.iter().map(|s| s.name.to_string()).collect::<Vec<_>>().join(", "))
+        })
+    }
+
+    pub fn side(&self, name: &str) -> Result<&Side, WorldError> {
+        Ok(&self.sides[self.side_index(name)?])
+    }
+
+    /// The other side, in a two-sided game.
+    pub fn opponent(&self, name: &str) -> Result<Rc<str>, WorldError> {
+        self.side_index(name)?;
+        self.sides
+            .iter()
+            .find(|s| &*s.name != name)
+            .map(|s| s.name.clone())
+            .ok_or_else(|| WorldError::Invalid(format!("side '{name}' has no opponent")))
+    }
+
+    pub fn pool(&self, side: &str, pool: &str) -> Result<i64, WorldError> {
+        Ok(self.side(side)?.pool(pool))
+    }
+
+    /// Changes a pool by `change` (clamped at zero) and logs it; returns the new value.
+    pub fn add_pool(&mut self, side: &str, pool: &str, change: i64, reason: &str) -> Result<i64, WorldError> {
+        let i = self.side_index(side)?;
+        let value = (self.sides[i].pool(pool) + change).max(0);
+        self.sides[i].set_pool(pool, value);
+        self.log.push_with(|| Event::Pool {
+            side: side.into(),
+            pool: pool.into(),
+            change,
+            value,
+            reason: reason.into(),
+        });
+        Ok(value)
+    }
+
+    pub fn set_pool(&mut self, side: &str, pool: &str, value: i64) -> Result<(), WorldError> {
+        let i = self.side_index(side)?;
+        let change = value - self.sides[i].pool(pool);
+        self.sides[i].set_pool(pool, value);
+        self.log.push_with(|| Event::Pool {
+            side: side.into(),
+            pool: pool.into(),
+            change,
+            value,
+            reason: "set".into(),
+        });
+        Ok(())
+    }
+
+    // ---- units ----
+
+    /// Index of a unit by id.
+    pub fn unit_index(&self, id: &str) -> Result<usize, WorldError> {
+        self.units.iter().position(|u| &*u.id == id).ok_or_else(|| WorldError::NoUnit(id.into()))
+    }
+
+    /// The living unit on a hex, if any.
+    pub fn unit_at(&self, h: Hex) -> Option<usize> {
+        self.units.iter().position(|u| u.pos == Position::Hex(h) && u.strength > 0)
+    }
+
+    pub fn add_unit(&mut self, unit: Unit) -> Result<usize, WorldError> {
+        if self.units.iter().any(|u| u.id == unit.id) {
+            return Err(WorldError::DuplicateUnit(unit.id.to_string()));
+        }
+        if let Position::Hex(h) = unit.pos {
+            if !self.on_map(h) {
+                return Err(WorldError::OffMap(h));
+            }
+            if let Some(other) = self.unit_at(h) {
+                return Err(WorldError::Invalid(format!(
+                    "hex {h} already holds unit '{}'",
+                    self.units[other].id
+                )));
+            }
+        }
+        self.units.push(unit);
+        Ok(self.units.len() - 1)
+    }
+
+    /// Removes `hits` figures (never below zero); returns figures actually
+    /// removed. A unit that loses its last figure leaves the battlefield.
+    pub fn hit(&mut self, idx: usize, hits: i32, reason: &str) -> i32 {
+        let u = &mut self.units[idx];
+        let taken = hits.clamp(0, u.strength.max(0));
+        u.strength -= taken;
+        let (id, strength) = (u.id.clone(), u.strength);
+        self.log.push_with(|| Event::Hit { unit: id.to_string(), hits: taken, strength, reason: reason.into() });
+        if strength == 0 && taken > 0 {
+            self.eliminate(idx, reason);
+        }
+        taken
+    }
+
+    /// Takes a unit off the battlefield.
+    pub fn eliminate(&mut self, idx: usize, reason: &str) {
+        let u = &mut self.units[idx];
+        u.strength = 0;
+        u.pos = Position::Off;
+        let id = u.id.clone();
+        self.log.push_with(|| Event::Eliminate { unit: id.to_string(), reason: reason.into() });
+    }
+
+    /// Moves a unit one step to an adjacent free hex on the map; the caller
+    /// (the Lua host) walks a path step by step so that `enters`/`leaves`
+    /// subscribers see every hex. `retreat` only changes the event name.
+    pub fn step(&mut self, idx: usize, to: Hex, retreat: bool) -> Result<Hex, WorldError> {
+        let u = &self.units[idx];
+        let bad = |why: &str| WorldError::BadMove { unit: u.id.to_string(), to: to.to_string(), why: why.into() };
+        let Position::Hex(from) = u.pos else { return Err(bad("it is not on the hex map")) };
+        if from.distance(to) != 1 {
+            return Err(bad(&format!("{to} is not adjacent to {from}")));
+        }
+        if !self.on_map(to) {
+            return Err(bad("that hex is off the map"));
+        }
+        if let Some(other) = self.unit_at(to) {
+            return Err(bad(&format!("it is occupied by {}", self.units[other].id)));
+        }
+        self.units[idx].pos = Position::Hex(to);
+        let id = self.units[idx].id.clone();
+        self.log.push_with(|| {
+            let (unit, from, to) = (id.to_string(), from.to_string(), to.to_string());
+            if retreat {
+                Event::Retreat { unit, from, to }
+            } else {
+                Event::Move { unit, from, to }
+            }
+        });
+        Ok(from)
+    }
+
+    /// Places a unit anywhere (setup and editing, not a move: no adjacency check).
+    pub fn place(&mut self, idx: usize, pos: Position) -> Result<(), WorldError> {
+        if let Position::Hex(h) = pos {
+            if !self.on_map(h) {
+                return Err(WorldError::OffMap(h));
+            }
+            if let Some(other) = self.unit_at(h) {
+                if other != idx {
+                    return Err(WorldError::Invalid(format!("hex {h} already holds unit '{}'", self.units[other].id)));
+                }
+            }
+        }
+        self.units[idx].pos = pos;
+        Ok(())
+    }
+
+    pub fn note(&mut self, text: impl Into<String>) {
+        let text = text.into();
+        self.log.push_with(|| Event::Note { text });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unit(id: &str, h: Hex) -> Unit {
+        Unit {
+            id: id.into(),
+            side: "allies".into(),
+            kind: "infantry".into(),
+            strength: 4,
+            max_strength: 4,
+            leader: None,
+            pos: Position::Hex(h),
+            props: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn hits_clamp_and_eliminate() {
+        let mut w = World::default();
+        let i = w.add_unit(unit("a", Hex::new(2, 2))).unwrap();
+        assert_eq!(w.hit(i, 3, "test"), 3);
+        assert_eq!(w.hit(i, 3, "test"), 1);
+        assert_eq!(w.units[i].pos, Position::Off);
+        assert!(w.unit_at(Hex::new(2, 2)).is_none());
+    }
+
+    #[test]
+    fn steps_must_be_adjacent_free_and_on_map() {
+        let mut w = World::default();
+        let a = w.add_unit(unit("a", Hex::new(2, 2))).unwrap();
+        w.add_unit(unit("b", Hex::new(3, 2))).unwrap();
+        assert!(w.step(a, Hex::new(3, 2), false).is_err());
+        assert!(w.step(a, Hex::new(4, 2), false).is_err());
+        assert_eq!(w.step(a, Hex::new(2, 3), false), Ok(Hex::new(2, 2)));
+        assert!(w.add_unit(unit("a", Hex::new(5, 5))).is_err());
+    }
+
+    #[test]
+    fn copies_share_the_board_until_written() {
+        let mut w = World::default();
+        w.set_terrain(Hex::new(1, 1), Some("woods"));
+        let mut copy = w.clone();
+        assert!(Rc::ptr_eq(&w.board, &copy.board));
+        copy.add_token(Hex::new(1, 1), "crater");
+        assert!(!w.has_token(Hex::new(1, 1), "crater"));
+        assert!(copy.has_token(Hex::new(1, 1), "crater"));
+    }
+
+    #[test]
+    fn section_lines_belong_to_both() {
+        let mut w = World::default();
+        w.sections = Rc::new(vec![
+            Section { name: "left".into(), first_col: 0, last_col: 4 },
+            Section { name: "centre".into(), first_col: 4, last_col: 8 },
+        ]);
+        let h = Hex::from_offset(4, 3, OffsetKind::OddR);
+        assert_eq!(w.sections_of(h).len(), 2);
+    }
+}

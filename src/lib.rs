@@ -1,0 +1,17 @@
+//! sandtable: a scriptable rules sandbox for wargames.
+//!
+//! A Rust core owns the battlefield (hexes, units, dice, measurement) and
+//! exposes it to sandboxed Luau scripts; each ruleset is Lua plus YAML. See
+//! `docs/DESIGN.md` for the parts and their contracts.
+
+pub mod battlefield;
+pub mod dice;
+pub mod error;
+pub mod hex;
+pub mod log;
+pub mod lua;
+pub mod ruleset;
+pub mod scenario;
+pub mod spec;
+pub mod table;
+pub mod unit;

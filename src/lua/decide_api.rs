@@ -1,0 +1,146 @@
+//! Decisions: rules never assume a player's choice.
+//!
+//! `decide{side=, prompt=, options=, default=, id=}` is answered, in order, by
+//! the next queued answer (`answers{...}`), the person at the REPL, a policy
+//! registered for its `id` (`policy(id, fn)`), or the default. In a spec every
+//! decision needs a queued answer. Every decision is logged.
+
+use std::rc::Rc;
+
+use mlua::{Function, Lua, Table, Value};
+
+use super::{display_value, DecisionMode, State};
+use crate::log::Event;
+
+/// What a person is asked.
+#[derive(Clone, Debug)]
+pub struct DecisionRequest {
+    pub side: String,
+    pub prompt: String,
+    pub options: Vec<String>,
+    pub default: usize,
+}
+
+/// A decision source that asks a person (the REPL implements it).
+pub trait Asker {
+    /// Returns the index of the chosen option, or an error to abandon the command.
+    fn ask(&mut self, req: &DecisionRequest) -> Result<usize, String>;
+}
+
+fn label(lua: &Lua, v: &Value) -> String {
+    match v {
+        Value::String(s) => s.to_string_lossy().to_string(),
+        Value::UserData(_) | Value::Table(_) => lua
+            .globals()
+            .get::<Function>("tostring")
+            .and_then(|f| f.call::<String>(v.clone()))
+            .unwrap_or_else(|_| display_value(v)),
+        other => display_value(other),
+    }
+}
+
+fn position(options: &[Value], v: &Value) -> mlua::Result<Option<usize>> {
+    for (i, o) in options.iter().enumerate() {
+        if o.equals(v)? {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
+
+pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
+    lua.set_named_registry_value("sandtable.answers", lua.create_table()?)?;
+    lua.set_named_registry_value("sandtable.policies", lua.create_table()?)?;
+
+    let st = state.clone();
+    let decide = lua.create_function(move |lua, spec: Table| {
+        let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
+        let prompt: String = spec.get::<Option<String>>("prompt")?.unwrap_or_else(|| "choose".into());
+        let id: Option<String> = spec.get("id")?;
+        let opts: Table = spec
+            .get::<Option<Table>>("options")?
+            .ok_or_else(|| mlua::Error::runtime(format!("decide '{prompt}': `options` (a list) is required")))?;
+        let options: Vec<Value> = opts.sequence_values::<Value>().collect::<mlua::Result<_>>()?;
+        if options.is_empty() {
+            return Err(mlua::Error::runtime(format!("decide '{prompt}': there are no options to choose from")));
+        }
+        let default_v: Value = spec.get("default")?;
+        let default = if default_v.is_nil() {
+            0
+        } else {
+            position(&options, &default_v)?.ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "decide '{prompt}': the default {} is not one of the options",
+                    display_value(&default_v)
+                ))
+            })?
+        };
+        let labels: Vec<String> = options.iter().map(|o| label(lua, o)).collect();
+        let check = |v: &Value, by: &str| -> mlua::Result<usize> {
+            position(&options, v)?.ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "decide '{prompt}': {by} {} is not one of the options ({})",
+                    label(lua, v),
+                    labels.join(", ")
+                ))
+            })
+        };
+        let queue: Table = lua.named_registry_value("sandtable.answers")?;
+        let (choice, by) = if queue.raw_len() > 0 {
+            let answer: Value = queue.raw_get(1)?;
+            queue.raw_remove(1)?;
+            (check(&answer, "the answer")?, "answer")
+        } else if st.decision_mode.get() == DecisionMode::Strict {
+            return Err(mlua::Error::runtime(format!(
+                "decide '{prompt}' ({}): no answer left; give one with answers{{...}} before this decision",
+                labels.join(" / ")
+            )));
+        } else if let Some(asker) = st.asker.borrow_mut().as_mut() {
+            let req = DecisionRequest { side: side.clone(), prompt: prompt.clone(), options: labels.clone(), default };
+            let i = asker.ask(&req).map_err(mlua::Error::runtime)?;
+            if i >= options.len() {
+                return Err(mlua::Error::runtime(format!("decide '{prompt}': choice {} is out of range", i + 1)));
+            }
+            (i, "person")
+        } else if let Some(f) = match &id {
+            Some(id) => lua.named_registry_value::<Table>("sandtable.policies")?.get::<Option<Function>>(id.as_str())?,
+            None => None,
+        } {
+            let chosen: Value = f.call((opts.clone(), spec.clone()))?;
+            (check(&chosen, "the policy's choice")?, "policy")
+        } else {
+            (default, "default")
+        };
+        let chosen_label = labels[choice].clone();
+        st.with_world(|w| {
+            w.log.push_with(|| Event::Decision {
+                side: side.clone(),
+                prompt: prompt.clone(),
+                options: labels.clone(),
+                choice: chosen_label,
+                by: by.into(),
+            })
+        })?;
+        Ok(options[choice].clone())
+    })?;
+    lua.globals().set("decide", decide)?;
+
+    lua.globals().set(
+        "answers",
+        lua.create_function(|lua, list: Table| {
+            let queue: Table = lua.named_registry_value("sandtable.answers")?;
+            for v in list.sequence_values::<Value>() {
+                queue.raw_push(v?)?;
+            }
+            Ok(())
+        })?,
+    )?;
+    lua.globals().set(
+        "policy",
+        lua.create_function(|lua, (id, f): (String, Option<Function>)| {
+            let policies: Table = lua.named_registry_value("sandtable.policies")?;
+            policies.set(id, f)
+        })?,
+    )?;
+    Ok(())
+}

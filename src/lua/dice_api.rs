@@ -1,0 +1,272 @@
+//! `dice`: define kinds, roll pools, force results, seed.
+//!
+//! `dice.roll` returns a roll object (faces in canonical order, `count`,
+//! `total`) and logs it; `dice.counts` is the cheap form for hot loops: it
+//! returns the count of each face value as plain numbers, no table.
+
+use std::rc::Rc;
+
+use mlua::{Lua, MultiValue, Table, UserData, UserDataFields, UserDataMethods, Value};
+
+use super::State;
+use crate::dice::{DieKind, Face};
+use crate::log::Event;
+
+/// A roll as Lua sees it.
+pub struct LuaRoll {
+    pub kind: Rc<str>,
+    pub values: Vec<Face>,
+    pub counts: Vec<u32>,
+    pub numeric: bool,
+}
+
+impl LuaRoll {
+    fn faces(&self) -> Vec<&Face> {
+        let mut out = Vec::new();
+        for (v, &c) in self.values.iter().zip(&self.counts) {
+            for _ in 0..c {
+                out.push(v);
+            }
+        }
+        out
+    }
+
+    fn count_of(&self, v: &Value) -> u32 {
+        self.values
+            .iter()
+            .zip(&self.counts)
+            .filter(|(face, _)| face_matches(face, v))
+            .map(|(_, &c)| c)
+            .sum()
+    }
+}
+
+fn face_matches(face: &Face, v: &Value) -> bool {
+    match (face, v) {
+        (Face::Sym(s), Value::String(t)) => t.as_bytes().as_ref() == s.as_bytes(),
+        (Face::Num(n), Value::Integer(i)) => *n == *i as i64,
+        (Face::Num(n), Value::Number(x)) => (*n as f64) == *x,
+        (Face::Num(n), Value::String(t)) => t.to_str().ok().and_then(|s| s.parse::<i64>().ok()) == Some(*n),
+        _ => false,
+    }
+}
+
+fn face_value(lua: &Lua, f: &Face) -> mlua::Result<Value> {
+    Ok(match f {
+        Face::Num(n) => Value::Integer(*n as _),
+        Face::Sym(s) => Value::String(lua.create_string(s.as_bytes())?),
+    })
+}
+
+impl UserData for LuaRoll {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_field_method_get("kind", |_, r| Ok(r.kind.to_string()));
+        fields.add_field_method_get("n", |_, r| Ok(r.counts.iter().sum::<u32>()));
+        fields.add_field_method_get("faces", |lua, r| {
+            let t = lua.create_table()?;
+            for f in r.faces() {
+                t.push(face_value(lua, f)?)?;
+            }
+            Ok(t)
+        });
+        fields.add_field_method_get("total", |_, r| {
+            if !r.numeric {
+                return Ok(None);
+            }
+            Ok(Some(
+                r.values
+                    .iter()
+                    .zip(&r.counts)
+                    .map(|(f, &c)| if let Face::Num(n) = f { n * c as i64 } else { 0 })
+                    .sum::<i64>(),
+            ))
+        });
+    }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("count", |_, r, v: Value| Ok(r.count_of(&v)));
+        methods.add_meta_method("__tostring", |_, r, ()| {
+            let faces: Vec<String> = r.faces().iter().map(|f| f.to_string()).collect();
+            Ok(format!("{}: {}", r.kind, faces.join(" ")))
+        });
+        methods.add_meta_method("__len", |_, r, ()| Ok(r.counts.iter().sum::<u32>()));
+    }
+}
+
+fn pool_size(n: f64) -> mlua::Result<u32> {
+    if n.fract() != 0.0 || n < 0.0 || n > crate::dice::MAX_POOL as f64 {
+        return Err(mlua::Error::runtime(format!(
+            "cannot roll {n} dice: a pool is a whole number from 0 to {}",
+            crate::dice::MAX_POOL
+        )));
+    }
+    Ok(n as u32)
+}
+
+fn parse_faces(kind: &str, faces: Value) -> mlua::Result<DieKind> {
+    let k = match faces {
+        Value::Integer(n) if n > 0 => DieKind::numeric(kind, n as u32),
+        Value::Number(n) if n > 0.0 && n.fract() == 0.0 => DieKind::numeric(kind, n as u32),
+        Value::Table(t) => {
+            let mut fs = Vec::new();
+            for v in t.sequence_values::<Value>() {
+                fs.push(match v? {
+                    Value::Integer(i) => Face::Num(i as i64),
+                    Value::Number(x) if x.fract() == 0.0 => Face::Num(x as i64),
+                    Value::String(s) => Face::Sym(s.to_str()?.as_ref().into()),
+                    other => {
+                        return Err(mlua::Error::runtime(format!(
+                            "dice.define('{kind}'): a face is a whole number or a name, not {}",
+                            other.type_name()
+                        )))
+                    }
+                });
+            }
+            DieKind::new(kind, fs)
+        }
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "dice.define('{kind}', faces): faces is a number of sides or a list of faces, not {}",
+                other.type_name()
+            )))
+        }
+    };
+    k.map_err(mlua::Error::external)
+}
+
+pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
+    let dice = lua.create_table()?;
+
+    let st = state.clone();
+    dice.set(
+        "define",
+        lua.create_function(move |_, (kind, faces): (String, Value)| {
+            let k = parse_faces(&kind, faces)?;
+            st.with_world(|w| {
+                w.dice.define(k);
+            })
+        })?,
+    )?;
+
+    let st = state.clone();
+    dice.set(
+        "roll",
+        lua.create_function(move |_, (n, kind, reason): (f64, String, Option<String>)| {
+            let n = pool_size(n)?;
+            st.with_world(|w| {
+                let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
+                let roll = w.dice.roll(k, n).map_err(mlua::Error::external)?;
+                let die = w.dice.kind(k);
+                let lr = LuaRoll {
+                    kind: die.name.clone(),
+                    values: die.values.clone(),
+                    counts: roll.counts.clone(),
+                    numeric: die.numeric,
+                };
+                let forced = roll.forced;
+                w.log.push_with(|| Event::Roll {
+                    kind: kind.clone(),
+                    n,
+                    faces: lr.faces().iter().map(|f| f.to_string()).collect(),
+                    reason: reason.unwrap_or_default(),
+                    forced,
+                });
+                Ok(lr)
+            })?
+        })?,
+    )?;
+
+    let st = state.clone();
+    dice.set(
+        "counts",
+        lua.create_function(move |_, (n, kind, reason): (f64, String, Option<String>)| {
+            let n = pool_size(n)?;
+            st.with_world(|w| {
+                let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
+                let mut counts = [0u32; 16];
+                let nv = w.dice.kind(k).values.len();
+                let mut big;
+                let slot: &mut [u32] = if nv <= 16 {
+                    &mut counts[..nv]
+                } else {
+                    big = vec![0; nv];
+                    &mut big
+                };
+                let forced = w.dice.roll_into(k, n, slot).map_err(mlua::Error::external)?;
+                if w.log.recording {
+                    let die = w.dice.kind(k);
+                    let mut faces = Vec::new();
+                    for (v, &c) in die.values.iter().zip(slot.iter()) {
+                        for _ in 0..c {
+                            faces.push(v.to_string());
+                        }
+                    }
+                    w.log.push_with(|| Event::Roll { kind: kind.clone(), n, faces, reason: reason.unwrap_or_default(), forced });
+                }
+                Ok(slot.iter().map(|&c| Value::Integer(c as _)).collect::<MultiValue>())
+            })?
+        })?,
+    )?;
+
+    let st = state.clone();
+    dice.set(
+        "force",
+        lua.create_function(move |_, (kind, values): (String, Table)| {
+            st.with_world(|w| {
+                let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
+                let die = w.dice.kind(k).clone();
+                let mut idx = Vec::new();
+                for v in values.sequence_values::<Value>() {
+                    let v = v?;
+                    let i = die.values.iter().position(|f| face_matches(f, &v)).ok_or_else(|| {
+                        mlua::Error::runtime(format!(
+                            "dice.force: die '{kind}' has no face {} (faces: {})",
+                            super::display_value(&v),
+                            die.describe_values()
+                        ))
+                    })?;
+                    idx.push(i as u32);
+                }
+                w.dice.force(k, &idx);
+                Ok(())
+            })?
+        })?,
+    )?;
+
+    let st = state.clone();
+    dice.set(
+        "seed",
+        lua.create_function(move |_, seed: f64| {
+            if seed.fract() != 0.0 || seed < 0.0 {
+                return Err(mlua::Error::runtime("dice.seed(n): n is a whole number from 0"));
+            }
+            st.with_world(|w| w.dice.seed(seed as u64))
+        })?,
+    )?;
+
+    let st = state.clone();
+    dice.set(
+        "faces",
+        lua.create_function(move |lua, kind: String| {
+            let values = st.with_world(|w| w.dice.kind_index(&kind).map(|k| w.dice.kind(k).values.clone()))?;
+            let values = values.map_err(mlua::Error::external)?;
+            let t = lua.create_table()?;
+            for v in &values {
+                t.push(face_value(lua, v)?)?;
+            }
+            Ok(t)
+        })?,
+    )?;
+
+    let st = state.clone();
+    dice.set(
+        "kinds",
+        lua.create_function(move |lua, ()| {
+            let names = st.with_world(|w| w.dice.kinds().iter().map(|k| k.name.to_string()).collect::<Vec<_>>())?;
+            lua.create_sequence_from(names)
+        })?,
+    )?;
+
+    lua.globals().set("dice", dice)?;
+    Ok(())
+}

@@ -1,0 +1,203 @@
+//! Script errors for people: the message, the script and line it came from
+//! (shown with the source line by miette), and the Lua traceback.
+
+use std::fmt;
+
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
+
+use crate::error::LocatedError;
+
+/// An error from running Lua or loading what it asked for.
+#[derive(Debug)]
+pub enum ScriptError {
+    /// Points into a file: a script line, or a YAML line and column.
+    Located(Box<LocatedError>),
+    /// No file to point at; `help` carries a traceback when there is one.
+    Plain { message: String, help: Option<String> },
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScriptError::Located(l) => write!(f, "{l}"),
+            ScriptError::Plain { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+impl Diagnostic for ScriptError {
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        match self {
+            ScriptError::Located(l) => l.help(),
+            ScriptError::Plain { help, .. } => help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>),
+        }
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        match self {
+            ScriptError::Located(l) => l.source_code(),
+            ScriptError::Plain { .. } => None,
+        }
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        match self {
+            ScriptError::Located(l) => l.labels(),
+            ScriptError::Plain { .. } => None,
+        }
+    }
+}
+
+impl ScriptError {
+    pub fn plain(message: impl Into<String>) -> ScriptError {
+        ScriptError::Plain { message: message.into(), help: None }
+    }
+
+    /// Wraps any diagnostic, keeping only its text.
+    pub fn plain_diag(e: impl fmt::Display) -> ScriptError {
+        ScriptError::plain(e.to_string())
+    }
+
+    /// The script location (file, line) the error points at, if any.
+    pub fn location(&self) -> Option<(String, usize)> {
+        match self {
+            ScriptError::Located(l) => Some((l.file.clone(), l.line)),
+            ScriptError::Plain { .. } => None,
+        }
+    }
+
+    /// The message without location or traceback.
+    pub fn message(&self) -> String {
+        match self {
+            ScriptError::Located(l) => l.message.clone(),
+            ScriptError::Plain { message, .. } => message.clone(),
+        }
+    }
+
+    /// Builds a located error from an mlua error, reading the script to show its line.
+    pub fn from_lua(err: &mlua::Error) -> ScriptError {
+        ScriptError::from_lua_with(err, None)
+    }
+
+    /// Like [`from_lua`], with the source of an in-memory chunk (REPL input) by name.
+    pub fn from_lua_with(err: &mlua::Error, chunk: Option<(&str, &str)>) -> ScriptError {
+        let (message, traceback) = split_error(err);
+        let located = find_location(&message).or_else(|| traceback.as_deref().and_then(find_location));
+        let message_clean = strip_location(&message);
+        if let Some((file, line)) = located {
+            let source = match chunk {
+                Some((name, src)) if name == file => Some(src.to_string()),
+                _ => std::fs::read_to_string(&file).ok(),
+            };
+            if let Some(source) = source {
+                let column = source
+                    .lines()
+                    .nth(line.saturating_sub(1))
+                    .map(|l| l.len() - l.trim_start().len() + 1)
+                    .unwrap_or(1);
+                let mut l = LocatedError::at(std::path::Path::new(&file), &source, line, column, message_clean.clone())
+                    .with_label("here");
+                l.help = traceback.map(|t| t.trim_end().to_string());
+                return ScriptError::Located(Box::new(l));
+            }
+            return ScriptError::Plain { message: format!("{file}:{line}: {message_clean}"), help: traceback };
+        }
+        ScriptError::Plain { message: message_clean, help: traceback }
+    }
+}
+
+/// Splits an mlua error into its innermost message and any traceback.
+fn split_error(err: &mlua::Error) -> (String, Option<String>) {
+    match err {
+        mlua::Error::CallbackError { traceback, cause } => {
+            let (m, inner_tb) = split_error(cause);
+            (m, inner_tb.or_else(|| Some(traceback.clone())))
+        }
+        mlua::Error::RuntimeError(m) | mlua::Error::SyntaxError { message: m, .. } => match m.find("\nstack traceback:") {
+            Some(i) => (m[..i].to_string(), Some(m[i + 1..].to_string())),
+            None => (m.clone(), None),
+        },
+        mlua::Error::MemoryError(_) => (
+            "memory limit: the script needed more memory than its budget allows (raise it with --memory-limit or `limits: { memory_mb: ... }` in ruleset.yaml)".to_string(),
+            None,
+        ),
+        mlua::Error::WithContext { context, cause } => {
+            let (m, tb) = split_error(cause);
+            (format!("{context}: {m}"), tb)
+        }
+        mlua::Error::BadArgument { to, pos, name, cause } => {
+            let (m, tb) = split_error(cause);
+            let f = to.as_deref().unwrap_or("function");
+            let which = name.as_ref().map_or(format!("#{pos}"), |n| format!("#{pos} ({n})"));
+            (format!("bad argument {which} to '{f}': {m}"), tb)
+        }
+        mlua::Error::FromLuaConversionError { from, to, message } => (
+            format!("expected {to}, got {from}{}", message.as_ref().map(|m| format!(" ({m})")).unwrap_or_default()),
+            None,
+        ),
+        other => (other.to_string(), None),
+    }
+}
+
+/// Finds the first `file:line:` in a message or traceback whose file is a script.
+pub fn find_location(text: &str) -> Option<(String, usize)> {
+    for line in text.lines() {
+        let line = line.trim_start();
+        let mut search = line;
+        while let Some(i) = search.find(':') {
+            let (file, rest) = search.split_at(i);
+            let digits: String = rest[1..].chars().take_while(|c| c.is_ascii_digit()).collect();
+            let file = file.trim_start_matches("[string \"").trim_end_matches("\"]").trim();
+            let plausible = !file.is_empty()
+                && !file.contains(' ')
+                && file != "sandtable"
+                && !file.starts_with('[')
+                && (file.ends_with(".lua") || file.ends_with(".luau") || file == "repl" || file.starts_with("stdin"));
+            if !digits.is_empty() && rest[1 + digits.len()..].starts_with(':') && plausible {
+                return digits.parse().ok().map(|n| (file.to_string(), n));
+            }
+            if !digits.is_empty() && rest.len() == 1 + digits.len() && plausible {
+                return digits.parse().ok().map(|n| (file.to_string(), n));
+            }
+            search = &search[i + 1..];
+        }
+    }
+    None
+}
+
+fn strip_location(message: &str) -> String {
+    if let Some((file, line)) = find_location(message) {
+        let prefix = format!("{file}:{line}: ");
+        if let Some(rest) = message.strip_prefix(&prefix) {
+            return rest.to_string();
+        }
+    }
+    message.to_string()
+}
+
+/// Renders any diagnostic the way the CLI and REPL show it (colours only on a terminal).
+pub fn render_error(diag: &dyn Diagnostic, color: bool) -> String {
+    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    let mut out = String::new();
+    if handler.render_report(&mut out, diag).is_err() {
+        return diag.to_string();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_script_locations() {
+        assert_eq!(find_location("rules/a.lua:12: boom"), Some(("rules/a.lua".into(), 12)));
+        assert_eq!(
+            find_location("stack traceback:\n\t[C]: in ?\n\tspec/x.lua:7: in function 'f'"),
+            Some(("spec/x.lua".into(), 7))
+        );
+        assert_eq!(find_location("repl:1: attempt to call a nil value"), Some(("repl".into(), 1)));
+        assert_eq!(find_location("no location here: 12"), None);
+    }
+}

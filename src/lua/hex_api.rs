@@ -1,0 +1,205 @@
+//! `hex`: hexes as Luau values.
+//!
+//! A hex is a Luau `vector` (q, r, s) with a shared metatable: it costs no
+//! allocation, compares by value with `==`, works as a table key by value,
+//! and supports `+ - *` natively. Fields `q r s` and the methods are served by
+//! the metatable; the maths itself lives in Rust (`crate::hex`).
+
+use mlua::{Function, Lua, MultiValue, Table, Value, Vector};
+
+use crate::hex::{self, Hex, OffsetKind};
+
+/// The Lua value of a hex.
+pub fn hex_value(h: Hex) -> Value {
+    Value::Vector(Vector::new(h.q as f32, h.r as f32, h.s() as f32))
+}
+
+/// Reads a hex from a Lua value, with a clear error for anything else.
+pub fn hex_from_value(v: &Value) -> mlua::Result<Hex> {
+    match v {
+        Value::Vector(v) => {
+            let (q, r) = (v.x(), v.y());
+            if q.fract() != 0.0 || r.fract() != 0.0 {
+                return Err(mlua::Error::runtime(format!("({q},{r}) is not a hex: coordinates must be whole numbers")));
+            }
+            Ok(Hex::new(q as i32, r as i32))
+        }
+        other => Err(mlua::Error::runtime(format!("expected a hex (made with hex(q, r)), got {}", other.type_name()))),
+    }
+}
+
+/// A `FromLua` wrapper so API functions can take hexes as arguments.
+pub struct HexArg(pub Hex);
+
+impl mlua::FromLua for HexArg {
+    fn from_lua(v: Value, _: &Lua) -> mlua::Result<Self> {
+        hex_from_value(&v).map(HexArg)
+    }
+}
+
+impl mlua::IntoLua for HexArg {
+    fn into_lua(self, _: &Lua) -> mlua::Result<Value> {
+        Ok(hex_value(self.0))
+    }
+}
+
+fn hex_list(lua: &Lua, hexes: impl IntoIterator<Item = Hex>) -> mlua::Result<Table> {
+    lua.create_sequence_from(hexes.into_iter().map(hex_value))
+}
+
+fn whole(n: f64, what: &str) -> mlua::Result<i32> {
+    if n.fract() != 0.0 || n.abs() > 1e9 {
+        return Err(mlua::Error::runtime(format!("{what} must be a whole number, got {n}")));
+    }
+    Ok(n as i32)
+}
+
+fn direction(n: f64) -> mlua::Result<u8> {
+    if n.fract() != 0.0 || !(1.0..=6.0).contains(&n) {
+        return Err(mlua::Error::runtime(format!(
+            "direction must be 1..6 (1 east, then clockwise: 2 south-east ... 6 north-east), got {n}"
+        )));
+    }
+    Ok(n as u8)
+}
+
+fn offset_kind(kind: Option<String>) -> mlua::Result<OffsetKind> {
+    match kind {
+        None => Ok(OffsetKind::OddR),
+        Some(k) => k.parse().map_err(mlua::Error::runtime),
+    }
+}
+
+pub fn register(lua: &Lua) -> mlua::Result<()> {
+    let methods = lua.create_table()?;
+    methods.set("distance", lua.create_function(|_, (a, b): (HexArg, HexArg)| Ok(a.0.distance(b.0)))?)?;
+    methods.set(
+        "neighbor",
+        lua.create_function(|_, (a, d): (HexArg, f64)| {
+            let d = direction(d)?;
+            Ok(HexArg(a.0.neighbor(d).expect("checked direction")))
+        })?,
+    )?;
+    methods.set("neighbors", lua.create_function(|lua, a: HexArg| hex_list(lua, a.0.neighbors()))?)?;
+    methods.set(
+        "ring",
+        lua.create_function(|lua, (a, n): (HexArg, f64)| hex_list(lua, a.0.ring(whole(n, "radius")?.max(0) as u32)))?,
+    )?;
+    methods.set(
+        "within",
+        lua.create_function(|lua, (a, n): (HexArg, f64)| hex_list(lua, a.0.within(whole(n, "radius")?.max(0) as u32)))?,
+    )?;
+    methods.set("rotate_left", lua.create_function(|_, a: HexArg| Ok(HexArg(a.0.rotate_left())))?)?;
+    methods.set("rotate_right", lua.create_function(|_, a: HexArg| Ok(HexArg(a.0.rotate_right())))?)?;
+    methods.set(
+        "rotate_around",
+        lua.create_function(|_, (a, c, steps): (HexArg, HexArg, f64)| {
+            Ok(HexArg(a.0.rotate_around(c.0, whole(steps, "steps")?)))
+        })?,
+    )?;
+    methods.set("direction_to", lua.create_function(|_, (a, b): (HexArg, HexArg)| Ok(a.0.direction_to(b.0)))?)?;
+    methods.set(
+        "to_offset",
+        lua.create_function(|_, (a, kind): (HexArg, Option<String>)| Ok(a.0.to_offset(offset_kind(kind)?)))?,
+    )?;
+    methods.set_readonly(true);
+
+    // Field and method lookup runs in Luau: no call into Rust for `h.q`.
+    let mt: Table = lua
+        .load(
+            r#"
+local methods = ...
+local mt = {}
+mt.__index = function(h, k)
+  if k == "q" then return h.x elseif k == "r" then return h.y elseif k == "s" then return h.z end
+  local m = methods[k]
+  if m == nil then error("a hex has no field or method '" .. tostring(k) .. "'", 2) end
+  return m
+end
+mt.__tostring = function(h) return "(" .. h.x .. "," .. h.y .. ")" end
+mt.__lt = function(a, b) return a.y < b.y or (a.y == b.y and a.x < b.x) end
+mt.__le = function(a, b) return a.y < b.y or (a.y == b.y and a.x <= b.x) end
+mt.__metatable = "hex"
+return mt
+"#,
+        )
+        .set_name("=hex")
+        .call(methods)?;
+    mt.set_readonly(true);
+    lua.set_type_metatable::<Vector>(Some(mt));
+
+    let hex = lua.create_table()?;
+    hex.set(
+        "line",
+        lua.create_function(|lua, (a, b): (HexArg, HexArg)| hex_list(lua, Hex::line(a.0, b.0)))?,
+    )?;
+    hex.set("round", lua.create_function(|_, (q, r): (f64, f64)| Ok(HexArg(Hex::round(q, r))))?)?;
+    hex.set(
+        "from_offset",
+        lua.create_function(|_, (col, row, kind): (f64, f64, Option<String>)| {
+            Ok(HexArg(Hex::from_offset(whole(col, "column")?, whole(row, "row")?, offset_kind(kind)?)))
+        })?,
+    )?;
+    hex.set(
+        "direction",
+        lua.create_function(|_, d: f64| Ok(HexArg(Hex::direction(direction(d)?).expect("checked direction"))))?,
+    )?;
+    hex.set(
+        "is_hex",
+        lua.create_function(|_, v: Value| Ok(matches!(v, Value::Vector(_)) && hex_from_value(&v).is_ok()))?,
+    )?;
+    hex.set(
+        "los",
+        lua.create_function(|_, (a, b, obstructed): (HexArg, HexArg, Function)| {
+            let mut failure = None;
+            let result = hex::los(a.0, b.0, |h| {
+                if failure.is_some() {
+                    return false;
+                }
+                match obstructed.call::<Value>(hex_value(h)) {
+                    Ok(v) => !matches!(v, Value::Nil | Value::Boolean(false)),
+                    Err(e) => {
+                        failure = Some(e);
+                        false
+                    }
+                }
+            });
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            let mut out = MultiValue::new();
+            out.push_back(Value::Boolean(result.clear));
+            out.push_back(result.blocker.map_or(Value::Nil, hex_value));
+            Ok(out)
+        })?,
+    )?;
+    hex.set(
+        "crossed",
+        lua.create_function(|lua, (a, b): (HexArg, HexArg)| {
+            let t = lua.create_table()?;
+            for (h, how) in hex::los_hexes(a.0, b.0) {
+                let e = lua.create_table()?;
+                e.set("hex", hex_value(h))?;
+                e.set(
+                    "how",
+                    match how {
+                        hex::Crossing::Interior => "interior",
+                        hex::Crossing::Left => "left",
+                        hex::Crossing::Right => "right",
+                    },
+                )?;
+                t.push(e)?;
+            }
+            Ok(t)
+        })?,
+    )?;
+    let call_mt = lua.create_table()?;
+    call_mt.set(
+        "__call",
+        lua.create_function(|_, (_, q, r): (Value, f64, f64)| Ok(HexArg(Hex::new(whole(q, "q")?, whole(r, "r")?))))?,
+    )?;
+    call_mt.set("__metatable", "hex")?;
+    hex.set_metatable(Some(call_mt))?;
+    lua.globals().set("hex", hex)?;
+    Ok(())
+}

@@ -1,0 +1,216 @@
+//! Spec files: `describe(name, fn)`, `it(name, fn)`, `expect(v):to_be(x)`,
+//! `expect_error(fn, text)`, plus `scenario(path)` to set up a battlefield.
+//!
+//! Each `it` runs on a copy of the world as it stood before it, with its own
+//! time budget; every decision needs a queued answer, and forced dice or
+//! answers left unused at its end fail it.
+
+use std::path::PathBuf;
+use std::rc::Rc;
+use std::time::{Duration, Instant};
+
+use mlua::{Function, Lua, MultiValue, Value};
+
+use super::{call_with_traceback, DecisionMode, ScenarioOverrides, ScriptError, State};
+
+/// One `it` case.
+#[derive(Debug)]
+pub struct CaseResult {
+    pub name: String,
+    pub error: Option<ScriptError>,
+}
+
+/// The cases of one spec file.
+#[derive(Debug, Default)]
+pub struct SpecReport {
+    pub cases: Vec<CaseResult>,
+}
+
+impl SpecReport {
+    pub fn passed(&self) -> usize {
+        self.cases.iter().filter(|c| c.error.is_none()).count()
+    }
+    pub fn failed(&self) -> usize {
+        self.cases.iter().filter(|c| c.error.is_some()).count()
+    }
+}
+
+/// Scenario overrides from the command line, applied by `scenario(...)` in scripts.
+pub struct Overrides(pub ScenarioOverrides);
+
+const EXPECT: &str = r#"
+local function show(v)
+  if type(v) == "string" then return string.format("%q", v) end
+  if type(v) == "table" then
+    local parts, n = {}, 0
+    for k, x in pairs(v) do
+      n += 1
+      if n > 12 then table.insert(parts, "..."); break end
+      if type(k) == "number" then table.insert(parts, tostring(x)) else table.insert(parts, tostring(k) .. "=" .. tostring(x)) end
+    end
+    return "{" .. table.concat(parts, ", ") .. "}"
+  end
+  return tostring(v)
+end
+local function deep_equal(a, b)
+  if a == b then return true end
+  if type(a) ~= "table" or type(b) ~= "table" then return false end
+  for k, v in pairs(a) do if not deep_equal(v, b[k]) then return false end end
+  for k in pairs(b) do if a[k] == nil then return false end end
+  return true
+end
+local Expect = {}
+Expect.__index = Expect
+function Expect:to_be(x)
+  if self.v ~= x then error("expected " .. show(x) .. ", got " .. show(self.v), 2) end
+  return self
+end
+function Expect:to_equal(x)
+  if not deep_equal(self.v, x) then error("expected " .. show(x) .. ", got " .. show(self.v), 2) end
+  return self
+end
+function Expect:to_be_close(x, eps)
+  eps = eps or 1e-9
+  if type(self.v) ~= "number" or math.abs(self.v - x) > eps then
+    error("expected " .. show(x) .. " (within " .. eps .. "), got " .. show(self.v), 2)
+  end
+  return self
+end
+function Expect:to_be_truthy()
+  if not self.v then error("expected a true value, got " .. show(self.v), 2) end
+  return self
+end
+function Expect:to_be_falsy()
+  if self.v then error("expected false or nil, got " .. show(self.v), 2) end
+  return self
+end
+function Expect:to_be_nil()
+  if self.v ~= nil then error("expected nil, got " .. show(self.v), 2) end
+  return self
+end
+function Expect:to_contain(x)
+  if type(self.v) == "string" then
+    if not string.find(self.v, x, 1, true) then error("expected " .. show(self.v) .. " to contain " .. show(x), 2) end
+    return self
+  end
+  for _, v in ipairs(self.v) do if v == x then return self end end
+  error("expected " .. show(self.v) .. " to contain " .. show(x), 2)
+end
+local function expect(v) return setmetatable({ v = v }, Expect) end
+local function expect_error(f, text)
+  local ok, err = pcall(f)
+  if ok then error("expected an error" .. (text and (" containing " .. show(text)) or "") .. ", but it succeeded", 2) end
+  local msg = tostring(err)
+  if text and not string.find(msg, text, 1, true) then
+    error("expected an error containing " .. show(text) .. ", got " .. show(msg), 2)
+  end
+  return msg
+end
+return expect, expect_error
+"#;
+
+pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
+    let (expect, expect_error): (Function, Function) = lua.load(EXPECT).set_name("=expect").call(())?;
+    lua.globals().set("expect", expect)?;
+    lua.globals().set("expect_error", expect_error)?;
+
+    let st = state.clone();
+    lua.globals().set(
+        "describe",
+        lua.create_function(move |lua, (name, f): (String, Function)| {
+            st.spec_path.borrow_mut().push(name.clone());
+            let r = call_with_traceback(lua, &f, MultiValue::new());
+            let path = st.spec_path.borrow().join(" > ");
+            st.spec_path.borrow_mut().pop();
+            if let Err(e) = r {
+                st.spec.borrow_mut().cases.push(CaseResult { name: format!("{path} (outside any `it`)"), error: Some(ScriptError::from_lua(&e)) });
+            }
+            Ok(())
+        })?,
+    )?;
+
+    let st = state.clone();
+    lua.globals().set(
+        "it",
+        lua.create_function(move |lua, (name, f): (String, Function)| {
+            let full = {
+                let mut p = st.spec_path.borrow().clone();
+                p.push(name);
+                p.join(" > ")
+            };
+            if st.spec_path.borrow().last().is_some_and(|l| l.starts_with("\u{0}it:")) {
+                return Err(mlua::Error::runtime("`it` cannot be nested inside another `it`"));
+            }
+            let before = st.world.borrow().clone();
+            let mode = st.decision_mode.replace(DecisionMode::Strict);
+            let saved_deadline = st.guard.deadline.get();
+            st.guard.deadline.set(Some(Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
+            st.guard.tripped.set(None);
+            lua.set_named_registry_value("sandtable.answers", lua.create_table()?)?;
+            st.world.borrow_mut().dice.clear_forced();
+            st.spec_path.borrow_mut().push(format!("\u{0}it:{full}"));
+            let r = call_with_traceback(lua, &f, MultiValue::new());
+            st.spec_path.borrow_mut().pop();
+            let tripped = st.guard.tripped.take();
+            let mut error = match (r, tripped) {
+                (Ok(_), _) => None,
+                (Err(_), Some(t)) => Some(ScriptError::plain(super::trip_message(Some(t), &st))),
+                (Err(e), None) => Some(ScriptError::from_lua(&e)),
+            };
+            if error.is_none() {
+                let mut left: Vec<String> = st
+                    .world
+                    .borrow()
+                    .dice
+                    .unused_forced()
+                    .into_iter()
+                    .map(|(k, v)| format!("forced {k} results never rolled: {}", v.join(" ")))
+                    .collect();
+                let q: mlua::Table = lua.named_registry_value("sandtable.answers")?;
+                if q.raw_len() > 0 {
+                    let items: Vec<String> = q.sequence_values::<Value>().flatten().map(|v| super::display_value(&v)).collect();
+                    left.push(format!("answers never used: {}", items.join(", ")));
+                }
+                if !left.is_empty() {
+                    error = Some(ScriptError::plain(left.join("; ")));
+                }
+            }
+            lua.set_named_registry_value("sandtable.answers", lua.create_table()?)?;
+            *st.world.borrow_mut() = before;
+            st.decision_mode.set(mode);
+            st.guard.deadline.set(saved_deadline.map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
+            let passed = error.is_none();
+            st.spec.borrow_mut().cases.push(CaseResult { name: full, error });
+            Ok(passed)
+        })?,
+    )?;
+
+    let st = state.clone();
+    lua.globals().set(
+        "scenario",
+        lua.create_function(move |lua, path: String| {
+            let p = resolve_data_path(&st, &path)
+                .ok_or_else(|| mlua::Error::runtime(format!("scenario('{path}'): no such file (looked beside the script, in scripts/ and in the project folder)")))?;
+            let overrides = lua.app_data_ref::<Overrides>().map(|o| o.0.clone()).unwrap_or_default();
+            super::load_scenario_into(lua, &st, &p, &overrides).map_err(|e| mlua::Error::runtime(super::render_error(&e, false)))
+        })?,
+    )?;
+    Ok(())
+}
+
+/// Finds a data file named in a script: as given, beside the script, under
+/// `scripts/`, or under the project folder.
+pub fn resolve_data_path(st: &State, path: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(path);
+    if p.is_absolute() {
+        return p.is_file().then_some(p);
+    }
+    let root = crate::ruleset::project_root();
+    let candidates = [
+        st.script_dir.borrow().join(&p),
+        p.clone(),
+        root.join("scripts").join(&p),
+        root.join(&p),
+    ];
+    candidates.into_iter().find(|c| c.is_file())
+}

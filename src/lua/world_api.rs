@@ -1,0 +1,650 @@
+//! `world`: units, terrain, tokens, sides and pools, sections, moves with
+//! `enters`/`leaves` events, line of sight; plus `on`, `off` and `emit`.
+//!
+//! Units are handles: an id resolved on every call, never a Rust reference,
+//! so a handle stays valid across undo and reports a clear error once its
+//! unit is gone.
+
+use std::rc::Rc;
+
+use mlua::{AnyUserData, FromLua, Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataFields, UserDataMethods, Value};
+
+use super::hex_api::{hex_from_value, hex_value, HexArg};
+use super::State;
+use crate::battlefield::{Map, World};
+use crate::hex::{self, Hex};
+use crate::table::Point;
+use crate::unit::{Position, Prop, Unit};
+
+/// A Lua handle on a unit.
+#[derive(Clone)]
+pub struct UnitRef {
+    pub idx: usize,
+    pub id: Rc<str>,
+}
+
+impl UnitRef {
+    /// The unit's current index, looked up again if the world changed under the handle.
+    pub fn resolve(&self, w: &World) -> mlua::Result<usize> {
+        if let Some(u) = w.units.get(self.idx) {
+            if Rc::ptr_eq(&u.id, &self.id) || u.id == self.id {
+                return Ok(self.idx);
+            }
+        }
+        w.unit_index(&self.id).map_err(|_| mlua::Error::runtime(format!("unit '{}' no longer exists", self.id)))
+    }
+}
+
+fn state(lua: &Lua) -> mlua::Result<Rc<State>> {
+    lua.app_data_ref::<Rc<State>>()
+        .map(|s| s.clone())
+        .ok_or_else(|| mlua::Error::runtime("sandtable state missing"))
+}
+
+fn with_unit<R>(lua: &Lua, u: &UnitRef, f: impl FnOnce(&mut World, usize) -> mlua::Result<R>) -> mlua::Result<R> {
+    let st = state(lua)?;
+    st.with_world(|w| {
+        let i = u.resolve(w)?;
+        f(w, i)
+    })?
+}
+
+pub fn prop_to_lua(lua: &Lua, p: &Prop) -> mlua::Result<Value> {
+    Ok(match p {
+        Prop::Bool(b) => Value::Boolean(*b),
+        Prop::Num(n) => Value::Number(*n),
+        Prop::Str(s) => Value::String(lua.create_string(s.as_bytes())?),
+    })
+}
+
+pub fn prop_from_lua(v: &Value, name: &str) -> mlua::Result<Option<Prop>> {
+    Ok(match v {
+        Value::Nil => None,
+        Value::Boolean(b) => Some(Prop::Bool(*b)),
+        Value::Integer(i) => Some(Prop::Num(*i as f64)),
+        Value::Number(n) => Some(Prop::Num(*n)),
+        Value::String(s) => Some(Prop::Str(s.to_str()?.as_ref().into())),
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "unit property '{name}' must be nil, true/false, a number or text, not {}",
+                other.type_name()
+            )))
+        }
+    })
+}
+
+fn point_table(lua: &Lua, p: Point) -> mlua::Result<Table> {
+    let t = lua.create_table()?;
+    t.set("x", p.x)?;
+    t.set("y", p.y)?;
+    Ok(t)
+}
+
+/// Reads `{x=, y=}` (or `{x, y}`) as a tabletop point.
+pub fn point_from_value(v: &Value) -> mlua::Result<Point> {
+    let Value::Table(t) = v else {
+        return Err(mlua::Error::runtime(format!("expected a point {{x=, y=}} in cm, got {}", v.type_name())));
+    };
+    let x: Option<f64> = t.get("x").ok().flatten().or_else(|| t.get(1).ok().flatten());
+    let y: Option<f64> = t.get("y").ok().flatten().or_else(|| t.get(2).ok().flatten());
+    match (x, y) {
+        (Some(x), Some(y)) => Ok(Point::new(x, y)),
+        _ => Err(mlua::Error::runtime("expected a point {x=, y=} in cm")),
+    }
+}
+
+const UNIT_FIELDS: &[&str] =
+    &["id", "side", "type", "strength", "max_strength", "leader", "hex", "pos", "facing", "alive", "props"];
+
+impl UserData for UnitRef {
+    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
+        fields.add_field_method_get("id", |_, u| Ok(u.id.to_string()));
+        fields.add_field_method_get("side", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].side.to_string())));
+        fields.add_field_method_get("type", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].kind.to_string())));
+        fields.add_field_method_get("strength", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].strength)));
+        fields.add_field_method_get("max_strength", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].max_strength)));
+        fields.add_field_method_get("leader", |lua, u| {
+            with_unit(lua, u, |w, i| Ok(w.units[i].leader.as_ref().map(|l| l.to_string())))
+        });
+        fields.add_field_method_get("hex", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].hex().map(hex_value))));
+        fields.add_field_method_get("alive", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].alive())));
+        fields.add_field_method_get("pos", |lua, u| {
+            let pos = with_unit(lua, u, |w, i| Ok(w.units[i].pos))?;
+            match pos {
+                Position::Table { at, .. } => Ok(Value::Table(point_table(lua, at)?)),
+                Position::Hex(h) => Ok(hex_value(h)),
+                Position::Off => Ok(Value::Nil),
+            }
+        });
+        fields.add_field_method_get("facing", |lua, u| {
+            with_unit(lua, u, |w, i| {
+                Ok(match w.units[i].pos {
+                    Position::Table { facing, .. } => Some(facing),
+                    _ => None,
+                })
+            })
+        });
+        fields.add_field_method_get("props", |lua, u| {
+            let props = with_unit(lua, u, |w, i| Ok(w.units[i].props.clone()))?;
+            let t = lua.create_table()?;
+            for (k, v) in &props {
+                t.set(&**k, prop_to_lua(lua, v)?)?;
+            }
+            Ok(t)
+        });
+        fields.add_field_method_set("strength", |lua, u, v: f64| {
+            with_unit(lua, u, |w, i| {
+                let max = w.units[i].max_strength;
+                if v.fract() != 0.0 || v < 0.0 || v > max as f64 {
+                    return Err(mlua::Error::runtime(format!("strength must be a whole number from 0 to {max}, got {v}")));
+                }
+                if v == 0.0 {
+                    w.eliminate(i, "strength set to 0");
+                } else {
+                    w.units[i].strength = v as i32;
+                }
+                Ok(())
+            })
+        });
+        fields.add_field_method_set("leader", |lua, u, v: Option<String>| {
+            with_unit(lua, u, |w, i| {
+                w.units[i].leader = v.map(|s| Rc::from(s.as_str()));
+                Ok(())
+            })
+        });
+        fields.add_field_method_set("facing", |lua, u, v: f64| {
+            with_unit(lua, u, |w, i| match &mut w.units[i].pos {
+                Position::Table { facing, .. } => {
+                    *facing = crate::table::normalise(v);
+                    Ok(())
+                }
+                _ => Err(mlua::Error::runtime("only tabletop units have a facing")),
+            })
+        });
+    }
+
+    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_method("get", |lua, u, name: String| {
+            let p = with_unit(lua, u, |w, i| Ok(w.units[i].prop(&name).cloned()))?;
+            p.map(|p| prop_to_lua(lua, &p)).transpose()
+        });
+        methods.add_method("set", |lua, u, (name, v): (String, Value)| {
+            let p = prop_from_lua(&v, &name)?;
+            with_unit(lua, u, |w, i| {
+                w.units[i].set_prop(&name, p);
+                Ok(())
+            })
+        });
+        methods.add_meta_method(MetaMethod::Index, |lua, u, key: String| {
+            let p = with_unit(lua, u, |w, i| Ok(w.units[i].prop(&key).cloned()))?;
+            p.map(|p| prop_to_lua(lua, &p)).transpose()
+        });
+        methods.add_meta_method(MetaMethod::NewIndex, |lua, u, (key, v): (String, Value)| {
+            if UNIT_FIELDS.contains(&key.as_str()) {
+                return Err(mlua::Error::runtime(format!(
+                    "unit field '{key}' is read-only here (use world:move, world:place or world:hit)"
+                )));
+            }
+            let p = prop_from_lua(&v, &key)?;
+            with_unit(lua, u, |w, i| {
+                w.units[i].set_prop(&key, p);
+                Ok(())
+            })
+        });
+        methods.add_meta_method(MetaMethod::ToString, |lua, u, ()| {
+            match with_unit(lua, u, |w, i| Ok(w.units[i].to_string())) {
+                Ok(s) => Ok(s),
+                Err(_) => Ok(format!("{} (gone)", u.id)),
+            }
+        });
+        methods.add_meta_method(MetaMethod::Eq, |_, a, b: AnyUserData| {
+            Ok(b.borrow::<UnitRef>().map(|b| b.id == a.id).unwrap_or(false))
+        });
+    }
+}
+
+/// A unit argument: a handle or an id.
+pub struct UnitArg(pub UnitRef);
+
+impl FromLua for UnitArg {
+    fn from_lua(v: Value, lua: &Lua) -> mlua::Result<Self> {
+        match v {
+            Value::UserData(ud) => {
+                let u = ud.borrow::<UnitRef>().map_err(|_| mlua::Error::runtime("expected a unit"))?;
+                Ok(UnitArg(u.clone()))
+            }
+            Value::String(s) => {
+                let id = s.to_str()?.to_string();
+                let st = state(lua)?;
+                let idx = st.with_world(|w| w.unit_index(&id))?.map_err(mlua::Error::external)?;
+                let rid = st.world.borrow().units[idx].id.clone();
+                Ok(UnitArg(UnitRef { idx, id: rid }))
+            }
+            other => Err(mlua::Error::runtime(format!("expected a unit or a unit id, got {}", other.type_name()))),
+        }
+    }
+}
+
+fn unit_ref(w: &World, idx: usize) -> UnitRef {
+    UnitRef { idx, id: w.units[idx].id.clone() }
+}
+
+/// Calls every handler subscribed to `event` with `args`; the world is not borrowed meanwhile.
+pub fn emit(lua: &Lua, event: &str, args: MultiValue) -> mlua::Result<()> {
+    let handlers: Table = lua.named_registry_value("sandtable.handlers")?;
+    let Some(list) = handlers.get::<Option<Table>>(event)? else { return Ok(()) };
+    // In subscription order.
+    let mut fns: Vec<(i64, Function)> = list.pairs::<i64, Function>().filter_map(|p| p.ok()).collect();
+    fns.sort_by_key(|(id, _)| *id);
+    for (_, f) in fns {
+        f.call::<()>(args.clone())?;
+    }
+    Ok(())
+}
+
+fn path_from_value(v: &Value) -> mlua::Result<Vec<Hex>> {
+    match v {
+        Value::Vector(_) => Ok(vec![hex_from_value(v)?]),
+        Value::Table(t) => t.sequence_values::<Value>().map(|h| hex_from_value(&h?)).collect(),
+        other => Err(mlua::Error::runtime(format!("a path is a hex or a list of hexes, got {}", other.type_name()))),
+    }
+}
+
+/// Walks a unit along a path step by step, letting `leaves`/`enters` handlers
+/// react after each step. Returns false if a handler stopped the unit (it was
+/// eliminated or moved) before the end of the path.
+fn walk(lua: &Lua, st: &State, u: &UnitRef, path: Vec<Hex>, retreat: bool) -> mlua::Result<bool> {
+    // Check the whole path first so that a bad path changes nothing.
+    st.with_world(|w| -> mlua::Result<()> {
+        let i = u.resolve(w)?;
+        let mut probe = w.clone();
+        probe.log.recording = false;
+        for &h in &path {
+            probe.step(i, h, retreat).map_err(mlua::Error::external)?;
+        }
+        Ok(())
+    })??;
+    for h in path {
+        let (from, stopped) = st.with_world(|w| -> mlua::Result<(Hex, bool)> {
+            let i = u.resolve(w)?;
+            if !w.units[i].alive() {
+                return Ok((h, true));
+            }
+            Ok((w.step(i, h, retreat).map_err(mlua::Error::external)?, false))
+        })??;
+        if stopped {
+            return Ok(false);
+        }
+        let ud = lua.create_userdata(u.clone())?;
+        let leaves = MultiValue::from_iter([Value::UserData(ud.clone()), hex_value(from), hex_value(h)]);
+        emit(lua, "leaves", leaves)?;
+        let enters = MultiValue::from_iter([Value::UserData(ud), hex_value(h), hex_value(from)]);
+        emit(lua, "enters", enters)?;
+        let still_there = st.with_world(|w| -> mlua::Result<bool> {
+            let i = u.resolve(w)?;
+            Ok(w.units[i].alive() && w.units[i].hex() == Some(h))
+        })??;
+        if !still_there {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// The ruleset's data rule for what blocks line of sight.
+fn data_obstructed(w: &World, rule: &crate::ruleset::LosRule, terrain: &serde_json::Map<String, serde_json::Value>, h: Hex) -> bool {
+    if !w.on_map(h) {
+        return rule.edge_blocks;
+    }
+    if rule.units_block && w.unit_at(h).is_some() {
+        return true;
+    }
+    if let Some(t) = w.terrain(h) {
+        if let Some(info) = terrain.get(&**t) {
+            if info.get(&rule.terrain_flag).and_then(serde_json::Value::as_bool) == Some(true) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+macro_rules! wfn {
+    ($lua:expr, $tbl:expr, $name:expr, $st:ident, |$l:ident, $args:tt : $ty:ty| $body:expr) => {{
+        let $st = $st.clone();
+        $tbl.set($name, $lua.create_function(move |$l, (_, $args): (Value, $ty)| $body)?)?;
+    }};
+}
+
+pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
+    lua.set_named_registry_value("sandtable.handlers", lua.create_table()?)?;
+    let world = lua.create_table()?;
+    let st = state.clone();
+
+    wfn!(lua, world, "unit", st, |_l, id: String| {
+        st.with_world(|w| w.unit_index(&id).ok().map(|i| unit_ref(w, i)))
+    });
+    wfn!(lua, world, "units", st, |l, filter: Option<Table>| {
+        let side: Option<String> = filter.as_ref().map(|f| f.get("side")).transpose()?.flatten();
+        let ty: Option<String> = filter.as_ref().map(|f| f.get("type")).transpose()?.flatten();
+        let all: bool = filter.as_ref().map(|f| f.get::<Option<bool>>("all")).transpose()?.flatten().unwrap_or(false);
+        let refs = st.with_world(|w| {
+            (0..w.units.len())
+                .filter(|&i| {
+                    let u = &w.units[i];
+                    (all || u.alive())
+                        && side.as_deref().is_none_or(|s| &*u.side == s)
+                        && ty.as_deref().is_none_or(|t| &*u.kind == t)
+                })
+                .map(|i| unit_ref(w, i))
+                .collect::<Vec<_>>()
+        })?;
+        let t = l.create_table()?;
+        for r in refs {
+            t.push(r)?;
+        }
+        Ok(t)
+    });
+    wfn!(lua, world, "unit_at", st, |_l, h: HexArg| st.with_world(|w| w.unit_at(h.0).map(|i| unit_ref(w, i))));
+    wfn!(lua, world, "add_unit", st, |_l, spec: Table| {
+        let id: String = spec.get("id")?;
+        let side: String = spec.get("side")?;
+        let kind: String = spec.get("type")?;
+        let max: Option<i32> = spec.get("max_strength")?;
+        let strength: Option<i32> = spec.get("strength")?;
+        let type_strength = st
+            .ruleset
+            .borrow()
+            .as_ref()
+            .and_then(|r| r.unit_types.get(&kind).and_then(|t| t.get("strength")).and_then(serde_json::Value::as_i64))
+            .map(|v| v as i32);
+        let max = max.or(type_strength).or(strength).ok_or_else(|| {
+            mlua::Error::runtime(format!("world:add_unit: unit '{id}' needs a strength (type '{kind}' has no default)"))
+        })?;
+        let strength = strength.unwrap_or(max);
+        if let Some(rs) = st.ruleset.borrow().as_ref() {
+            if !rs.unit_types.contains_key(&kind) {
+                return Err(mlua::Error::runtime(format!(
+                    "world:add_unit: unknown unit type '{kind}' (types: {})",
+                    rs.unit_types.keys().cloned().collect::<Vec<_>>().join(", ")
+                )));
+            }
+        }
+        let pos = match (spec.get::<Value>("hex")?, spec.get::<Value>("at")?) {
+            (Value::Nil, Value::Nil) => Position::Off,
+            (h, Value::Nil) => Position::Hex(hex_from_value(&h)?),
+            (Value::Nil, p) => Position::Table { at: point_from_value(&p)?, facing: spec.get::<Option<f64>>("facing")?.unwrap_or(0.0) },
+            _ => return Err(mlua::Error::runtime("world:add_unit: give `hex` or `at`, not both")),
+        };
+        let mut props = Vec::new();
+        if let Some(pt) = spec.get::<Option<Table>>("props")? {
+            for pair in pt.pairs::<String, Value>() {
+                let (k, v) = pair?;
+                if let Some(p) = prop_from_lua(&v, &k)? {
+                    props.push((Rc::from(k.as_str()), p));
+                }
+            }
+        }
+        let unit = Unit {
+            id: id.as_str().into(),
+            side: side.as_str().into(),
+            kind: kind.as_str().into(),
+            strength,
+            max_strength: max,
+            leader: spec.get::<Option<String>>("leader")?.map(|s| Rc::from(s.as_str())),
+            pos,
+            props,
+        };
+        st.with_world(|w| {
+            w.side_index(&side).map_err(mlua::Error::external)?;
+            if !(1..=max).contains(&strength) {
+                return Err(mlua::Error::runtime(format!("world:add_unit: strength {strength} must be from 1 to {max}")));
+            }
+            let i = w.add_unit(unit).map_err(mlua::Error::external)?;
+            Ok(unit_ref(w, i))
+        })?
+    });
+    wfn!(lua, world, "move", st, |l, (u, path): (UnitArg, Value)| walk(l, &st, &u.0, path_from_value(&path)?, false));
+    wfn!(lua, world, "retreat", st, |l, (u, path): (UnitArg, Value)| walk(l, &st, &u.0, path_from_value(&path)?, true));
+    wfn!(lua, world, "place", st, |_l, (u, to): (UnitArg, Value)| {
+        let pos = match &to {
+            Value::Nil => Position::Off,
+            Value::Vector(_) => Position::Hex(hex_from_value(&to)?),
+            Value::Table(t) => {
+                let facing = t.get::<Option<f64>>("facing")?.unwrap_or(0.0);
+                Position::Table { at: point_from_value(&to)?, facing }
+            }
+            other => return Err(mlua::Error::runtime(format!("world:place: expected a hex, a point or nil, got {}", other.type_name()))),
+        };
+        st.with_world(|w| {
+            let i = u.0.resolve(w)?;
+            w.place(i, pos).map_err(mlua::Error::external)
+        })?
+    });
+    wfn!(lua, world, "hit", st, |_l, (u, n, reason): (UnitArg, f64, Option<String>)| {
+        if n.fract() != 0.0 || n < 0.0 {
+            return Err(mlua::Error::runtime(format!("world:hit: hits must be a whole number from 0, got {n}")));
+        }
+        st.with_world(|w| {
+            let i = u.0.resolve(w)?;
+            Ok(w.hit(i, n as i32, reason.as_deref().unwrap_or("")))
+        })?
+    });
+    wfn!(lua, world, "eliminate", st, |_l, (u, reason): (UnitArg, Option<String>)| {
+        st.with_world(|w| {
+            let i = u.0.resolve(w)?;
+            w.eliminate(i, reason.as_deref().unwrap_or(""));
+            Ok(())
+        })?
+    });
+    wfn!(lua, world, "terrain", st, |_l, h: HexArg| st.with_world(|w| w.terrain(h.0).map(|t| t.to_string())));
+    wfn!(lua, world, "set_terrain", st, |_l, (h, t): (HexArg, Option<String>)| {
+        if let (Some(t), Some(rs)) = (&t, st.ruleset.borrow().as_ref()) {
+            if !rs.terrain.contains_key(t) {
+                return Err(mlua::Error::runtime(format!(
+                    "unknown terrain '{t}' (terrain: {})",
+                    rs.terrain.keys().cloned().collect::<Vec<_>>().join(", ")
+                )));
+            }
+        }
+        st.with_world(|w| {
+            if !w.on_map(h.0) {
+                return Err(mlua::Error::runtime(format!("hex {} is not on the map", h.0)));
+            }
+            w.set_terrain(h.0, t.as_deref());
+            Ok(())
+        })?
+    });
+    wfn!(lua, world, "terrain_info", st, |l, h: HexArg| {
+        let t = st.with_world(|w| w.terrain(h.0).map(|t| t.to_string()))?;
+        let info = t.and_then(|t| st.ruleset.borrow().as_ref().and_then(|r| r.terrain.get(&t).cloned()));
+        match info {
+            Some(v) => super::json_to_lua(l, &v),
+            None => Ok(Value::Table(l.create_table()?)),
+        }
+    });
+    wfn!(lua, world, "tokens", st, |l, h: HexArg| {
+        let toks = st.with_world(|w| w.tokens(h.0).iter().map(|t| t.to_string()).collect::<Vec<_>>())?;
+        l.create_sequence_from(toks)
+    });
+    wfn!(lua, world, "has_token", st, |_l, (h, t): (HexArg, String)| st.with_world(|w| w.has_token(h.0, &t)));
+    wfn!(lua, world, "add_token", st, |_l, (h, t): (HexArg, String)| {
+        if let Some(rs) = st.ruleset.borrow().as_ref() {
+            if !rs.tokens.contains(&t) {
+                return Err(mlua::Error::runtime(format!("unknown token '{t}' (tokens: {})", rs.tokens.join(", "))));
+            }
+        }
+        st.with_world(|w| {
+            if !w.on_map(h.0) {
+                return Err(mlua::Error::runtime(format!("hex {} is not on the map", h.0)));
+            }
+            w.add_token(h.0, &t);
+            Ok(())
+        })?
+    });
+    wfn!(lua, world, "remove_token", st, |_l, (h, t): (HexArg, String)| st.with_world(|w| w.remove_token(h.0, &t)));
+    wfn!(lua, world, "on_map", st, |_l, h: HexArg| st.with_world(|w| w.on_map(h.0)));
+    wfn!(lua, world, "hexes", st, |l, _none: ()| {
+        let hs = st.with_world(|w| w.hexes())?;
+        l.create_sequence_from(hs.into_iter().map(hex_value))
+    });
+    wfn!(lua, world, "sections", st, |l, h: HexArg| {
+        let s = st.with_world(|w| w.sections_of(h.0).iter().map(|s| s.to_string()).collect::<Vec<_>>())?;
+        l.create_sequence_from(s)
+    });
+    wfn!(lua, world, "in_section", st, |_l, (h, s): (HexArg, String)| {
+        st.with_world(|w| {
+            if !w.sections.iter().any(|x| *x.name == *s) {
+                return Err(mlua::Error::runtime(format!(
+                    "no section named '{s}' (sections: {})",
+                    w.sections.iter().map(|x| x.name.to_string()).collect::<Vec<_>>().join(", ")
+                )));
+            }
+            Ok(w.in_section(h.0, &s))
+        })?
+    });
+    wfn!(lua, world, "sides", st, |l, _none: ()| {
+        let names = st.with_world(|w| w.sides.iter().map(|s| s.name.to_string()).collect::<Vec<_>>())?;
+        l.create_sequence_from(names)
+    });
+    wfn!(lua, world, "opponent", st, |_l, side: String| {
+        st.with_world(|w| w.opponent(&side).map(|s| s.to_string()).map_err(mlua::Error::external))?
+    });
+    wfn!(lua, world, "baseline", st, |_l, side: String| {
+        st.with_world(|w| w.side(&side).map(|s| s.baseline.map(|b| b.name())).map_err(mlua::Error::external))?
+    });
+    wfn!(lua, world, "pool", st, |_l, (side, pool): (String, String)| {
+        st.with_world(|w| w.pool(&side, &pool).map_err(mlua::Error::external))?
+    });
+    wfn!(lua, world, "add_pool", st, |_l, (side, pool, change, reason): (String, String, i64, Option<String>)| {
+        st.with_world(|w| w.add_pool(&side, &pool, change, reason.as_deref().unwrap_or("")).map_err(mlua::Error::external))?
+    });
+    wfn!(lua, world, "set_pool", st, |_l, (side, pool, value): (String, String, i64)| {
+        st.with_world(|w| w.set_pool(&side, &pool, value).map_err(mlua::Error::external))?
+    });
+    wfn!(lua, world, "current_side", st, |_l, _none: ()| st.with_world(|w| w.current_side.as_ref().map(|s| s.to_string())));
+    wfn!(lua, world, "set_current_side", st, |_l, side: String| {
+        st.with_world(|w| {
+            let i = w.side_index(&side).map_err(mlua::Error::external)?;
+            w.current_side = Some(w.sides[i].name.clone());
+            Ok(())
+        })?
+    });
+    wfn!(lua, world, "turn", st, |_l, _none: ()| st.with_world(|w| w.turn));
+    wfn!(lua, world, "set_turn", st, |_l, t: u32| st.with_world(|w| w.turn = t));
+    wfn!(lua, world, "note", st, |_l, text: String| st.with_world(|w| w.note(text)));
+    wfn!(lua, world, "log", st, |l, n: Option<usize>| {
+        let lines = st.with_world(|w| w.log.tail(n.unwrap_or(20)).iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
+        l.create_sequence_from(lines)
+    });
+    wfn!(lua, world, "events", st, |l, n: Option<usize>| {
+        let events = st.with_world(|w| w.log.tail(n.unwrap_or(usize::MAX)).to_vec())?;
+        let t = l.create_table()?;
+        for e in events {
+            let v = super::json_to_lua(l, &serde_json::to_value(&e).map_err(mlua::Error::external)?)?;
+            t.push(v)?;
+        }
+        Ok(t)
+    });
+    wfn!(lua, world, "map", st, |l, _none: ()| {
+        let map = st.with_world(|w| w.map.clone())?;
+        let t = l.create_table()?;
+        match map {
+            Map::Hex { cols, rows, offset } => {
+                t.set("kind", "hex")?;
+                t.set("cols", cols)?;
+                t.set("rows", rows)?;
+                t.set("offset", offset.name())?;
+            }
+            Map::Table { width, height } => {
+                t.set("kind", "table")?;
+                t.set("width", width)?;
+                t.set("height", height)?;
+            }
+        }
+        Ok(t)
+    });
+    wfn!(lua, world, "set_los_rule", st, |l, f: Option<Function>| {
+        let _ = &st;
+        l.set_named_registry_value("sandtable.los_rule", f)
+    });
+    wfn!(lua, world, "obstructed", st, |l, h: HexArg| {
+        if let Some(f) = l.named_registry_value::<Option<Function>>("sandtable.los_rule")? {
+            return f.call::<bool>(hex_value(h.0));
+        }
+        let rs = st.ruleset.borrow().clone();
+        let rule = rs.as_ref().map(|r| r.los.clone()).unwrap_or_default();
+        let empty = serde_json::Map::new();
+        let terrain = rs.as_ref().map_or(&empty, |r| &r.terrain);
+        st.with_world(|w| data_obstructed(w, &rule, terrain, h.0))
+    });
+    wfn!(lua, world, "los", st, |l, (a, b): (HexArg, HexArg)| {
+        let custom = l.named_registry_value::<Option<Function>>("sandtable.los_rule")?;
+        let result = if let Some(f) = custom {
+            let mut failure = None;
+            let r = hex::los(a.0, b.0, |h| {
+                if failure.is_some() {
+                    return false;
+                }
+                f.call::<bool>(hex_value(h)).unwrap_or_else(|e| {
+                    failure = Some(e);
+                    false
+                })
+            });
+            if let Some(e) = failure {
+                return Err(e);
+            }
+            r
+        } else {
+            let rs = st.ruleset.borrow().clone();
+            let rule = rs.as_ref().map(|r| r.los.clone()).unwrap_or_default();
+            let empty = serde_json::Map::new();
+            let terrain = rs.as_ref().map_or(&empty, |r| &r.terrain);
+            st.with_world(|w| hex::los(a.0, b.0, |h| data_obstructed(w, &rule, terrain, h)))?
+        };
+        Ok((result.clear, result.blocker.map(HexArg)))
+    });
+    world.set_readonly(true);
+    lua.globals().set("world", world)?;
+
+    // Subscriptions.
+    lua.set_named_registry_value("sandtable.next_handler", 1)?;
+    lua.globals().set(
+        "on",
+        lua.create_function(|lua, (event, f): (String, Function)| {
+            let handlers: Table = lua.named_registry_value("sandtable.handlers")?;
+            let list = match handlers.get::<Option<Table>>(event.as_str())? {
+                Some(t) => t,
+                None => {
+                    let t = lua.create_table()?;
+                    handlers.set(event.as_str(), t.clone())?;
+                    t
+                }
+            };
+            let id: i64 = lua.named_registry_value("sandtable.next_handler")?;
+            lua.set_named_registry_value("sandtable.next_handler", id + 1)?;
+            list.set(id, f)?;
+            Ok(id)
+        })?,
+    )?;
+    lua.globals().set(
+        "off",
+        lua.create_function(|lua, id: i64| {
+            let handlers: Table = lua.named_registry_value("sandtable.handlers")?;
+            let mut found = false;
+            for pair in handlers.pairs::<Value, Table>() {
+                let (_, list) = pair?;
+                if list.contains_key(id)? {
+                    list.set(id, Value::Nil)?;
+                    found = true;
+                }
+            }
+            Ok(found)
+        })?,
+    )?;
+    lua.globals().set(
+        "emit",
+        lua.create_function(|lua, (event, args): (String, MultiValue)| emit(lua, &event, args))?,
+    )?;
+    Ok(())
+}

@@ -1,0 +1,227 @@
+//! The `sandtable` command line.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use sandtable::lua::{render_error, DecisionMode, Host, HostOptions, ScenarioOverrides, ScriptError};
+use sandtable::ruleset::Ruleset;
+
+/// A scriptable rules sandbox for wargames: hexes, units, dice and
+/// measurement in Rust, rules in Luau, driven from a REPL, scripts, specs and
+/// analysis commands.
+#[derive(Parser)]
+#[command(name = "sandtable", version, about, long_about = None, after_help = "\
+Examples:
+  sandtable run scripts/examples/hello.lua --scenario scripts/great_war_bombard.yaml --seed 7
+  sandtable test                      run every spec (rulesets/*/spec and tests/)
+  sandtable test rulesets/great_war   run one ruleset's specs")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a Lua script against the API (exit code 1 when it errors).
+    Run {
+        /// The script to run.
+        script: PathBuf,
+        #[command(flatten)]
+        setup: Setup,
+        /// Write the event log as JSON Lines to FILE.
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
+        /// Print the readable event log after the script.
+        #[arg(long)]
+        show_log: bool,
+    },
+    /// Run spec files and report `N passed, M failed`.
+    Test {
+        /// Spec files, or folders searched for *.lua (default: rulesets/*/spec and tests/).
+        paths: Vec<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Apply a ruleset param override to every spec (module.param=value).
+        #[arg(long = "set", value_name = "MODULE.PARAM=VALUE")]
+        set: Vec<String>,
+        /// Apply a ruleset variant to every spec.
+        #[arg(long)]
+        variant: Option<String>,
+    },
+}
+
+/// Where the world comes from.
+#[derive(Args, Clone, Default)]
+struct Setup {
+    /// Scenario YAML to load before the script runs.
+    #[arg(long, value_name = "FILE")]
+    scenario: Option<PathBuf>,
+    /// Ruleset to load (a name under rulesets/ or a path); overrides the scenario's.
+    #[arg(long, value_name = "NAME")]
+    ruleset: Option<String>,
+    /// Ruleset variant to apply.
+    #[arg(long, value_name = "NAME")]
+    variant: Option<String>,
+    /// Seed for the dice (the same seed replays exactly).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    /// Override a ruleset param, e.g. --set reserve_artillery.crater_at=4 (repeatable).
+    #[arg(long = "set", value_name = "MODULE.PARAM=VALUE")]
+    set: Vec<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+#[derive(Args, Clone, Default)]
+struct LimitArgs {
+    /// Time budget of each top-level Lua call, in milliseconds (default: the ruleset's, else 1000).
+    #[arg(long, value_name = "MS")]
+    time_limit: Option<u64>,
+    /// Memory limit of the Lua state, in MiB (default: the ruleset's, else 256).
+    #[arg(long, value_name = "MIB")]
+    memory_limit: Option<u64>,
+}
+
+impl LimitArgs {
+    fn options(&self) -> HostOptions {
+        HostOptions { time_ms: self.time_limit, memory_mb: self.memory_limit, ..HostOptions::default() }
+    }
+}
+
+impl Setup {
+    fn overrides(&self) -> ScenarioOverrides {
+        ScenarioOverrides {
+            ruleset: self.ruleset.clone(),
+            variant: self.variant.clone(),
+            seed: self.seed,
+            set: self.set.clone(),
+        }
+    }
+}
+
+fn color() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+fn report(e: &ScriptError) {
+    eprint!("{}", render_error(e, color()));
+}
+
+/// Builds a host with the world the setup asks for.
+fn prepare(setup: &Setup) -> Result<Host, ScriptError> {
+    let host = Host::new(setup.limits.options()).map_err(|e| ScriptError::from_lua(&e))?;
+    let overrides = setup.overrides();
+    host.set_overrides(&overrides);
+    if let Some(path) = &setup.scenario {
+        host.load_scenario(path, &overrides)?;
+    } else if let Some(name) = &setup.ruleset {
+        let mut rs = Ruleset::load(name).map_err(ScriptError::plain_diag)?;
+        if let Some(v) = &setup.variant {
+            rs.apply_variant(v).map_err(ScriptError::plain_diag)?;
+        }
+        for s in &setup.set {
+            rs.set_param(s).map_err(ScriptError::plain_diag)?;
+        }
+        host.load_ruleset(rs)?;
+        if let Some(seed) = setup.seed {
+            host.state.world.borrow_mut().dice.seed(seed);
+        }
+    } else {
+        if !setup.set.is_empty() || setup.variant.is_some() {
+            return Err(ScriptError::plain("--set and --variant need a ruleset: give --ruleset or --scenario"));
+        }
+        if let Some(seed) = setup.seed {
+            host.state.world.borrow_mut().dice.seed(seed);
+        }
+    }
+    Ok(host)
+}
+
+fn run(script: &PathBuf, setup: &Setup, log: Option<&PathBuf>, show_log: bool) -> ExitCode {
+    let host = match prepare(setup) {
+        Ok(h) => h,
+        Err(e) => {
+            report(&e);
+            return ExitCode::from(2);
+        }
+    };
+    host.set_decision_mode(DecisionMode::Auto);
+    let result = host.exec_file(script);
+    let world = host.state.world.borrow();
+    if show_log {
+        for e in &world.log.events {
+            println!("{e}");
+        }
+    }
+    if let Some(path) = log {
+        let written = std::fs::File::create(path).and_then(|f| {
+            let mut w = std::io::BufWriter::new(f);
+            world.log.write_jsonl(0, &mut w)
+        });
+        if let Err(e) = written {
+            eprintln!("error: cannot write the log to {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    }
+    match result {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            report(&e);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn test(paths: &[PathBuf], limits: &LimitArgs, set: &[String], variant: &Option<String>) -> ExitCode {
+    let files = match sandtable::spec::discover(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let overrides = ScenarioOverrides { variant: variant.clone(), set: set.to_vec(), ..Default::default() };
+    let (mut passed, mut failed) = (0, 0);
+    for f in &files {
+        let r = sandtable::spec::run_file(f, &limits.options(), &overrides);
+        let shown = sandtable::lua::display_path(f);
+        for (name, err) in &r.cases {
+            match err {
+                None => println!("ok    {shown} :: {name}"),
+                Some(e) => {
+                    println!("FAIL  {shown} :: {name}");
+                    let where_ = e.location().map(|(f, l)| format!("{f}:{l}")).unwrap_or_else(|| shown.clone());
+                    println!("      at {where_}: {}", e.message());
+                    eprint!("{}", render_error(e, color()));
+                }
+            }
+        }
+        passed += r.passed();
+        failed += r.failed();
+    }
+    if files.is_empty() {
+        println!("no spec files found");
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Some(Command::Run { script, setup, log, show_log }) => run(&script, &setup, log.as_ref(), show_log),
+        Some(Command::Test { paths, limits, set, variant }) => test(&paths, &limits, &set, &variant),
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            ExitCode::SUCCESS
+        }
+    }
+}

@@ -1,0 +1,519 @@
+//! Ruleset manifests (`rulesets/<game>/ruleset.yaml`): the game's dice,
+//! terrain, unit types, tokens, charts, Lua modules, params and variants.
+//!
+//! Params are typed by their default (integer, number, true/false, text, or
+//! one of `choices`); `--set module.name=value` and variants are checked
+//! against that type and range before anything runs.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_saphyr::Spanned;
+
+use crate::dice::{DieKind, Face};
+use crate::error::{yaml_error, LocatedError};
+
+/// What a param holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ParamType {
+    Int,
+    Number,
+    Bool,
+    Text,
+    Choice(Vec<String>),
+}
+
+impl fmt::Display for ParamType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParamType::Int => f.write_str("integer"),
+            ParamType::Number => f.write_str("number"),
+            ParamType::Bool => f.write_str("true/false"),
+            ParamType::Text => f.write_str("text"),
+            ParamType::Choice(c) => write!(f, "one of {}", c.join(", ")),
+        }
+    }
+}
+
+/// One tunable number (or switch) of a rule module.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamDef {
+    pub ty: ParamType,
+    pub default: Value,
+    pub doc: String,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+}
+
+impl ParamDef {
+    /// Checks a typed value against the param's type and range.
+    pub fn check(&self, v: &Value) -> Result<Value, String> {
+        let range = |n: f64| -> Result<(), String> {
+            if let Some(min) = self.min {
+                if n < min {
+                    return Err(format!("{n} is below the minimum {min}"));
+                }
+            }
+            if let Some(max) = self.max {
+                if n > max {
+                    return Err(format!("{n} is above the maximum {max}"));
+                }
+            }
+            Ok(())
+        };
+        match (&self.ty, v) {
+            (ParamType::Int, Value::Number(n)) if n.as_i64().is_some() => {
+                range(n.as_f64().unwrap_or_default())?;
+                Ok(v.clone())
+            }
+            (ParamType::Number, Value::Number(n)) => {
+                range(n.as_f64().unwrap_or_default())?;
+                Ok(v.clone())
+            }
+            (ParamType::Bool, Value::Bool(_)) | (ParamType::Text, Value::String(_)) => Ok(v.clone()),
+            (ParamType::Choice(c), Value::String(s)) if c.contains(s) => Ok(v.clone()),
+            (ty, v) => Err(format!("expected {ty}, got {v}")),
+        }
+    }
+
+    /// Parses command-line text by the param's type.
+    pub fn parse(&self, text: &str) -> Result<Value, String> {
+        let v = match self.ty {
+            ParamType::Int => text.parse::<i64>().map(Value::from).map_err(|_| format!("expected an integer, got '{text}'"))?,
+            ParamType::Number => text
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number)
+                .ok_or_else(|| format!("expected a number, got '{text}'"))?,
+            ParamType::Bool => match text {
+                "true" | "yes" | "on" => Value::Bool(true),
+                "false" | "no" | "off" => Value::Bool(false),
+                _ => return Err(format!("expected true or false, got '{text}'")),
+            },
+            ParamType::Text | ParamType::Choice(_) => Value::String(text.to_string()),
+        };
+        self.check(&v)
+    }
+}
+
+/// The time and memory budget of every top-level Lua call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    pub time_ms: u64,
+    pub memory_mb: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { time_ms: 1000, memory_mb: 256 }
+    }
+}
+
+/// What blocks line of sight, as data (a Lua rule may replace it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LosRule {
+    /// Units (and lone leaders) of either side block.
+    pub units_block: bool,
+    /// Terrain whose ruleset entry has this flag set to true blocks.
+    pub terrain_flag: String,
+    /// Hexes off the map (the board's side edge) block.
+    pub edge_blocks: bool,
+}
+
+impl Default for LosRule {
+    fn default() -> Self {
+        LosRule { units_block: true, terrain_flag: "blocks_los".into(), edge_blocks: true }
+    }
+}
+
+/// A loaded ruleset with its effective param values.
+#[derive(Clone, Debug)]
+pub struct Ruleset {
+    pub name: String,
+    pub title: String,
+    pub dir: PathBuf,
+    pub modules: Vec<String>,
+    pub dice: Vec<DieKind>,
+    pub terrain: serde_json::Map<String, Value>,
+    pub unit_types: serde_json::Map<String, Value>,
+    pub tokens: Vec<String>,
+    pub charts: Value,
+    pub params: BTreeMap<String, BTreeMap<String, ParamDef>>,
+    pub variants: BTreeMap<String, Variant>,
+    pub limits: Limits,
+    pub los: LosRule,
+    /// Current values: module -> name -> value.
+    pub values: BTreeMap<String, BTreeMap<String, Value>>,
+    /// The variant applied, if any.
+    pub variant: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Variant {
+    pub doc: String,
+    pub set: Vec<(String, Value)>,
+}
+
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum RulesetError {
+    #[error("no ruleset named '{name}' (looked in {looked}); known rulesets: {known}")]
+    NotFound { name: String, looked: String, known: String },
+    #[error("cannot read {0}: {1}")]
+    Io(String, std::io::Error),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Located(#[from] Box<LocatedError>),
+    #[error("{0}")]
+    Param(String),
+}
+
+// ---- the YAML shape ----
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRuleset {
+    name: Spanned<String>,
+    #[serde(default)]
+    title: String,
+    #[serde(default)]
+    modules: Vec<Spanned<String>>,
+    #[serde(default)]
+    dice: BTreeMap<String, Spanned<RawDie>>,
+    #[serde(default)]
+    terrain: serde_json::Map<String, Value>,
+    #[serde(default)]
+    unit_types: serde_json::Map<String, Value>,
+    #[serde(default)]
+    tokens: Vec<String>,
+    #[serde(default)]
+    charts: Value,
+    #[serde(default)]
+    params: BTreeMap<String, BTreeMap<String, Spanned<RawParam>>>,
+    #[serde(default)]
+    variants: BTreeMap<String, Spanned<RawVariant>>,
+    #[serde(default)]
+    limits: Option<RawLimits>,
+    #[serde(default)]
+    los: Option<RawLos>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawDie {
+    Sides(u32),
+    Faces(Vec<Value>),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawParam {
+    default: Value,
+    #[serde(default)]
+    doc: String,
+    #[serde(default)]
+    choices: Option<Vec<String>>,
+    #[serde(default, rename = "type")]
+    ty: Option<String>,
+    #[serde(default)]
+    min: Option<f64>,
+    #[serde(default)]
+    max: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVariant {
+    #[serde(default)]
+    doc: String,
+    set: BTreeMap<String, Spanned<Value>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLimits {
+    time_ms: Option<u64>,
+    memory_mb: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLos {
+    units_block: Option<bool>,
+    terrain_flag: Option<String>,
+    edge_blocks: Option<bool>,
+}
+
+/// Folders searched for `rulesets/`: `$SANDTABLE_HOME`, the current folder and
+/// its parents, then the folder this binary was built from.
+pub fn search_roots() -> Vec<PathBuf> {
+    let mut roots = Vec::new();
+    if let Ok(home) = std::env::var("SANDTABLE_HOME") {
+        roots.push(PathBuf::from(home));
+    }
+    if let Ok(cwd) = std::env::current_dir() {
+        roots.extend(cwd.ancestors().map(Path::to_path_buf));
+    }
+    roots.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    roots
+}
+
+/// The project folder: the first search root holding a `rulesets/` folder.
+pub fn project_root() -> PathBuf {
+    search_roots()
+        .into_iter()
+        .find(|r| r.join("rulesets").is_dir())
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Finds `rulesets/<name>/ruleset.yaml`; `name` may also be a path to a folder or file.
+pub fn find(name: &str) -> Result<PathBuf, RulesetError> {
+    let direct = Path::new(name);
+    if direct.is_file() {
+        return Ok(direct.to_path_buf());
+    }
+    if direct.join("ruleset.yaml").is_file() {
+        return Ok(direct.join("ruleset.yaml"));
+    }
+    let roots = search_roots();
+    for root in &roots {
+        let p = root.join("rulesets").join(name).join("ruleset.yaml");
+        if p.is_file() {
+            return Ok(p);
+        }
+    }
+    let mut known: Vec<String> = Vec::new();
+    for root in &roots {
+        if let Ok(rd) = std::fs::read_dir(root.join("rulesets")) {
+            for e in rd.flatten() {
+                if e.path().join("ruleset.yaml").is_file() {
+                    let n = e.file_name().to_string_lossy().to_string();
+                    if !known.contains(&n) {
+                        known.push(n);
+                    }
+                }
+            }
+        }
+    }
+    Err(RulesetError::NotFound {
+        name: name.into(),
+        looked: "rulesets/ under the current folder, its parents and $SANDTABLE_HOME".into(),
+        known: if known.is_empty() { "none".into() } else { known.join(", ") },
+    })
+}
+
+fn located(file: &Path, src: &str, loc: serde_saphyr::Location, msg: String) -> RulesetError {
+    RulesetError::Located(Box::new(LocatedError::at(file, src, loc.line().max(1) as usize, loc.column().max(1) as usize, msg)))
+}
+
+impl Ruleset {
+    /// Loads a ruleset by name or path.
+    pub fn load(name: &str) -> Result<Ruleset, RulesetError> {
+        let file = find(name)?;
+        let src = std::fs::read_to_string(&file).map_err(|e| RulesetError::Io(file.display().to_string(), e))?;
+        Ruleset::parse(&file, &src)
+    }
+
+    /// Parses a manifest's text; `file` names it in errors and locates its modules.
+    pub fn parse(file: &Path, src: &str) -> Result<Ruleset, RulesetError> {
+        let raw: RawRuleset =
+            serde_saphyr::from_str(src).map_err(|e| RulesetError::Located(Box::new(yaml_error(file, src, &e))))?;
+        let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
+        for m in &raw.modules {
+            let path = dir.join(format!("{}.lua", m.value));
+            if !path.is_file() {
+                return Err(located(file, src, m.referenced, format!("module '{}' has no file {}", m.value, path.display())));
+            }
+        }
+        let mut dice = Vec::new();
+        for (name, die) in &raw.dice {
+            let kind = match &die.value {
+                RawDie::Sides(n) => DieKind::numeric(name, *n),
+                RawDie::Faces(faces) => {
+                    let mut fs = Vec::new();
+                    for f in faces {
+                        fs.push(match f {
+                            Value::Number(n) if n.as_i64().is_some() => Face::Num(n.as_i64().unwrap_or_default()),
+                            Value::String(s) => Face::Sym(s.as_str().into()),
+                            other => {
+                                return Err(located(file, src, die.referenced, format!("die '{name}': a face must be a whole number or a name, not {other}")))
+                            }
+                        });
+                    }
+                    DieKind::new(name, fs)
+                }
+            };
+            dice.push(kind.map_err(|e| located(file, src, die.referenced, e.to_string()))?);
+        }
+        let mut params = BTreeMap::new();
+        for (module, defs) in &raw.params {
+            let mut out = BTreeMap::new();
+            for (pname, def) in defs {
+                let p = &def.value;
+                let ty = match (&p.choices, p.ty.as_deref(), &p.default) {
+                    (Some(c), _, _) => ParamType::Choice(c.clone()),
+                    (None, Some("int" | "integer"), _) => ParamType::Int,
+                    (None, Some("number"), _) => ParamType::Number,
+                    (None, Some("bool"), _) => ParamType::Bool,
+                    (None, Some("text" | "string"), _) => ParamType::Text,
+                    (None, Some(other), _) => {
+                        return Err(located(file, src, def.referenced, format!("param {module}.{pname}: unknown type '{other}' (int, number, bool, text)")))
+                    }
+                    (None, None, Value::Number(n)) if n.as_i64().is_some() => ParamType::Int,
+                    (None, None, Value::Number(_)) => ParamType::Number,
+                    (None, None, Value::Bool(_)) => ParamType::Bool,
+                    (None, None, Value::String(_)) => ParamType::Text,
+                    (None, None, other) => {
+                        return Err(located(file, src, def.referenced, format!("param {module}.{pname}: default {other} is not a number, true/false or text")))
+                    }
+                };
+                let pd = ParamDef { ty, default: p.default.clone(), doc: p.doc.clone(), min: p.min, max: p.max };
+                pd.check(&p.default)
+                    .map_err(|e| located(file, src, def.referenced, format!("param {module}.{pname}: default: {e}")))?;
+                if pd.doc.is_empty() {
+                    return Err(located(file, src, def.referenced, format!("param {module}.{pname} needs a one-line `doc`")));
+                }
+                out.insert(pname.clone(), pd);
+            }
+            params.insert(module.clone(), out);
+        }
+        let values = params
+            .iter()
+            .map(|(m, defs)| (m.clone(), defs.iter().map(|(n, d)| (n.clone(), d.default.clone())).collect()))
+            .collect();
+        let mut rs = Ruleset {
+            name: raw.name.value.clone(),
+            title: raw.title,
+            dir,
+            modules: raw.modules.iter().map(|m| m.value.clone()).collect(),
+            dice,
+            terrain: raw.terrain,
+            unit_types: raw.unit_types,
+            tokens: raw.tokens,
+            charts: raw.charts,
+            params,
+            variants: BTreeMap::new(),
+            limits: Limits {
+                time_ms: raw.limits.as_ref().and_then(|l| l.time_ms).unwrap_or(Limits::default().time_ms),
+                memory_mb: raw.limits.as_ref().and_then(|l| l.memory_mb).unwrap_or(Limits::default().memory_mb),
+            },
+            los: LosRule {
+                units_block: raw.los.as_ref().and_then(|l| l.units_block).unwrap_or(true),
+                terrain_flag: raw.los.as_ref().and_then(|l| l.terrain_flag.clone()).unwrap_or_else(|| "blocks_los".into()),
+                edge_blocks: raw.los.as_ref().and_then(|l| l.edge_blocks).unwrap_or(true),
+            },
+            values,
+            variant: None,
+        };
+        for (vname, v) in &raw.variants {
+            let mut set = Vec::new();
+            for (key, value) in &v.value.set {
+                rs.check_value(key, &value.value)
+                    .map_err(|e| located(file, src, value.referenced, format!("variant '{vname}': {e}")))?;
+                set.push((key.clone(), value.value.clone()));
+            }
+            rs.variants.insert(vname.clone(), Variant { doc: v.value.doc.clone(), set });
+        }
+        Ok(rs)
+    }
+
+    fn def(&self, key: &str) -> Result<&ParamDef, String> {
+        let (module, name) = key
+            .split_once('.')
+            .ok_or_else(|| format!("'{key}' is not of the form module.param"))?;
+        self.params
+            .get(module)
+            .and_then(|m| m.get(name))
+            .ok_or_else(|| format!("ruleset '{}' has no param '{key}' (params: {})", self.name, self.param_names().join(", ")))
+    }
+
+    /// Every param as `module.name`.
+    pub fn param_names(&self) -> Vec<String> {
+        self.params.iter().flat_map(|(m, d)| d.keys().map(move |n| format!("{m}.{n}"))).collect()
+    }
+
+    fn check_value(&self, key: &str, value: &Value) -> Result<Value, String> {
+        self.def(key)?.check(value).map_err(|e| format!("{key}: {e}"))
+    }
+
+    fn store(&mut self, key: &str, value: Value) {
+        if let Some((m, n)) = key.split_once('.') {
+            self.values.entry(m.to_string()).or_default().insert(n.to_string(), value);
+        }
+    }
+
+    /// Applies `module.name=value` from the command line or REPL.
+    pub fn set_param(&mut self, assignment: &str) -> Result<(), RulesetError> {
+        let (key, text) = assignment
+            .split_once('=')
+            .ok_or_else(|| RulesetError::Param(format!("'{assignment}' is not of the form module.param=value")))?;
+        let (key, text) = (key.trim(), text.trim());
+        let def = self.def(key).map_err(RulesetError::Param)?;
+        let v = def.parse(text).map_err(|e| RulesetError::Param(format!("{key}: {e}")))?;
+        self.store(key, v);
+        Ok(())
+    }
+
+    /// Applies a named variant's overrides.
+    pub fn apply_variant(&mut self, name: &str) -> Result<(), RulesetError> {
+        let v = self.variants.get(name).cloned().ok_or_else(|| {
+            RulesetError::Param(format!(
+                "ruleset '{}' has no variant '{name}' (variants: {})",
+                self.name,
+                if self.variants.is_empty() { "none".to_string() } else { self.variants.keys().cloned().collect::<Vec<_>>().join(", ") }
+            ))
+        })?;
+        for (k, val) in v.set {
+            self.store(&k, val);
+        }
+        self.variant = Some(name.to_string());
+        Ok(())
+    }
+
+    /// A param's current value.
+    pub fn value(&self, key: &str) -> Option<&Value> {
+        let (m, n) = key.split_once('.')?;
+        self.values.get(m)?.get(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = "name: demo\ndice:\n  battle: [infantry, infantry, flag]\n  d8: 8\nparams:\n  fire:\n    crater_at: { default: 3, min: 2, max: 6, doc: dice on one number that make a crater }\n    mode: { default: a, choices: [a, b], doc: which mode }\nvariants:\n  hard:\n    doc: craters need four\n    set: { fire.crater_at: 4 }\n";
+
+    #[test]
+    fn params_are_typed_by_default_and_checked() {
+        let mut rs = Ruleset::parse(Path::new("demo.yaml"), SRC).unwrap();
+        assert_eq!(rs.value("fire.crater_at"), Some(&Value::from(3)));
+        rs.set_param("fire.crater_at=5").unwrap();
+        assert_eq!(rs.value("fire.crater_at"), Some(&Value::from(5)));
+        assert!(rs.set_param("fire.crater_at=9").is_err());
+        assert!(rs.set_param("fire.crater_at=x").is_err());
+        assert!(rs.set_param("fire.mode=c").is_err());
+        let e = rs.set_param("fire.nope=1").unwrap_err().to_string();
+        assert!(e.contains("fire.crater_at"), "{e}");
+        rs.apply_variant("hard").unwrap();
+        assert_eq!(rs.value("fire.crater_at"), Some(&Value::from(4)));
+        assert_eq!(rs.dice.len(), 2);
+    }
+
+    #[test]
+    fn bad_variant_is_located() {
+        let bad = SRC.replace("fire.crater_at: 4", "fire.crater_at: 40");
+        let e = Ruleset::parse(Path::new("demo.yaml"), &bad).unwrap_err();
+        let RulesetError::Located(l) = e else { panic!("not located: {e}") };
+        assert_eq!((l.line, l.column), (12, 28));
+        assert!(l.message.contains("above the maximum"), "{}", l.message);
+    }
+
+    #[test]
+    fn syntax_error_is_located() {
+        let e = Ruleset::parse(Path::new("demo.yaml"), "name: [demo\n").unwrap_err();
+        assert!(matches!(e, RulesetError::Located(_)), "{e}");
+    }
+}

@@ -1,0 +1,345 @@
+//! Scenario files: YAML that sets up a battlefield for a ruleset.
+//!
+//! ```yaml
+//! name: Bombardment
+//! ruleset: great_war          # a folder under rulesets/
+//! variant: four_for_crater    # optional
+//! seed: 7                     # optional
+//! map: { cols: 13, rows: 9, offset: odd-r }   # or map: { width: 180, height: 120 } (tabletop, cm)
+//! sections: { left: [0, 4], centre: [4, 8], right: [8, 12] }   # offset column ranges, inclusive
+//! sides:
+//!   allies:  { baseline: bottom, pools: { hq: 6, medals: 0, reserve_artillery: 4 } }
+//!   central: { baseline: top,    pools: { hq: 4, medals: 0 } }
+//! first: allies
+//! terrain: { woods: [[3, 2], [4, 2]] }        # hexes are axial [q, r], as in Lua
+//! tokens:  { wire: [[5, 3]] }
+//! units:
+//!   - { id: a1, side: allies, type: infantry, hex: [3, 6] }
+//!   - { id: c1, side: central, type: infantry, hex: [4, 2], strength: 3, leader: Haig, props: { morale: 2 } }
+//!   - { id: b1, side: french, type: line, at: [30, 40], facing: 270 }    # tabletop, cm and degrees
+//! ```
+//!
+//! Every error, syntax or meaning, names the file, line and column; loading
+//! builds a new world and hands it over only when all of it is valid.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_saphyr::{Location, Spanned};
+
+use crate::battlefield::{Edge, Map, Section, Side, World};
+use crate::error::{yaml_error, LocatedError};
+use crate::hex::{Hex, OffsetKind};
+use crate::ruleset::Ruleset;
+use crate::table::Point;
+use crate::unit::{Position, Prop, Unit};
+
+/// A parsed scenario, not yet built into a world.
+pub struct Scenario {
+    pub path: PathBuf,
+    pub source: String,
+    pub name: String,
+    pub ruleset: String,
+    pub variant: Option<String>,
+    pub seed: Option<u64>,
+    raw: RawScenario,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    description: String,
+    ruleset: Spanned<String>,
+    #[serde(default)]
+    variant: Option<Spanned<String>>,
+    #[serde(default)]
+    seed: Option<u64>,
+    map: Spanned<RawMap>,
+    #[serde(default)]
+    sections: BTreeMap<String, Spanned<[i32; 2]>>,
+    #[serde(default)]
+    sides: BTreeMap<String, Spanned<RawSide>>,
+    #[serde(default)]
+    first: Option<Spanned<String>>,
+    #[serde(default)]
+    terrain: BTreeMap<String, Spanned<Vec<Spanned<[i32; 2]>>>>,
+    #[serde(default)]
+    tokens: BTreeMap<String, Spanned<Vec<Spanned<[i32; 2]>>>>,
+    #[serde(default)]
+    units: Vec<Spanned<RawUnit>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMap {
+    cols: Option<i32>,
+    rows: Option<i32>,
+    offset: Option<String>,
+    width: Option<f64>,
+    height: Option<f64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSide {
+    #[serde(default)]
+    baseline: Option<String>,
+    #[serde(default)]
+    pools: BTreeMap<String, i64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawUnit {
+    id: Spanned<String>,
+    side: Spanned<String>,
+    #[serde(rename = "type")]
+    kind: Spanned<String>,
+    #[serde(default)]
+    hex: Option<Spanned<[i32; 2]>>,
+    #[serde(default)]
+    at: Option<Spanned<[f64; 2]>>,
+    #[serde(default)]
+    facing: Option<f64>,
+    #[serde(default)]
+    strength: Option<Spanned<i32>>,
+    #[serde(default)]
+    max: Option<i32>,
+    #[serde(default)]
+    leader: Option<String>,
+    #[serde(default)]
+    props: BTreeMap<String, Value>,
+}
+
+/// Turns a YAML value into a unit property.
+pub fn prop_from_json(v: &Value) -> Option<Prop> {
+    match v {
+        Value::Bool(b) => Some(Prop::Bool(*b)),
+        Value::Number(n) => n.as_f64().map(Prop::Num),
+        Value::String(s) => Some(Prop::Str(s.as_str().into())),
+        _ => None,
+    }
+}
+
+impl Scenario {
+    /// Reads and parses a scenario file (syntax and shape only).
+    pub fn load(path: &Path) -> Result<Scenario, Box<LocatedError>> {
+        let source = std::fs::read_to_string(path).map_err(|e| {
+            Box::new(LocatedError::at(path, "", 1, 1, format!("cannot read scenario: {e}")))
+        })?;
+        Scenario::parse(path, source)
+    }
+
+    pub fn parse(path: &Path, source: String) -> Result<Scenario, Box<LocatedError>> {
+        let raw: RawScenario = serde_saphyr::from_str(&source).map_err(|e| Box::new(yaml_error(path, &source, &e)))?;
+        let _ = &raw.description;
+        Ok(Scenario {
+            path: path.to_path_buf(),
+            name: if raw.name.is_empty() {
+                path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default()
+            } else {
+                raw.name.clone()
+            },
+            ruleset: raw.ruleset.value.clone(),
+            variant: raw.variant.as_ref().map(|v| v.value.clone()),
+            seed: raw.seed,
+            source,
+            raw,
+        })
+    }
+
+    fn err(&self, loc: Location, msg: impl Into<String>) -> Box<LocatedError> {
+        Box::new(LocatedError::at(&self.path, &self.source, loc.line().max(1) as usize, loc.column().max(1) as usize, msg))
+    }
+
+    /// Location of the `variant:` line, for errors about it.
+    pub fn variant_error(&self, msg: impl Into<String>) -> Box<LocatedError> {
+        let loc = self.raw.variant.as_ref().map_or(self.raw.ruleset.referenced, |v| v.referenced);
+        self.err(loc, msg)
+    }
+
+    /// Location of the `ruleset:` line, for errors about it.
+    pub fn ruleset_error(&self, msg: impl Into<String>) -> Box<LocatedError> {
+        self.err(self.raw.ruleset.referenced, msg)
+    }
+
+    /// Builds the world, checking every name against the ruleset.
+    pub fn build(&self, rs: &Ruleset) -> Result<World, Box<LocatedError>> {
+        let raw = &self.raw;
+        let m = &raw.map.value;
+        let map = match (m.cols, m.rows, m.width, m.height) {
+            (Some(cols), Some(rows), None, None) => {
+                if cols <= 0 || rows <= 0 || cols > 1000 || rows > 1000 {
+                    return Err(self.err(raw.map.referenced, "cols and rows must be between 1 and 1000"));
+                }
+                let offset = match &m.offset {
+                    None => OffsetKind::OddR,
+                    Some(o) => o.parse().map_err(|e: String| self.err(raw.map.referenced, e))?,
+                };
+                Map::Hex { cols, rows, offset }
+            }
+            (None, None, Some(width), Some(height)) if m.offset.is_none() => {
+                if !(width > 0.0 && height > 0.0) {
+                    return Err(self.err(raw.map.referenced, "width and height must be positive (centimetres)"));
+                }
+                Map::Table { width, height }
+            }
+            _ => {
+                return Err(self.err(
+                    raw.map.referenced,
+                    "a map is either a hex map { cols, rows, offset } or a tabletop { width, height } in cm",
+                ))
+            }
+        };
+        let mut world = World::new(map);
+        for k in &rs.dice {
+            world.dice.define(k.clone());
+        }
+        if let Some(seed) = self.seed {
+            world.dice.seed(seed);
+        }
+        // sides
+        for (name, s) in &raw.sides {
+            let baseline = match &s.value.baseline {
+                None => None,
+                Some(b) => Some(Edge::parse(b).ok_or_else(|| {
+                    self.err(s.referenced, format!("side '{name}': baseline '{b}' is not top, bottom, left or right"))
+                })?),
+            };
+            world.sides.push(Side {
+                name: name.as_str().into(),
+                baseline,
+                pools: s.value.pools.iter().map(|(k, v)| (Rc::from(k.as_str()), *v)).collect(),
+            });
+        }
+        let side_names = || raw.sides.keys().cloned().collect::<Vec<_>>().join(", ");
+        if let Some(first) = &raw.first {
+            if !raw.sides.contains_key(&first.value) {
+                return Err(self.err(first.referenced, format!("no side named '{}' (sides: {})", first.value, side_names())));
+            }
+            world.current_side = Some(first.value.as_str().into());
+        } else {
+            world.current_side = world.sides.first().map(|s| s.name.clone());
+        }
+        // sections
+        let mut sections = Vec::new();
+        for (name, range) in &raw.sections {
+            let [a, b] = range.value;
+            if a > b {
+                return Err(self.err(range.referenced, format!("section '{name}': first column {a} is after last column {b}")));
+            }
+            sections.push(Section { name: name.as_str().into(), first_col: a, last_col: b });
+        }
+        sections.sort_by_key(|s| s.first_col);
+        world.sections = Rc::new(sections);
+        // terrain and tokens
+        let hex_at = |world: &World, h: &Spanned<[i32; 2]>| -> Result<Hex, Box<LocatedError>> {
+            let hex = Hex::new(h.value[0], h.value[1]);
+            if !world.on_map(hex) {
+                return Err(self.err(h.referenced, format!("hex {hex} is not on the map")));
+            }
+            Ok(hex)
+        };
+        let known = |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>().join(", ");
+        for (name, hexes) in &raw.terrain {
+            if !rs.terrain.contains_key(name) {
+                return Err(self.err(
+                    hexes.referenced,
+                    format!("unknown terrain '{name}' in ruleset '{}' (terrain: {})", rs.name, known(&rs.terrain)),
+                ));
+            }
+            for h in &hexes.value {
+                let hex = hex_at(&world, h)?;
+                if let Some(prev) = world.terrain(hex) {
+                    return Err(self.err(h.referenced, format!("hex {hex} already has terrain '{prev}'")));
+                }
+                world.set_terrain(hex, Some(name));
+            }
+        }
+        for (name, hexes) in &raw.tokens {
+            if !rs.tokens.iter().any(|t| t == name) {
+                return Err(self.err(
+                    hexes.referenced,
+                    format!("unknown token '{name}' in ruleset '{}' (tokens: {})", rs.name, rs.tokens.join(", ")),
+                ));
+            }
+            for h in &hexes.value {
+                let hex = hex_at(&world, h)?;
+                world.add_token(hex, name);
+            }
+        }
+        // units
+        for u in &raw.units {
+            let r = &u.value;
+            if !raw.sides.contains_key(&r.side.value) {
+                return Err(self.err(r.side.referenced, format!("no side named '{}' (sides: {})", r.side.value, side_names())));
+            }
+            let Some(ty) = rs.unit_types.get(&r.kind.value) else {
+                return Err(self.err(
+                    r.kind.referenced,
+                    format!("unknown unit type '{}' in ruleset '{}' (types: {})", r.kind.value, rs.name, known(&rs.unit_types)),
+                ));
+            };
+            let type_strength = ty.get("strength").and_then(Value::as_i64).map(|v| v as i32);
+            let max = r.max.or(type_strength);
+            let strength = r.strength.as_ref().map(|s| s.value).or(max);
+            let (Some(strength), Some(max)) = (strength, max) else {
+                return Err(self.err(
+                    r.kind.referenced,
+                    format!("unit '{}': give a strength (unit type '{}' has no default strength)", r.id.value, r.kind.value),
+                ));
+            };
+            if strength < 1 || strength > max {
+                let loc = r.strength.as_ref().map_or(u.referenced, |s| s.referenced);
+                return Err(self.err(loc, format!("unit '{}': strength {strength} must be between 1 and {max}", r.id.value)));
+            }
+            let pos = match (&r.hex, &r.at, &world.map) {
+                (Some(h), None, Map::Hex { .. }) => Position::Hex(hex_at(&world, h)?),
+                (None, Some(at), Map::Table { .. }) => {
+                    let p = Point::new(at.value[0], at.value[1]);
+                    if !world.on_table(p) {
+                        return Err(self.err(at.referenced, format!("point {p} is off the table")));
+                    }
+                    Position::Table { at: p, facing: crate::table::normalise(r.facing.unwrap_or(0.0)) }
+                }
+                (None, None, _) => Position::Off,
+                (_, _, Map::Hex { .. }) => return Err(self.err(u.referenced, "on a hex map a unit has `hex: [q, r]`")),
+                (_, _, Map::Table { .. }) => {
+                    return Err(self.err(u.referenced, "on a tabletop a unit has `at: [x, y]` in cm (and `facing` in degrees)"))
+                }
+            };
+            let mut props = Vec::new();
+            for (k, v) in &r.props {
+                let p = prop_from_json(v).ok_or_else(|| {
+                    self.err(u.referenced, format!("unit '{}': prop '{k}' must be a number, true/false or text", r.id.value))
+                })?;
+                props.push((Rc::from(k.as_str()), p));
+            }
+            let unit = Unit {
+                id: r.id.value.as_str().into(),
+                side: r.side.value.as_str().into(),
+                kind: r.kind.value.as_str().into(),
+                strength,
+                max_strength: max,
+                leader: r.leader.as_deref().map(Rc::from),
+                pos,
+                props,
+            };
+            world.add_unit(unit).map_err(|e| {
+                let loc = match e {
+                    crate::battlefield::WorldError::DuplicateUnit(_) => r.id.referenced,
+                    _ => r.hex.as_ref().map_or(u.referenced, |h| h.referenced),
+                };
+                self.err(loc, e.to_string())
+            })?;
+        }
+        world.log = crate::log::EventLog::new();
+        Ok(world)
+    }
+}
