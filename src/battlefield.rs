@@ -136,6 +136,9 @@ pub struct World {
     pub turn: u32,
     pub dice: DiceBox,
     pub log: EventLog,
+    /// Labels a rule puts on hexes for people to see (a template's numbers, a
+    /// line of fire); maps draw them. They do not affect the rules.
+    pub marks: Vec<(Hex, Rc<str>)>,
 }
 
 impl Default for World {
@@ -150,6 +153,7 @@ impl Default for World {
             turn: 1,
             dice: DiceBox::new(0),
             log: EventLog::new(),
+            marks: Vec::new(),
         }
     }
 }

@@ -564,6 +564,21 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         }
         Ok(t)
     });
+    wfn!(lua, world, "mark", st, |_l, (h, label): (HexArg, String)| {
+        st.with_world(|w| w.marks.push((h.0, Rc::from(label.as_str()))))
+    });
+    wfn!(lua, world, "clear_marks", st, |_l, _none: ()| st.with_world(|w| w.marks.clear()));
+    wfn!(lua, world, "marks", st, |l, _none: ()| {
+        let marks = st.with_world(|w| w.marks.clone())?;
+        let t = l.create_table()?;
+        for (h, label) in marks {
+            let m = l.create_table()?;
+            m.set("hex", hex_value(h))?;
+            m.set("label", &*label)?;
+            t.push(m)?;
+        }
+        Ok(t)
+    });
     wfn!(lua, world, "set_los_rule", st, |l, f: Option<Function>| {
         let _ = &st;
         l.set_named_registry_value("sandtable.los_rule", f)
