@@ -106,8 +106,10 @@ fn color() -> bool {
     std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
 }
 
+/// Prints an error; a closed stderr is not worth a panic.
 fn report(e: &ScriptError) {
-    eprint!("{}", render_error(e, color()));
+    use std::io::Write;
+    let _ = write!(std::io::stderr(), "{}", render_error(e, color()));
 }
 
 /// Builds a host with the world the setup asks for.
@@ -195,7 +197,7 @@ fn test(paths: &[PathBuf], limits: &LimitArgs, set: &[String], variant: &Option<
                     println!("FAIL  {shown} :: {name}");
                     let where_ = e.location().map(|(f, l)| format!("{f}:{l}")).unwrap_or_else(|| shown.clone());
                     println!("      at {where_}: {}", e.message());
-                    eprint!("{}", render_error(e, color()));
+                    report(e);
                 }
             }
         }

@@ -271,6 +271,17 @@ pub fn project_root() -> PathBuf {
 
 /// Finds `rulesets/<name>/ruleset.yaml`; `name` may also be a path to a folder or file.
 pub fn find(name: &str) -> Result<PathBuf, RulesetError> {
+    find_from(name, None)
+}
+
+/// Like [`find`], trying first a path relative to `base` (a scenario's folder).
+pub fn find_from(name: &str, base: Option<&Path>) -> Result<PathBuf, RulesetError> {
+    if let Some(base) = base {
+        let p = base.join(name);
+        if p.join("ruleset.yaml").is_file() && name.contains(['.', '/']) {
+            return Ok(p.join("ruleset.yaml"));
+        }
+    }
     let direct = Path::new(name);
     if direct.is_file() {
         return Ok(direct.to_path_buf());
@@ -312,7 +323,12 @@ fn located(file: &Path, src: &str, loc: serde_saphyr::Location, msg: String) -> 
 impl Ruleset {
     /// Loads a ruleset by name or path.
     pub fn load(name: &str) -> Result<Ruleset, RulesetError> {
-        let file = find(name)?;
+        Ruleset::load_from(name, None)
+    }
+
+    /// Loads a ruleset named by a scenario in folder `base` (a relative path there, or a name).
+    pub fn load_from(name: &str, base: Option<&Path>) -> Result<Ruleset, RulesetError> {
+        let file = find_from(name, base)?;
         let src = std::fs::read_to_string(&file).map_err(|e| RulesetError::Io(file.display().to_string(), e))?;
         Ruleset::parse(&file, &src)
     }

@@ -2,7 +2,7 @@
 //!
 //! ```yaml
 //! name: Bombardment
-//! ruleset: great_war          # a folder under rulesets/
+//! ruleset: great_war          # a folder under rulesets/, or a path relative to this file ("." or "../mine")
 //! variant: four_for_crater    # optional
 //! seed: 7                     # optional
 //! map: { cols: 13, rows: 9, offset: odd-r }   # or map: { width: 180, height: 120 } (tabletop, cm)

@@ -25,6 +25,7 @@ impl FileReport {
 
 /// Spec files under the given paths (files, or folders searched for `*.lua`);
 /// with none, every `rulesets/*/spec/**/*.lua` and `tests/**/*.lua` of the project.
+/// Folders named `fixtures` are skipped.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     if paths.is_empty() {
@@ -57,6 +58,10 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
+            // Fixture folders hold modules and data for tests, not specs.
+            if p.file_name().is_some_and(|n| n == "fixtures") {
+                continue;
+            }
             collect(&p, out);
         } else if p.extension().is_some_and(|e| e == "lua" || e == "luau") {
             out.push(p);

@@ -111,12 +111,16 @@ fn split_error(err: &mlua::Error) -> (String, Option<String>) {
     match err {
         mlua::Error::CallbackError { traceback, cause } => {
             let (m, inner_tb) = split_error(cause);
-            (m, inner_tb.or_else(|| Some(traceback.clone())))
+            let tb = if traceback.is_empty() { None } else { Some(super::trim_traceback(traceback)) };
+            (m, inner_tb.or(tb))
         }
-        mlua::Error::RuntimeError(m) | mlua::Error::SyntaxError { message: m, .. } => match m.find("\nstack traceback:") {
-            Some(i) => (m[..i].to_string(), Some(m[i + 1..].to_string())),
-            None => (m.clone(), None),
-        },
+        mlua::Error::RuntimeError(m) | mlua::Error::SyntaxError { message: m, .. } => {
+            let (msg, tb) = match m.find("\nstack traceback:") {
+                Some(i) => (m[..i].to_string(), Some(super::trim_traceback(&m[i + 1..]))),
+                None => (m.clone(), None),
+            };
+            (cap_lines(&msg, 12), tb)
+        }
         mlua::Error::MemoryError(_) => (
             "memory limit: the script needed more memory than its budget allows (raise it with --memory-limit or `limits: { memory_mb: ... }` in ruleset.yaml)".to_string(),
             None,
@@ -137,6 +141,15 @@ fn split_error(err: &mlua::Error) -> (String, Option<String>) {
         ),
         other => (other.to_string(), None),
     }
+}
+
+/// Caps a message at `n` lines (an error object can be enormous).
+fn cap_lines(text: &str, n: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    if lines.len() <= n {
+        return text.to_string();
+    }
+    format!("{}\n... ({} more lines)", lines[..n].join("\n"), lines.len() - n)
 }
 
 /// Finds the first `file:line:` in a message or traceback whose file is a script.

@@ -620,7 +620,8 @@ fn run_ruleset_scripts(lua: &Lua, st: &State) -> mlua::Result<()> {
 pub fn load_scenario_into(lua: &Lua, st: &State, path: &Path, overrides: &ScenarioOverrides) -> Result<(), ScriptError> {
     let sc = Scenario::load(path).map_err(ScriptError::Located)?;
     let rs_name = overrides.ruleset.clone().unwrap_or_else(|| sc.ruleset.clone());
-    let mut rs = crate::ruleset::Ruleset::load(&rs_name).map_err(|e| match e {
+    let base = if overrides.ruleset.is_none() { path.parent() } else { None };
+    let mut rs = crate::ruleset::Ruleset::load_from(&rs_name, base).map_err(|e| match e {
         crate::ruleset::RulesetError::NotFound { .. } if overrides.ruleset.is_none() => {
             ScriptError::Located(sc.ruleset_error(e.to_string()))
         }
@@ -724,7 +725,9 @@ fn trip_message(trip: Option<Trip>, state: &State) -> String {
     }
 }
 
-/// Calls `f` so that a Lua error carries a traceback.
+/// Calls `f` so that a Lua error carries a traceback. The error value is
+/// turned into a message in Rust, without running a script's `__tostring`
+/// (an error object's metamethods are hostile territory).
 pub fn call_with_traceback(lua: &Lua, f: &Function, args: MultiValue) -> mlua::Result<MultiValue> {
     let runner: Function = match lua.named_registry_value::<Option<Function>>("sandtable.tbcall")? {
         Some(r) => r,
@@ -732,14 +735,14 @@ pub fn call_with_traceback(lua: &Lua, f: &Function, args: MultiValue) -> mlua::R
             let r: Function = lua
                 .load(
                     r#"
-local f = ...
 return function(f, ...)
+  local tb
   local res = table.pack(xpcall(f, function(e)
-    if type(e) == "string" then return debug.traceback(e, 2) end
+    tb = debug.traceback(nil, 2)
     return e
   end, ...))
-  if res[1] then return table.unpack(res, 2, res.n) end
-  error(res[2], 0)
+  if res[1] then return true, table.unpack(res, 2, res.n) end
+  return false, res[2], tb
 end
 "#,
                 )
@@ -752,7 +755,53 @@ end
     let mut all = MultiValue::new();
     all.push_back(Value::Function(f.clone()));
     all.extend(args);
-    runner.call(all)
+    let mut out: MultiValue = runner.call(all)?;
+    let ok = matches!(out.pop_front(), Some(Value::Boolean(true)));
+    if ok {
+        return Ok(out);
+    }
+    let err = out.pop_front().unwrap_or(Value::Nil);
+    let tb = match out.pop_front() {
+        Some(Value::String(s)) => trim_traceback(&s.to_string_lossy()),
+        _ => String::new(),
+    };
+    Err(match err {
+        Value::Error(e) => match *e {
+            mlua::Error::CallbackError { cause, .. } => mlua::Error::CallbackError { traceback: tb, cause },
+            other => mlua::Error::CallbackError { traceback: tb, cause: Arc::new(other) },
+        },
+        Value::String(s) => {
+            let m = s.to_string_lossy();
+            if m == "not enough memory" {
+                mlua::Error::MemoryError(m.to_string())
+            } else {
+                mlua::Error::RuntimeError(format!("{m}\n{tb}"))
+            }
+        }
+        other => mlua::Error::RuntimeError(format!("error object: {}\n{tb}", display_value(&other))),
+    })
+}
+
+/// Keeps a traceback readable: drops our own runner frames and caps its length
+/// (runaway recursion makes thousands of frames).
+pub fn trim_traceback(tb: &str) -> String {
+    const KEEP: usize = 12;
+    let lines: Vec<&str> = tb
+        .lines()
+        .filter(|l| !l.contains("sandtable:") && !l.contains("in function 'xpcall'") && !l.trim().is_empty())
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    if !lines.first().is_some_and(|l| l.starts_with("stack traceback")) {
+        out.push("stack traceback:".into());
+    }
+    if lines.len() > KEEP + 2 {
+        out.extend(lines[..KEEP].iter().map(|l| l.to_string()));
+        out.push(format!("\t... ({} more frames)", lines.len() - KEEP - 1));
+        out.push(lines[lines.len() - 1].to_string());
+    } else {
+        out.extend(lines.iter().map(|l| l.to_string()));
+    }
+    out.join("\n")
 }
 
 /// A short readable form of a Lua value, without running user metamethods.

@@ -1,0 +1,3 @@
+-- placeholder while the module is written
+local reserve_artillery = {}
+return reserve_artillery

@@ -1,0 +1,284 @@
+//! Mergeable statistics for `sim`.
+//!
+//! An [`Acc`] summarises one metric over any set of trials. Every part of it
+//! combines with integer arithmetic (counts, fixed-point sums, min and max),
+//! so adding trials up in any order — one thread or many, one run or shards
+//! merged later — gives bit-for-bit the same result.
+//!
+//! Sums are kept in fixed point: each value is rounded to a multiple of
+//! 2^-32 ([`FIXED_BITS`]) before it is added, in an `i128`. For the whole
+//! numbers and 0/1 flags that rules return this is exact; for fractional
+//! values the rounding is below 10^-9 per value.
+
+use std::collections::BTreeMap;
+
+use num_bigint::BigInt;
+use num_traits::{Signed, ToPrimitive, Zero};
+
+/// Fraction bits of the fixed-point sums.
+pub const FIXED_BITS: u32 = 32;
+const SCALE: f64 = (1u64 << FIXED_BITS) as f64;
+
+/// Largest magnitude a metric value may have (sums of squares must fit in `i128`).
+pub const MAX_ABS_VALUE: f64 = 1e12;
+
+/// Most distinct values whose counts a metric keeps; past that it keeps only
+/// its sums (mean, sd, min, max) and drops the distribution and quantiles.
+pub const MAX_DISTINCT: usize = 10_000;
+
+/// A total order on finite f64 values as u64 keys (negative zero folds into zero).
+pub fn key_of(v: f64) -> u64 {
+    let v = if v == 0.0 { 0.0 } else { v };
+    let b = v.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | (1 << 63)
+    }
+}
+
+/// The value a key stands for.
+pub fn value_of(k: u64) -> f64 {
+    if k >> 63 == 1 {
+        f64::from_bits(k & !(1 << 63))
+    } else {
+        f64::from_bits(!k)
+    }
+}
+
+/// How a value is written as a distribution key: whole numbers without `.0`,
+/// others in Rust's shortest round-tripping form.
+pub fn value_label(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// The fixed-point form of a value and of its square.
+#[inline]
+fn fixed(v: f64) -> (i128, i128) {
+    ((v * SCALE).round() as i128, (v * v * SCALE).round() as i128)
+}
+
+/// One metric over a set of trials.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Acc {
+    pub n: u64,
+    /// Sum of values, fixed point (value * 2^32).
+    pub sum: i128,
+    /// Sum of squared values, fixed point.
+    pub sum_sq: i128,
+    pub min: f64,
+    pub max: f64,
+    /// Count of each value (by [`key_of`]); `None` once there were more than
+    /// [`MAX_DISTINCT`] distinct values.
+    pub counts: Option<BTreeMap<u64, u64>>,
+}
+
+impl Default for Acc {
+    fn default() -> Self {
+        Acc { n: 0, sum: 0, sum_sq: 0, min: f64::INFINITY, max: f64::NEG_INFINITY, counts: Some(BTreeMap::new()) }
+    }
+}
+
+impl Acc {
+    /// Adds one value (finite, |v| <= [`MAX_ABS_VALUE`]: check before).
+    #[inline]
+    pub fn add(&mut self, v: f64) {
+        let (s, sq) = fixed(v);
+        self.n += 1;
+        self.sum += s;
+        self.sum_sq += sq;
+        if v < self.min {
+            self.min = v;
+        }
+        if v > self.max {
+            self.max = v;
+        }
+        if let Some(c) = &mut self.counts {
+            *c.entry(key_of(v)).or_insert(0) += 1;
+            if c.len() > MAX_DISTINCT {
+                self.counts = None;
+            }
+        }
+    }
+
+    /// Adds another accumulator (associative and commutative).
+    pub fn merge(&mut self, o: &Acc) {
+        self.n += o.n;
+        self.sum += o.sum;
+        self.sum_sq += o.sum_sq;
+        self.min = self.min.min(o.min);
+        self.max = self.max.max(o.max);
+        self.counts = match (self.counts.take(), &o.counts) {
+            (Some(mut a), Some(b)) => {
+                for (k, c) in b {
+                    *a.entry(*k).or_insert(0) += c;
+                }
+                (a.len() <= MAX_DISTINCT).then_some(a)
+            }
+            _ => None,
+        };
+    }
+
+    pub fn mean(&self) -> f64 {
+        if self.n == 0 {
+            return f64::NAN;
+        }
+        self.sum as f64 / SCALE / self.n as f64
+    }
+
+    /// Sample variance (n - 1 in the denominator), computed without cancellation.
+    pub fn variance(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        // (n * sum_sq * 2^32 - sum^2) / (n (n - 1)) / 2^64, exactly in big integers.
+        let n = BigInt::from(self.n);
+        let num = &n * BigInt::from(self.sum_sq) * BigInt::from(1u64 << FIXED_BITS) - BigInt::from(self.sum).pow(2);
+        let num = if num.is_negative() { BigInt::zero() } else { num };
+        let den = &n * (&n - 1u32);
+        // Keep 64 bits of precision when dividing.
+        let q = (num << 64u32) / den;
+        q.to_f64().unwrap_or(f64::INFINITY) / 2f64.powi(64) / SCALE / SCALE
+    }
+
+    pub fn sd(&self) -> f64 {
+        self.variance().sqrt()
+    }
+
+    /// True when every value seen was 0 or 1 (a yes/no metric).
+    pub fn is_binary(&self) -> bool {
+        match &self.counts {
+            Some(c) => c.keys().all(|&k| {
+                let v = value_of(k);
+                v == 0.0 || v == 1.0
+            }),
+            None => false,
+        }
+    }
+
+    /// True when every value seen was a whole number (distribution known).
+    pub fn is_integer(&self) -> bool {
+        match &self.counts {
+            Some(c) => c.keys().all(|&k| value_of(k).fract() == 0.0),
+            None => false,
+        }
+    }
+
+    /// The 95% interval of the mean: Wilson's score interval for yes/no
+    /// metrics, the normal interval mean ± 1.96 sd/√n otherwise.
+    pub fn ci95(&self) -> (f64, f64) {
+        const Z: f64 = 1.959_963_984_540_054;
+        let n = self.n as f64;
+        if self.n == 0 {
+            return (f64::NAN, f64::NAN);
+        }
+        let m = self.mean();
+        if self.is_binary() {
+            let z2 = Z * Z;
+            let centre = (m + z2 / (2.0 * n)) / (1.0 + z2 / n);
+            let half = Z / (1.0 + z2 / n) * (m * (1.0 - m) / n + z2 / (4.0 * n * n)).sqrt();
+            return ((centre - half).max(0.0), (centre + half).min(1.0));
+        }
+        let half = Z * self.sd() / n.sqrt();
+        (m - half, m + half)
+    }
+
+    /// The `p`-quantile (inverse of the empirical distribution function), when
+    /// the counts are known.
+    pub fn quantile(&self, p: f64) -> Option<f64> {
+        let c = self.counts.as_ref()?;
+        if self.n == 0 {
+            return None;
+        }
+        let target = ((p * self.n as f64).ceil() as u64).clamp(1, self.n);
+        let mut cum = 0;
+        for (&k, &n) in c {
+            cum += n;
+            if cum >= target {
+                return Some(value_of(k));
+            }
+        }
+        c.keys().next_back().map(|&k| value_of(k))
+    }
+
+    /// (value, count) pairs in value order.
+    pub fn distribution(&self) -> Option<Vec<(f64, u64)>> {
+        self.counts.as_ref().map(|c| c.iter().map(|(&k, &n)| (value_of(k), n)).collect())
+    }
+}
+
+/// Named metrics in name order.
+pub type Metrics = BTreeMap<String, Acc>;
+
+/// Merges `b` into `a`, metric by metric.
+pub fn merge_metrics(a: &mut Metrics, b: &Metrics) {
+    for (k, acc) in b {
+        a.entry(k.clone()).or_default().merge(acc);
+    }
+}
+
+/// The quantiles reported.
+pub const QUANTILES: [f64; 5] = [0.05, 0.25, 0.5, 0.75, 0.95];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_order_like_values() {
+        let vs = [-1e9, -2.5, -1.0, 0.0, 1e-9, 0.5, 1.0, 3.0, 1e12];
+        for w in vs.windows(2) {
+            assert!(key_of(w[0]) < key_of(w[1]), "{w:?}");
+        }
+        for v in vs {
+            assert_eq!(value_of(key_of(v)), v);
+        }
+        assert_eq!(key_of(-0.0), key_of(0.0));
+    }
+
+    #[test]
+    fn mean_sd_and_quantiles() {
+        let mut a = Acc::default();
+        for v in [1.0, 2.0, 3.0, 4.0] {
+            a.add(v);
+        }
+        assert_eq!(a.mean(), 2.5);
+        assert!((a.variance() - 5.0 / 3.0).abs() < 1e-12);
+        assert_eq!(a.quantile(0.5), Some(2.0));
+        assert_eq!(a.quantile(0.95), Some(4.0));
+        assert_eq!(a.quantile(0.05), Some(1.0));
+        assert!(!a.is_binary());
+        assert!(a.is_integer());
+    }
+
+    #[test]
+    fn merge_is_order_free() {
+        let vals: Vec<f64> = (0..1000).map(|i| ((i * 7919) % 113) as f64 / 7.0 - 3.0).collect();
+        let mut one = Acc::default();
+        vals.iter().for_each(|&v| one.add(v));
+        let mut parts: Vec<Acc> = vec![Acc::default(); 3];
+        for (i, &v) in vals.iter().enumerate() {
+            parts[(i * 31) % 3].add(v);
+        }
+        let mut m = Acc::default();
+        for p in parts.iter().rev() {
+            m.merge(p);
+        }
+        assert_eq!(m, one);
+    }
+
+    #[test]
+    fn wilson_interval_stays_in_unit_range() {
+        let mut a = Acc::default();
+        for _ in 0..10 {
+            a.add(0.0);
+        }
+        let (lo, hi) = a.ci95();
+        assert_eq!(lo, 0.0);
+        assert!(hi > 0.2 && hi < 0.35, "{hi}");
+    }
+}
