@@ -71,7 +71,14 @@ pub fn yaml_error(file: &Path, source: &str, err: &serde_saphyr::Error) -> Locat
     let (line, column) = err.location().map(|l| (l.line() as usize, l.column() as usize)).unwrap_or((1, 1));
     // The library's message repeats the position; keep the first line, which says what is wrong.
     let text = err.to_string();
-    let message = text.lines().next().unwrap_or("invalid YAML").to_string();
+    let first = text.lines().next().unwrap_or("invalid YAML");
+    // The library prefixes "error: line L column C: "; we show the position ourselves.
+    let message = first.strip_prefix("error: ").unwrap_or(first);
+    let message = match message.split_once(": ") {
+        Some((pos, rest)) if pos.starts_with("line ") && pos.contains(" column ") => rest,
+        _ => message,
+    }
+    .to_string();
     LocatedError::at(file, source, line.max(1), column.max(1), message)
 }
 

@@ -131,9 +131,13 @@ fn split_error(err: &mlua::Error) -> (String, Option<String>) {
         }
         mlua::Error::BadArgument { to, pos, name, cause } => {
             let (m, tb) = split_error(cause);
-            let f = to.as_deref().unwrap_or("function");
+            // Our API's own messages say what was wrong; only type mismatches need the position.
+            if !matches!(**cause, mlua::Error::FromLuaConversionError { .. }) {
+                return (m, tb);
+            }
             let which = name.as_ref().map_or(format!("#{pos}"), |n| format!("#{pos} ({n})"));
-            (format!("bad argument {which} to '{f}': {m}"), tb)
+            let f = to.as_deref().map(|f| format!(" to '{f}'")).unwrap_or_default();
+            (format!("bad argument {which}{f}: {m}"), tb)
         }
         mlua::Error::FromLuaConversionError { from, to, message } => (
             format!("expected {to}, got {from}{}", message.as_ref().map(|m| format!(" ({m})")).unwrap_or_default()),

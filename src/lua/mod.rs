@@ -337,6 +337,11 @@ impl Host {
         let r = f(&self.lua);
         let tripped = g.tripped.take();
         g.deadline.set(None);
+        if r.is_err() {
+            // Luau does not collect on a failed allocation: after a memory bomb the
+            // garbage is still there, so collect it now or the next command fails too.
+            let _ = self.lua.gc_collect();
+        }
         match (r, tripped) {
             (Ok(v), _) => Ok(v),
             (Err(_), Some(t)) => Err(mlua::Error::runtime(trip_message(Some(t), &self.state))),
@@ -361,7 +366,7 @@ impl Host {
             let f = lua.load(source).set_name(format!("@{name}")).into_function()?;
             call_with_traceback(lua, &f, MultiValue::new())
         })
-        .map_err(|e| ScriptError::from_lua(&e))
+        .map_err(|e| ScriptError::from_lua_with(&e, Some((chunk_name, source))))
     }
 
     /// Runs a script file; relative `scenario(...)` paths resolve beside it.
