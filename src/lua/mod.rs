@@ -41,7 +41,7 @@ use crate::scenario::Scenario;
 pub const API_NAMES: &[&str] = &[
     "hex", "dice", "world", "decide", "answers", "policy", "on", "off", "emit", "params", "ruleset", "tabletop",
     "scenario", "describe", "it", "expect", "expect_error", "print", "require", "rawset", "setmetatable",
-    "getmetatable", "point",
+    "getmetatable",
 ];
 
 /// Where `print` output goes.
