@@ -19,14 +19,22 @@ use crate::unit::{Position, Unit};
 pub enum Map {
     /// A hex map of `cols` x `rows` in offset coordinates of `offset` kind
     /// (column 0..cols, row 0..rows).
-    Hex { cols: i32, rows: i32, offset: OffsetKind },
+    Hex {
+        cols: i32,
+        rows: i32,
+        offset: OffsetKind,
+    },
     /// A tabletop, in centimetres.
     Table { width: f64, height: f64 },
 }
 
 impl Default for Map {
     fn default() -> Self {
-        Map::Hex { cols: 13, rows: 9, offset: OffsetKind::OddR }
+        Map::Hex {
+            cols: 13,
+            rows: 9,
+            offset: OffsetKind::OddR,
+        }
     }
 }
 
@@ -80,7 +88,10 @@ pub struct Side {
 
 impl Side {
     pub fn pool(&self, name: &str) -> i64 {
-        self.pools.iter().find(|(k, _)| &**k == name).map_or(0, |(_, v)| *v)
+        self.pools
+            .iter()
+            .find(|(k, _)| &**k == name)
+            .map_or(0, |(_, v)| *v)
     }
 
     pub fn set_pool(&mut self, name: &str, value: i64) {
@@ -116,7 +127,11 @@ pub enum WorldError {
     #[error("hex {0} is not on the map")]
     OffMap(Hex),
     #[error("{unit} cannot move to {to}: {why}")]
-    BadMove { unit: String, to: String, why: String },
+    BadMove {
+        unit: String,
+        to: String,
+        why: String,
+    },
     #[error("a unit with id '{0}' already exists")]
     DuplicateUnit(String),
     #[error("{0}")]
@@ -160,7 +175,10 @@ impl Default for World {
 
 impl World {
     pub fn new(map: Map) -> World {
-        World { map, ..World::default() }
+        World {
+            map,
+            ..World::default()
+        }
     }
 
     // ---- map ----
@@ -195,7 +213,9 @@ impl World {
     /// True for a point on the tabletop.
     pub fn on_table(&self, p: Point) -> bool {
         match self.map {
-            Map::Table { width, height } => (0.0..=width).contains(&p.x) && (0.0..=height).contains(&p.y),
+            Map::Table { width, height } => {
+                (0.0..=width).contains(&p.x) && (0.0..=height).contains(&p.y)
+            }
             Map::Hex { .. } => false,
         }
     }
@@ -225,8 +245,16 @@ impl World {
     }
 
     pub fn add_token(&mut self, h: Hex, token: &str) {
-        Rc::make_mut(&mut self.board).tokens.entry(h).or_default().push(token.into());
-        self.log.push_with(|| Event::Token { hex: h.to_string(), token: token.into(), placed: true });
+        Rc::make_mut(&mut self.board)
+            .tokens
+            .entry(h)
+            .or_default()
+            .push(token.into());
+        self.log.push_with(|| Event::Token {
+            hex: h.to_string(),
+            token: token.into(),
+            placed: true,
+        });
     }
 
     /// Removes one token of that name; returns whether there was one.
@@ -243,15 +271,25 @@ impl World {
                 board.tokens.remove(&h);
             }
         }
-        self.log.push_with(|| Event::Token { hex: h.to_string(), token: token.into(), placed: false });
+        self.log.push_with(|| Event::Token {
+            hex: h.to_string(),
+            token: token.into(),
+            placed: false,
+        });
         true
     }
 
     /// The sections a hex belongs to (two on a section line).
     pub fn sections_of(&self, h: Hex) -> Vec<Rc<str>> {
-        let Map::Hex { offset, .. } = self.map else { return Vec::new() };
+        let Map::Hex { offset, .. } = self.map else {
+            return Vec::new();
+        };
         let (c, _) = h.to_offset(offset);
-        self.sections.iter().filter(|s| (s.first_col..=s.last_col).contains(&c)).map(|s| s.name.clone()).collect()
+        self.sections
+            .iter()
+            .filter(|s| (s.first_col..=s.last_col).contains(&c))
+            .map(|s| s.name.clone())
+            .collect()
     }
 
     pub fn in_section(&self, h: Hex, section: &str) -> bool {
@@ -261,9 +299,19 @@ impl World {
     // ---- sides ----
 
     pub fn side_index(&self, name: &str) -> Result<usize, WorldError> {
-        self.sides.iter().position(|s| &*s.name == name).ok_or_else(|| {
-            WorldError::NoSide(name.into(), self.sides.iter().map(|s| s.name.to_string()).collect::<Vec<_>>().join(", "))
-        })
+        self.sides
+            .iter()
+            .position(|s| &*s.name == name)
+            .ok_or_else(|| {
+                WorldError::NoSide(
+                    name.into(),
+                    self.sides
+                        .iter()
+                        .map(|s| s.name.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                )
+            })
     }
 
     pub fn side(&self, name: &str) -> Result<&Side, WorldError> {
@@ -285,7 +333,13 @@ impl World {
     }
 
     /// Changes a pool by `change` (clamped at zero) and logs it; returns the new value.
-    pub fn add_pool(&mut self, side: &str, pool: &str, change: i64, reason: &str) -> Result<i64, WorldError> {
+    pub fn add_pool(
+        &mut self,
+        side: &str,
+        pool: &str,
+        change: i64,
+        reason: &str,
+    ) -> Result<i64, WorldError> {
         let i = self.side_index(side)?;
         let value = (self.sides[i].pool(pool) + change).max(0);
         self.sides[i].set_pool(pool, value);
@@ -317,12 +371,17 @@ impl World {
 
     /// Index of a unit by id.
     pub fn unit_index(&self, id: &str) -> Result<usize, WorldError> {
-        self.units.iter().position(|u| &*u.id == id).ok_or_else(|| WorldError::NoUnit(id.into()))
+        self.units
+            .iter()
+            .position(|u| &*u.id == id)
+            .ok_or_else(|| WorldError::NoUnit(id.into()))
     }
 
     /// The living unit on a hex, if any.
     pub fn unit_at(&self, h: Hex) -> Option<usize> {
-        self.units.iter().position(|u| u.pos == Position::Hex(h) && u.strength > 0)
+        self.units
+            .iter()
+            .position(|u| u.pos == Position::Hex(h) && u.strength > 0)
     }
 
     pub fn add_unit(&mut self, unit: Unit) -> Result<usize, WorldError> {
@@ -351,7 +410,12 @@ impl World {
         let taken = hits.clamp(0, u.strength.max(0));
         u.strength -= taken;
         let (id, strength) = (u.id.clone(), u.strength);
-        self.log.push_with(|| Event::Hit { unit: id.to_string(), hits: taken, strength, reason: reason.into() });
+        self.log.push_with(|| Event::Hit {
+            unit: id.to_string(),
+            hits: taken,
+            strength,
+            reason: reason.into(),
+        });
         if strength == 0 && taken > 0 {
             self.eliminate(idx, reason);
         }
@@ -364,7 +428,10 @@ impl World {
         u.strength = 0;
         u.pos = Position::Off;
         let id = u.id.clone();
-        self.log.push_with(|| Event::Eliminate { unit: id.to_string(), reason: reason.into() });
+        self.log.push_with(|| Event::Eliminate {
+            unit: id.to_string(),
+            reason: reason.into(),
+        });
     }
 
     /// Moves a unit one step to an adjacent free hex on the map; the caller
@@ -372,8 +439,14 @@ impl World {
     /// subscribers see every hex. `retreat` only changes the event name.
     pub fn step(&mut self, idx: usize, to: Hex, retreat: bool) -> Result<Hex, WorldError> {
         let u = &self.units[idx];
-        let bad = |why: &str| WorldError::BadMove { unit: u.id.to_string(), to: to.to_string(), why: why.into() };
-        let Position::Hex(from) = u.pos else { return Err(bad("it is not on the hex map")) };
+        let bad = |why: &str| WorldError::BadMove {
+            unit: u.id.to_string(),
+            to: to.to_string(),
+            why: why.into(),
+        };
+        let Position::Hex(from) = u.pos else {
+            return Err(bad("it is not on the hex map"));
+        };
         if from.distance(to) != 1 {
             return Err(bad(&format!("{to} is not adjacent to {from}")));
         }
@@ -404,7 +477,10 @@ impl World {
             }
             if let Some(other) = self.unit_at(h) {
                 if other != idx {
-                    return Err(WorldError::Invalid(format!("hex {h} already holds unit '{}'", self.units[other].id)));
+                    return Err(WorldError::Invalid(format!(
+                        "hex {h} already holds unit '{}'",
+                        self.units[other].id
+                    )));
                 }
             }
         }
@@ -469,11 +545,21 @@ mod tests {
 
     #[test]
     fn section_lines_belong_to_both() {
-        let mut w = World::default();
-        w.sections = Rc::new(vec![
-            Section { name: "left".into(), first_col: 0, last_col: 4 },
-            Section { name: "centre".into(), first_col: 4, last_col: 8 },
-        ]);
+        let w = World {
+            sections: Rc::new(vec![
+                Section {
+                    name: "left".into(),
+                    first_col: 0,
+                    last_col: 4,
+                },
+                Section {
+                    name: "centre".into(),
+                    first_col: 4,
+                    last_col: 8,
+                },
+            ]),
+            ..World::default()
+        };
         let h = Hex::from_offset(4, 3, OffsetKind::OddR);
         assert_eq!(w.sections_of(h).len(), 2);
     }

@@ -73,7 +73,9 @@ impl ParamDef {
                 range(n.as_f64().unwrap_or_default())?;
                 Ok(v.clone())
             }
-            (ParamType::Bool, Value::Bool(_)) | (ParamType::Text, Value::String(_)) => Ok(v.clone()),
+            (ParamType::Bool, Value::Bool(_)) | (ParamType::Text, Value::String(_)) => {
+                Ok(v.clone())
+            }
             (ParamType::Choice(c), Value::String(s)) if c.contains(s) => Ok(v.clone()),
             (ty, v) => Err(format!("expected {ty}, got {v}")),
         }
@@ -82,7 +84,10 @@ impl ParamDef {
     /// Parses command-line text by the param's type.
     pub fn parse(&self, text: &str) -> Result<Value, String> {
         let v = match self.ty {
-            ParamType::Int => text.parse::<i64>().map(Value::from).map_err(|_| format!("expected an integer, got '{text}'"))?,
+            ParamType::Int => text
+                .parse::<i64>()
+                .map(Value::from)
+                .map_err(|_| format!("expected an integer, got '{text}'"))?,
             ParamType::Number => text
                 .parse::<f64>()
                 .ok()
@@ -109,7 +114,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { time_ms: 1000, memory_mb: 256 }
+        Limits {
+            time_ms: 1000,
+            memory_mb: 256,
+        }
     }
 }
 
@@ -126,7 +134,11 @@ pub struct LosRule {
 
 impl Default for LosRule {
     fn default() -> Self {
-        LosRule { units_block: true, terrain_flag: "blocks_los".into(), edge_blocks: true }
+        LosRule {
+            units_block: true,
+            terrain_flag: "blocks_los".into(),
+            edge_blocks: true,
+        }
     }
 }
 
@@ -161,7 +173,11 @@ pub struct Variant {
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum RulesetError {
     #[error("no ruleset named '{name}' (looked in {looked}); known rulesets: {known}")]
-    NotFound { name: String, looked: String, known: String },
+    NotFound {
+        name: String,
+        looked: String,
+        known: String,
+    },
     #[error("cannot read {0}: {1}")]
     Io(String, std::io::Error),
     #[error(transparent)]
@@ -312,12 +328,22 @@ pub fn find_from(name: &str, base: Option<&Path>) -> Result<PathBuf, RulesetErro
     Err(RulesetError::NotFound {
         name: name.into(),
         looked: "rulesets/ under the current folder, its parents and $SANDTABLE_HOME".into(),
-        known: if known.is_empty() { "none".into() } else { known.join(", ") },
+        known: if known.is_empty() {
+            "none".into()
+        } else {
+            known.join(", ")
+        },
     })
 }
 
 fn located(file: &Path, src: &str, loc: serde_saphyr::Location, msg: String) -> RulesetError {
-    RulesetError::Located(Box::new(LocatedError::at(file, src, loc.line().max(1) as usize, loc.column().max(1) as usize, msg)))
+    RulesetError::Located(Box::new(LocatedError::at(
+        file,
+        src,
+        loc.line().max(1) as usize,
+        loc.column().max(1) as usize,
+        msg,
+    )))
 }
 
 impl Ruleset {
@@ -329,19 +355,25 @@ impl Ruleset {
     /// Loads a ruleset named by a scenario in folder `base` (a relative path there, or a name).
     pub fn load_from(name: &str, base: Option<&Path>) -> Result<Ruleset, RulesetError> {
         let file = find_from(name, base)?;
-        let src = std::fs::read_to_string(&file).map_err(|e| RulesetError::Io(file.display().to_string(), e))?;
+        let src = std::fs::read_to_string(&file)
+            .map_err(|e| RulesetError::Io(file.display().to_string(), e))?;
         Ruleset::parse(&file, &src)
     }
 
     /// Parses a manifest's text; `file` names it in errors and locates its modules.
     pub fn parse(file: &Path, src: &str) -> Result<Ruleset, RulesetError> {
-        let raw: RawRuleset =
-            serde_saphyr::from_str(src).map_err(|e| RulesetError::Located(Box::new(yaml_error(file, src, &e))))?;
+        let raw: RawRuleset = serde_saphyr::from_str(src)
+            .map_err(|e| RulesetError::Located(Box::new(yaml_error(file, src, &e))))?;
         let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
         for m in &raw.modules {
             let path = dir.join(format!("{}.lua", m.value));
             if !path.is_file() {
-                return Err(located(file, src, m.referenced, format!("module '{}' has no file {}", m.value, path.display())));
+                return Err(located(
+                    file,
+                    src,
+                    m.referenced,
+                    format!("module '{}' has no file {}", m.value, path.display()),
+                ));
             }
         }
         let mut dice = Vec::new();
@@ -386,11 +418,28 @@ impl Ruleset {
                         return Err(located(file, src, def.referenced, format!("param {module}.{pname}: default {other} is not a number, true/false or text")))
                     }
                 };
-                let pd = ParamDef { ty, default: p.default.clone(), doc: p.doc.clone(), min: p.min, max: p.max };
-                pd.check(&p.default)
-                    .map_err(|e| located(file, src, def.referenced, format!("param {module}.{pname}: default: {e}")))?;
+                let pd = ParamDef {
+                    ty,
+                    default: p.default.clone(),
+                    doc: p.doc.clone(),
+                    min: p.min,
+                    max: p.max,
+                };
+                pd.check(&p.default).map_err(|e| {
+                    located(
+                        file,
+                        src,
+                        def.referenced,
+                        format!("param {module}.{pname}: default: {e}"),
+                    )
+                })?;
                 if pd.doc.is_empty() {
-                    return Err(located(file, src, def.referenced, format!("param {module}.{pname} needs a one-line `doc`")));
+                    return Err(located(
+                        file,
+                        src,
+                        def.referenced,
+                        format!("param {module}.{pname} needs a one-line `doc`"),
+                    ));
                 }
                 out.insert(pname.clone(), pd);
             }
@@ -398,7 +447,14 @@ impl Ruleset {
         }
         let values = params
             .iter()
-            .map(|(m, defs)| (m.clone(), defs.iter().map(|(n, d)| (n.clone(), d.default.clone())).collect()))
+            .map(|(m, defs)| {
+                (
+                    m.clone(),
+                    defs.iter()
+                        .map(|(n, d)| (n.clone(), d.default.clone()))
+                        .collect(),
+                )
+            })
             .collect();
         let mut rs = Ruleset {
             name: raw.name.value.clone(),
@@ -413,12 +469,24 @@ impl Ruleset {
             params,
             variants: BTreeMap::new(),
             limits: Limits {
-                time_ms: raw.limits.as_ref().and_then(|l| l.time_ms).unwrap_or(Limits::default().time_ms),
-                memory_mb: raw.limits.as_ref().and_then(|l| l.memory_mb).unwrap_or(Limits::default().memory_mb),
+                time_ms: raw
+                    .limits
+                    .as_ref()
+                    .and_then(|l| l.time_ms)
+                    .unwrap_or(Limits::default().time_ms),
+                memory_mb: raw
+                    .limits
+                    .as_ref()
+                    .and_then(|l| l.memory_mb)
+                    .unwrap_or(Limits::default().memory_mb),
             },
             los: LosRule {
                 units_block: raw.los.as_ref().and_then(|l| l.units_block).unwrap_or(true),
-                terrain_flag: raw.los.as_ref().and_then(|l| l.terrain_flag.clone()).unwrap_or_else(|| "blocks_los".into()),
+                terrain_flag: raw
+                    .los
+                    .as_ref()
+                    .and_then(|l| l.terrain_flag.clone())
+                    .unwrap_or_else(|| "blocks_los".into()),
                 edge_blocks: raw.los.as_ref().and_then(|l| l.edge_blocks).unwrap_or(true),
             },
             values,
@@ -427,11 +495,23 @@ impl Ruleset {
         for (vname, v) in &raw.variants {
             let mut set = Vec::new();
             for (key, value) in &v.value.set {
-                rs.check_value(key, &value.value)
-                    .map_err(|e| located(file, src, value.referenced, format!("variant '{vname}': {e}")))?;
+                rs.check_value(key, &value.value).map_err(|e| {
+                    located(
+                        file,
+                        src,
+                        value.referenced,
+                        format!("variant '{vname}': {e}"),
+                    )
+                })?;
                 set.push((key.clone(), value.value.clone()));
             }
-            rs.variants.insert(vname.clone(), Variant { doc: v.value.doc.clone(), set });
+            rs.variants.insert(
+                vname.clone(),
+                Variant {
+                    doc: v.value.doc.clone(),
+                    set,
+                },
+            );
         }
         Ok(rs)
     }
@@ -443,32 +523,50 @@ impl Ruleset {
         self.params
             .get(module)
             .and_then(|m| m.get(name))
-            .ok_or_else(|| format!("ruleset '{}' has no param '{key}' (params: {})", self.name, self.param_names().join(", ")))
+            .ok_or_else(|| {
+                format!(
+                    "ruleset '{}' has no param '{key}' (params: {})",
+                    self.name,
+                    self.param_names().join(", ")
+                )
+            })
     }
 
     /// Every param as `module.name`.
     pub fn param_names(&self) -> Vec<String> {
-        self.params.iter().flat_map(|(m, d)| d.keys().map(move |n| format!("{m}.{n}"))).collect()
+        self.params
+            .iter()
+            .flat_map(|(m, d)| d.keys().map(move |n| format!("{m}.{n}")))
+            .collect()
     }
 
     fn check_value(&self, key: &str, value: &Value) -> Result<Value, String> {
-        self.def(key)?.check(value).map_err(|e| format!("{key}: {e}"))
+        self.def(key)?
+            .check(value)
+            .map_err(|e| format!("{key}: {e}"))
     }
 
     fn store(&mut self, key: &str, value: Value) {
         if let Some((m, n)) = key.split_once('.') {
-            self.values.entry(m.to_string()).or_default().insert(n.to_string(), value);
+            self.values
+                .entry(m.to_string())
+                .or_default()
+                .insert(n.to_string(), value);
         }
     }
 
     /// Applies `module.name=value` from the command line or REPL.
     pub fn set_param(&mut self, assignment: &str) -> Result<(), RulesetError> {
-        let (key, text) = assignment
-            .split_once('=')
-            .ok_or_else(|| RulesetError::Param(format!("'{assignment}' is not of the form module.param=value")))?;
+        let (key, text) = assignment.split_once('=').ok_or_else(|| {
+            RulesetError::Param(format!(
+                "'{assignment}' is not of the form module.param=value"
+            ))
+        })?;
         let (key, text) = (key.trim(), text.trim());
         let def = self.def(key).map_err(RulesetError::Param)?;
-        let v = def.parse(text).map_err(|e| RulesetError::Param(format!("{key}: {e}")))?;
+        let v = def
+            .parse(text)
+            .map_err(|e| RulesetError::Param(format!("{key}: {e}")))?;
         self.store(key, v);
         Ok(())
     }
@@ -479,7 +577,11 @@ impl Ruleset {
             RulesetError::Param(format!(
                 "ruleset '{}' has no variant '{name}' (variants: {})",
                 self.name,
-                if self.variants.is_empty() { "none".to_string() } else { self.variants.keys().cloned().collect::<Vec<_>>().join(", ") }
+                if self.variants.is_empty() {
+                    "none".to_string()
+                } else {
+                    self.variants.keys().cloned().collect::<Vec<_>>().join(", ")
+                }
             ))
         })?;
         for (k, val) in v.set {
@@ -522,7 +624,9 @@ mod tests {
     fn bad_variant_is_located() {
         let bad = SRC.replace("fire.crater_at: 4", "fire.crater_at: 40");
         let e = Ruleset::parse(Path::new("demo.yaml"), &bad).unwrap_err();
-        let RulesetError::Located(l) = e else { panic!("not located: {e}") };
+        let RulesetError::Located(l) = e else {
+            panic!("not located: {e}")
+        };
         assert_eq!((l.line, l.column), (12, 28));
         assert!(l.message.contains("above the maximum"), "{}", l.message);
     }

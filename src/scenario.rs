@@ -131,18 +131,27 @@ impl Scenario {
     /// Reads and parses a scenario file (syntax and shape only).
     pub fn load(path: &Path) -> Result<Scenario, Box<LocatedError>> {
         let source = std::fs::read_to_string(path).map_err(|e| {
-            Box::new(LocatedError::at(path, "", 1, 1, format!("cannot read scenario: {e}")))
+            Box::new(LocatedError::at(
+                path,
+                "",
+                1,
+                1,
+                format!("cannot read scenario: {e}"),
+            ))
         })?;
         Scenario::parse(path, source)
     }
 
     pub fn parse(path: &Path, source: String) -> Result<Scenario, Box<LocatedError>> {
-        let raw: RawScenario = serde_saphyr::from_str(&source).map_err(|e| Box::new(yaml_error(path, &source, &e)))?;
+        let raw: RawScenario =
+            serde_saphyr::from_str(&source).map_err(|e| Box::new(yaml_error(path, &source, &e)))?;
         let _ = &raw.description;
         Ok(Scenario {
             path: path.to_path_buf(),
             name: if raw.name.is_empty() {
-                path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default()
+                path.file_stem()
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_default()
             } else {
                 raw.name.clone()
             },
@@ -155,12 +164,22 @@ impl Scenario {
     }
 
     fn err(&self, loc: Location, msg: impl Into<String>) -> Box<LocatedError> {
-        Box::new(LocatedError::at(&self.path, &self.source, loc.line().max(1) as usize, loc.column().max(1) as usize, msg))
+        Box::new(LocatedError::at(
+            &self.path,
+            &self.source,
+            loc.line().max(1) as usize,
+            loc.column().max(1) as usize,
+            msg,
+        ))
     }
 
     /// Location of the `variant:` line, for errors about it.
     pub fn variant_error(&self, msg: impl Into<String>) -> Box<LocatedError> {
-        let loc = self.raw.variant.as_ref().map_or(self.raw.ruleset.referenced, |v| v.referenced);
+        let loc = self
+            .raw
+            .variant
+            .as_ref()
+            .map_or(self.raw.ruleset.referenced, |v| v.referenced);
         self.err(loc, msg)
     }
 
@@ -209,19 +228,30 @@ impl Scenario {
             let baseline = match &s.value.baseline {
                 None => None,
                 Some(b) => Some(Edge::parse(b).ok_or_else(|| {
-                    self.err(s.referenced, format!("side '{name}': baseline '{b}' is not top, bottom, left or right"))
+                    self.err(
+                        s.referenced,
+                        format!("side '{name}': baseline '{b}' is not top, bottom, left or right"),
+                    )
                 })?),
             };
             world.sides.push(Side {
                 name: name.as_str().into(),
                 baseline,
-                pools: s.value.pools.iter().map(|(k, v)| (Rc::from(k.as_str()), *v)).collect(),
+                pools: s
+                    .value
+                    .pools
+                    .iter()
+                    .map(|(k, v)| (Rc::from(k.as_str()), *v))
+                    .collect(),
             });
         }
         let side_names = || raw.sides.keys().cloned().collect::<Vec<_>>().join(", ");
         if let Some(first) = &raw.first {
             if !raw.sides.contains_key(&first.value) {
-                return Err(self.err(first.referenced, format!("no side named '{}' (sides: {})", first.value, side_names())));
+                return Err(self.err(
+                    first.referenced,
+                    format!("no side named '{}' (sides: {})", first.value, side_names()),
+                ));
             }
             world.current_side = Some(first.value.as_str().into());
         } else {
@@ -232,9 +262,16 @@ impl Scenario {
         for (name, range) in &raw.sections {
             let [a, b] = range.value;
             if a > b {
-                return Err(self.err(range.referenced, format!("section '{name}': first column {a} is after last column {b}")));
+                return Err(self.err(
+                    range.referenced,
+                    format!("section '{name}': first column {a} is after last column {b}"),
+                ));
             }
-            sections.push(Section { name: name.as_str().into(), first_col: a, last_col: b });
+            sections.push(Section {
+                name: name.as_str().into(),
+                first_col: a,
+                last_col: b,
+            });
         }
         sections.sort_by_key(|s| s.first_col);
         world.sections = Rc::new(sections);
@@ -246,18 +283,26 @@ impl Scenario {
             }
             Ok(hex)
         };
-        let known = |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>().join(", ");
+        let known =
+            |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>().join(", ");
         for (name, hexes) in &raw.terrain {
             if !rs.terrain.contains_key(name) {
                 return Err(self.err(
                     hexes.referenced,
-                    format!("unknown terrain '{name}' in ruleset '{}' (terrain: {})", rs.name, known(&rs.terrain)),
+                    format!(
+                        "unknown terrain '{name}' in ruleset '{}' (terrain: {})",
+                        rs.name,
+                        known(&rs.terrain)
+                    ),
                 ));
             }
             for h in &hexes.value {
                 let hex = hex_at(&world, h)?;
                 if let Some(prev) = world.terrain(hex) {
-                    return Err(self.err(h.referenced, format!("hex {hex} already has terrain '{prev}'")));
+                    return Err(self.err(
+                        h.referenced,
+                        format!("hex {hex} already has terrain '{prev}'"),
+                    ));
                 }
                 world.set_terrain(hex, Some(name));
             }
@@ -266,7 +311,11 @@ impl Scenario {
             if !rs.tokens.iter().any(|t| t == name) {
                 return Err(self.err(
                     hexes.referenced,
-                    format!("unknown token '{name}' in ruleset '{}' (tokens: {})", rs.name, rs.tokens.join(", ")),
+                    format!(
+                        "unknown token '{name}' in ruleset '{}' (tokens: {})",
+                        rs.name,
+                        rs.tokens.join(", ")
+                    ),
                 ));
             }
             for h in &hexes.value {
@@ -278,12 +327,20 @@ impl Scenario {
         for u in &raw.units {
             let r = &u.value;
             if !raw.sides.contains_key(&r.side.value) {
-                return Err(self.err(r.side.referenced, format!("no side named '{}' (sides: {})", r.side.value, side_names())));
+                return Err(self.err(
+                    r.side.referenced,
+                    format!("no side named '{}' (sides: {})", r.side.value, side_names()),
+                ));
             }
             let Some(ty) = rs.unit_types.get(&r.kind.value) else {
                 return Err(self.err(
                     r.kind.referenced,
-                    format!("unknown unit type '{}' in ruleset '{}' (types: {})", r.kind.value, rs.name, known(&rs.unit_types)),
+                    format!(
+                        "unknown unit type '{}' in ruleset '{}' (types: {})",
+                        r.kind.value,
+                        rs.name,
+                        known(&rs.unit_types)
+                    ),
                 ));
             };
             let type_strength = ty.get("strength").and_then(Value::as_i64).map(|v| v as i32);
@@ -292,12 +349,21 @@ impl Scenario {
             let (Some(strength), Some(max)) = (strength, max) else {
                 return Err(self.err(
                     r.kind.referenced,
-                    format!("unit '{}': give a strength (unit type '{}' has no default strength)", r.id.value, r.kind.value),
+                    format!(
+                        "unit '{}': give a strength (unit type '{}' has no default strength)",
+                        r.id.value, r.kind.value
+                    ),
                 ));
             };
             if strength < 1 || strength > max {
                 let loc = r.strength.as_ref().map_or(u.referenced, |s| s.referenced);
-                return Err(self.err(loc, format!("unit '{}': strength {strength} must be between 1 and {max}", r.id.value)));
+                return Err(self.err(
+                    loc,
+                    format!(
+                        "unit '{}': strength {strength} must be between 1 and {max}",
+                        r.id.value
+                    ),
+                ));
             }
             let pos = match (&r.hex, &r.at, &world.map) {
                 (Some(h), None, Map::Hex { .. }) => Position::Hex(hex_at(&world, h)?),
@@ -306,18 +372,32 @@ impl Scenario {
                     if !world.on_table(p) {
                         return Err(self.err(at.referenced, format!("point {p} is off the table")));
                     }
-                    Position::Table { at: p, facing: crate::table::normalise(r.facing.unwrap_or(0.0)) }
+                    Position::Table {
+                        at: p,
+                        facing: crate::table::normalise(r.facing.unwrap_or(0.0)),
+                    }
                 }
                 (None, None, _) => Position::Off,
-                (_, _, Map::Hex { .. }) => return Err(self.err(u.referenced, "on a hex map a unit has `hex: [q, r]`")),
+                (_, _, Map::Hex { .. }) => {
+                    return Err(self.err(u.referenced, "on a hex map a unit has `hex: [q, r]`"))
+                }
                 (_, _, Map::Table { .. }) => {
-                    return Err(self.err(u.referenced, "on a tabletop a unit has `at: [x, y]` in cm (and `facing` in degrees)"))
+                    return Err(self.err(
+                        u.referenced,
+                        "on a tabletop a unit has `at: [x, y]` in cm (and `facing` in degrees)",
+                    ))
                 }
             };
             let mut props = Vec::new();
             for (k, v) in &r.props {
                 let p = prop_from_json(v).ok_or_else(|| {
-                    self.err(u.referenced, format!("unit '{}': prop '{k}' must be a number, true/false or text", r.id.value))
+                    self.err(
+                        u.referenced,
+                        format!(
+                            "unit '{}': prop '{k}' must be a number, true/false or text",
+                            r.id.value
+                        ),
+                    )
                 })?;
                 props.push((Rc::from(k.as_str()), p));
             }

@@ -53,7 +53,9 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
     entries.sort();
     for p in entries {
@@ -72,16 +74,27 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The ruleset folder a spec belongs to: the nearest parent with a `ruleset.yaml`.
 pub fn ruleset_of(spec: &Path) -> Option<PathBuf> {
     let abs = spec.canonicalize().ok()?;
-    abs.ancestors().skip(1).find(|d| d.join("ruleset.yaml").is_file()).map(Path::to_path_buf)
+    abs.ancestors()
+        .skip(1)
+        .find(|d| d.join("ruleset.yaml").is_file())
+        .map(Path::to_path_buf)
 }
 
 /// Runs one spec file in a fresh host.
 pub fn run_file(path: &Path, options: &HostOptions, overrides: &ScenarioOverrides) -> FileReport {
-    let mut report = FileReport { path: path.to_path_buf(), cases: Vec::new() };
-    let host = match Host::new(HostOptions { capture_output: true, ..options.clone() }) {
+    let mut report = FileReport {
+        path: path.to_path_buf(),
+        cases: Vec::new(),
+    };
+    let host = match Host::new(HostOptions {
+        capture_output: true,
+        ..options.clone()
+    }) {
         Ok(h) => h,
         Err(e) => {
-            report.cases.push(("(starting Lua)".into(), Some(ScriptError::from_lua(&e))));
+            report
+                .cases
+                .push(("(starting Lua)".into(), Some(ScriptError::from_lua(&e))));
             return report;
         }
     };
@@ -106,13 +119,20 @@ pub fn run_file(path: &Path, options: &HostOptions, overrides: &ScenarioOverride
     }
     let result = host.exec_file(path);
     let spec = std::mem::take(&mut *host.state.spec.borrow_mut());
-    report.cases.extend(spec.cases.into_iter().map(|c| (c.name, c.error)));
+    report
+        .cases
+        .extend(spec.cases.into_iter().map(|c| (c.name, c.error)));
     match result {
-        Err(e) => report.cases.push(("(top level of the file)".into(), Some(e))),
+        Err(e) => report
+            .cases
+            .push(("(top level of the file)".into(), Some(e))),
         Ok(_) => {
             let left = host.leftovers();
             if !left.is_empty() {
-                report.cases.push(("(top level of the file)".into(), Some(ScriptError::plain(left.join("; ")))));
+                report.cases.push((
+                    "(top level of the file)".into(),
+                    Some(ScriptError::plain(left.join("; "))),
+                ));
             } else if report.cases.is_empty() {
                 // A file of plain asserts with no `it` counts as one case.
                 report.cases.push(("(whole file)".into(), None));

@@ -44,9 +44,11 @@ impl LuaRoll {
 fn face_matches(face: &Face, v: &Value) -> bool {
     match (face, v) {
         (Face::Sym(s), Value::String(t)) => t.as_bytes().as_ref() == s.as_bytes(),
-        (Face::Num(n), Value::Integer(i)) => *n == *i as i64,
+        (Face::Num(n), Value::Integer(i)) => *n == *i,
         (Face::Num(n), Value::Number(x)) => (*n as f64) == *x,
-        (Face::Num(n), Value::String(t)) => t.to_str().ok().and_then(|s| s.parse::<i64>().ok()) == Some(*n),
+        (Face::Num(n), Value::String(t)) => {
+            t.to_str().ok().and_then(|s| s.parse::<i64>().ok()) == Some(*n)
+        }
         _ => false,
     }
 }
@@ -77,7 +79,13 @@ impl UserData for LuaRoll {
                 r.values
                     .iter()
                     .zip(&r.counts)
-                    .map(|(f, &c)| if let Face::Num(n) = f { n * c as i64 } else { 0 })
+                    .map(|(f, &c)| {
+                        if let Face::Num(n) = f {
+                            n * c as i64
+                        } else {
+                            0
+                        }
+                    })
                     .sum::<i64>(),
             ))
         });
@@ -111,7 +119,7 @@ fn parse_faces(kind: &str, faces: Value) -> mlua::Result<DieKind> {
             let mut fs = Vec::new();
             for v in t.sequence_values::<Value>() {
                 fs.push(match v? {
-                    Value::Integer(i) => Face::Num(i as i64),
+                    Value::Integer(i) => Face::Num(i),
                     Value::Number(x) if x.fract() == 0.0 => Face::Num(x as i64),
                     Value::String(s) => Face::Sym(s.to_str()?.as_ref().into()),
                     other => {
@@ -126,9 +134,9 @@ fn parse_faces(kind: &str, faces: Value) -> mlua::Result<DieKind> {
         }
         other => {
             return Err(mlua::Error::runtime(format!(
-                "dice.define('{kind}', faces): faces is a number of sides or a list of faces, not {}",
-                other.type_name()
-            )))
+            "dice.define('{kind}', faces): faces is a number of sides or a list of faces, not {}",
+            other.type_name()
+        )))
         }
     };
     k.map_err(mlua::Error::external)
@@ -192,7 +200,10 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                     big = vec![0; nv];
                     &mut big
                 };
-                let forced = w.dice.roll_into(k, n, slot).map_err(mlua::Error::external)?;
+                let forced = w
+                    .dice
+                    .roll_into(k, n, slot)
+                    .map_err(mlua::Error::external)?;
                 if w.log.recording {
                     let die = w.dice.kind(k);
                     let mut faces = Vec::new();
@@ -201,9 +212,18 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                             faces.push(v.to_string());
                         }
                     }
-                    w.log.push_with(|| Event::Roll { kind: kind.clone(), n, faces, reason: reason.unwrap_or_default(), forced });
+                    w.log.push_with(|| Event::Roll {
+                        kind: kind.clone(),
+                        n,
+                        faces,
+                        reason: reason.unwrap_or_default(),
+                        forced,
+                    });
                 }
-                Ok(slot.iter().map(|&c| Value::Integer(c as _)).collect::<MultiValue>())
+                Ok(slot
+                    .iter()
+                    .map(|&c| Value::Integer(c as _))
+                    .collect::<MultiValue>())
             })?
         })?,
     )?;
@@ -218,13 +238,17 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                 let mut idx = Vec::new();
                 for v in values.sequence_values::<Value>() {
                     let v = v?;
-                    let i = die.values.iter().position(|f| face_matches(f, &v)).ok_or_else(|| {
-                        mlua::Error::runtime(format!(
-                            "dice.force: die '{kind}' has no face {} (faces: {})",
-                            super::display_value(&v),
-                            die.describe_values()
-                        ))
-                    })?;
+                    let i = die
+                        .values
+                        .iter()
+                        .position(|f| face_matches(f, &v))
+                        .ok_or_else(|| {
+                            mlua::Error::runtime(format!(
+                                "dice.force: die '{kind}' has no face {} (faces: {})",
+                                super::display_value(&v),
+                                die.describe_values()
+                            ))
+                        })?;
                     idx.push(i as u32);
                 }
                 w.dice.force(k, &idx);
@@ -238,7 +262,9 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         "seed",
         lua.create_function(move |_, seed: f64| {
             if seed.fract() != 0.0 || seed < 0.0 {
-                return Err(mlua::Error::runtime("dice.seed(n): n is a whole number from 0"));
+                return Err(mlua::Error::runtime(
+                    "dice.seed(n): n is a whole number from 0",
+                ));
             }
             st.with_world(|w| w.dice.seed(seed as u64))
         })?,
@@ -248,7 +274,11 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     dice.set(
         "faces",
         lua.create_function(move |lua, kind: String| {
-            let values = st.with_world(|w| w.dice.kind_index(&kind).map(|k| w.dice.kind(k).values.clone()))?;
+            let values = st.with_world(|w| {
+                w.dice
+                    .kind_index(&kind)
+                    .map(|k| w.dice.kind(k).values.clone())
+            })?;
             let values = values.map_err(mlua::Error::external)?;
             let t = lua.create_table()?;
             for v in &values {
@@ -262,7 +292,13 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     dice.set(
         "kinds",
         lua.create_function(move |lua, ()| {
-            let names = st.with_world(|w| w.dice.kinds().iter().map(|k| k.name.to_string()).collect::<Vec<_>>())?;
+            let names = st.with_world(|w| {
+                w.dice
+                    .kinds()
+                    .iter()
+                    .map(|k| k.name.to_string())
+                    .collect::<Vec<_>>()
+            })?;
             lua.create_sequence_from(names)
         })?,
     )?;

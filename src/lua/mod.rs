@@ -39,8 +39,27 @@ use crate::scenario::Scenario;
 
 /// Names scripts may not assign as globals.
 pub const API_NAMES: &[&str] = &[
-    "hex", "dice", "world", "decide", "answers", "policy", "on", "off", "emit", "params", "ruleset", "tabletop",
-    "scenario", "describe", "it", "expect", "expect_error", "print", "require", "rawset", "setmetatable",
+    "hex",
+    "dice",
+    "world",
+    "decide",
+    "answers",
+    "policy",
+    "on",
+    "off",
+    "emit",
+    "params",
+    "ruleset",
+    "tabletop",
+    "scenario",
+    "describe",
+    "it",
+    "expect",
+    "expect_error",
+    "print",
+    "require",
+    "rawset",
+    "setmetatable",
     "getmetatable",
 ];
 
@@ -101,10 +120,9 @@ pub const OUTPUT_LIMIT: usize = 1 << 20;
 impl State {
     /// Runs `f` with the world borrowed mutably; API closures never call Lua while holding it.
     pub fn with_world<R>(&self, f: impl FnOnce(&mut World) -> R) -> mlua::Result<R> {
-        let mut w = self
-            .world
-            .try_borrow_mut()
-            .map_err(|_| mlua::Error::runtime("the world is busy (a rule called back into the API mid-update)"))?;
+        let mut w = self.world.try_borrow_mut().map_err(|_| {
+            mlua::Error::runtime("the world is busy (a rule called back into the API mid-update)")
+        })?;
         Ok(f(&mut w))
     }
 
@@ -120,7 +138,8 @@ impl State {
         match &mut *self.output.borrow_mut() {
             Output::Stdout => {
                 let mut out = std::io::stdout().lock();
-                out.write_all(text.as_bytes()).map_err(mlua::Error::external)?;
+                out.write_all(text.as_bytes())
+                    .map_err(mlua::Error::external)?;
             }
             Output::Buffer(b) => b.extend_from_slice(text.as_bytes()),
         }
@@ -149,7 +168,16 @@ pub struct Host {
 impl Host {
     /// A host with an empty default world and no ruleset.
     pub fn new(options: HostOptions) -> mlua::Result<Host> {
-        let libs = StdLib::COROUTINE | StdLib::TABLE | StdLib::STRING | StdLib::UTF8 | StdLib::BIT | StdLib::MATH | StdLib::BUFFER | StdLib::VECTOR | StdLib::OS | StdLib::DEBUG;
+        let libs = StdLib::COROUTINE
+            | StdLib::TABLE
+            | StdLib::STRING
+            | StdLib::UTF8
+            | StdLib::BIT
+            | StdLib::MATH
+            | StdLib::BUFFER
+            | StdLib::VECTOR
+            | StdLib::OS
+            | StdLib::DEBUG;
         let lua = Lua::new_with(libs, LuaOptions::new())?;
         lua.enable_jit(!options.no_jit);
         let limits = Limits {
@@ -166,7 +194,11 @@ impl Host {
                 tripped: Cell::new(None),
                 cancel: Arc::new(AtomicBool::new(false)),
             },
-            output: RefCell::new(if options.capture_output { Output::Buffer(Vec::new()) } else { Output::Stdout }),
+            output: RefCell::new(if options.capture_output {
+                Output::Buffer(Vec::new())
+            } else {
+                Output::Stdout
+            }),
             output_written: Cell::new(0),
             decision_mode: Cell::new(DecisionMode::Auto),
             asker: RefCell::new(None),
@@ -201,7 +233,9 @@ impl Host {
         }
         let cg = lua.create_function(|lua, opt: Option<String>| match opt.as_deref() {
             None | Some("count") => Ok(lua.used_memory() as f64 / 1024.0),
-            Some(other) => Err(mlua::Error::runtime(format!("collectgarbage('{other}') is not available in the sandbox"))),
+            Some(other) => Err(mlua::Error::runtime(format!(
+                "collectgarbage('{other}') is not available in the sandbox"
+            ))),
         })?;
         g.set("collectgarbage", cg)?;
 
@@ -215,7 +249,11 @@ impl Host {
                 }
                 match v {
                     Value::String(s) => line.push_str(&s.to_string_lossy()),
-                    other => line.push_str(&tostring.call::<mlua::LuaString>(other.clone())?.to_string_lossy()),
+                    other => line.push_str(
+                        &tostring
+                            .call::<mlua::LuaString>(other.clone())?
+                            .to_string_lossy(),
+                    ),
                 }
             }
             line.push('\n');
@@ -246,7 +284,10 @@ impl Host {
                 if t == globals {
                     if let Value::String(s) = &k {
                         if protected.get::<bool>(s.clone()).unwrap_or(false) {
-                            return Err(mlua::Error::runtime(format!("'{}' is part of the sandtable API and cannot be replaced", s.to_string_lossy())));
+                            return Err(mlua::Error::runtime(format!(
+                                "'{}' is part of the sandtable API and cannot be replaced",
+                                s.to_string_lossy()
+                            )));
                         }
                     }
                 }
@@ -303,7 +344,7 @@ impl Host {
             }
             let t = g.ticks.get().wrapping_add(1);
             g.ticks.set(t);
-            if t % 256 == 0 {
+            if t.is_multiple_of(256) {
                 if let Some(deadline) = g.deadline.get() {
                     if Instant::now() > deadline {
                         g.tripped.set(Some(Trip::Time));
@@ -330,7 +371,8 @@ impl Host {
     pub fn guarded<R>(&self, f: impl FnOnce(&Lua) -> mlua::Result<R>) -> mlua::Result<R> {
         let g = &self.state.guard;
         let ms = self.state.limits.get().time_ms;
-        g.deadline.set(Some(Instant::now() + Duration::from_millis(ms)));
+        g.deadline
+            .set(Some(Instant::now() + Duration::from_millis(ms)));
         g.tripped.set(None);
         g.cancel.store(false, Ordering::Relaxed);
         self.state.output_written.set(0);
@@ -350,7 +392,10 @@ impl Host {
     }
 
     /// Runs `f` as a transaction: if it fails, the world is put back exactly as it was.
-    pub fn transaction<R>(&self, f: impl FnOnce(&Host) -> Result<R, ScriptError>) -> Result<R, ScriptError> {
+    pub fn transaction<R>(
+        &self,
+        f: impl FnOnce(&Host) -> Result<R, ScriptError>,
+    ) -> Result<R, ScriptError> {
         let before = self.state.world.borrow().clone();
         let r = f(self);
         if r.is_err() {
@@ -363,7 +408,10 @@ impl Host {
     pub fn exec(&self, source: &str, chunk_name: &str) -> Result<MultiValue, ScriptError> {
         let name = chunk_name.to_string();
         self.guarded(|lua| {
-            let f = lua.load(source).set_name(format!("@{name}")).into_function()?;
+            let f = lua
+                .load(source)
+                .set_name(format!("@{name}"))
+                .into_function()?;
             call_with_traceback(lua, &f, MultiValue::new())
         })
         .map_err(|e| ScriptError::from_lua_with(&e, Some((chunk_name, source))))
@@ -371,9 +419,11 @@ impl Host {
 
     /// Runs a script file; relative `scenario(...)` paths resolve beside it.
     pub fn exec_file(&self, path: &Path) -> Result<MultiValue, ScriptError> {
-        let source = std::fs::read_to_string(path)
-            .map_err(|e| ScriptError::plain(format!("cannot read script {}: {e}", path.display())))?;
-        *self.state.script_dir.borrow_mut() = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let source = std::fs::read_to_string(path).map_err(|e| {
+            ScriptError::plain(format!("cannot read script {}: {e}", path.display()))
+        })?;
+        *self.state.script_dir.borrow_mut() =
+            path.parent().map(Path::to_path_buf).unwrap_or_default();
         self.exec(&source, &display_path(path))
     }
 
@@ -383,7 +433,9 @@ impl Host {
             let f: Function = lua
                 .globals()
                 .get::<Option<Function>>(name)?
-                .ok_or_else(|| mlua::Error::runtime(format!("the script defines no global function `{name}`")))?;
+                .ok_or_else(|| {
+                    mlua::Error::runtime(format!("the script defines no global function `{name}`"))
+                })?;
             f.call::<Value>(())
         })
         .map_err(|e| ScriptError::from_lua(&e))
@@ -404,15 +456,21 @@ impl Host {
 
     /// Loads a scenario (and its ruleset, unless overridden), replacing the world.
     /// On any error nothing changes.
-    pub fn load_scenario(&self, path: &Path, overrides: &ScenarioOverrides) -> Result<(), ScriptError> {
-        self.lua.set_app_data(spec_api::Overrides(overrides.clone()));
+    pub fn load_scenario(
+        &self,
+        path: &Path,
+        overrides: &ScenarioOverrides,
+    ) -> Result<(), ScriptError> {
+        self.lua
+            .set_app_data(spec_api::Overrides(overrides.clone()));
         self.guarded(|lua| Ok(load_scenario_into(lua, &self.state, path, overrides)))
             .map_err(|e| ScriptError::from_lua(&e))?
     }
 
     /// Remembers command-line overrides so that `scenario(...)` in scripts applies them too.
     pub fn set_overrides(&self, overrides: &ScenarioOverrides) {
-        self.lua.set_app_data(spec_api::Overrides(overrides.clone()));
+        self.lua
+            .set_app_data(spec_api::Overrides(overrides.clone()));
     }
 
     /// A copy of the world (for undo, trials, transactions).
@@ -455,7 +513,11 @@ impl Host {
         if let Ok(q) = self.lua.named_registry_value::<Table>("sandtable.answers") {
             let n = q.raw_len();
             if n > 0 {
-                let items: Vec<String> = q.sequence_values::<Value>().flatten().map(|v| display_value(&v)).collect();
+                let items: Vec<String> = q
+                    .sequence_values::<Value>()
+                    .flatten()
+                    .map(|v| display_value(&v))
+                    .collect();
                 out.push(format!("answers never used: {}", items.join(", ")));
             }
         }
@@ -480,13 +542,16 @@ impl Host {
             let loaded: Table = lua.named_registry_value("sandtable.loaded")?;
             match loaded.get::<Value>(key.as_str())? {
                 Value::Boolean(false) => {
-                    return Err(mlua::Error::runtime(format!("require('{name}'): a module requires itself (cycle through {key})")))
+                    return Err(mlua::Error::runtime(format!(
+                        "require('{name}'): a module requires itself (cycle through {key})"
+                    )))
                 }
                 Value::Nil => {}
                 v => return Ok(v),
             }
-            let src = std::fs::read_to_string(&path)
-                .map_err(|e| mlua::Error::runtime(format!("require('{name}'): cannot read {key}: {e}")))?;
+            let src = std::fs::read_to_string(&path).map_err(|e| {
+                mlua::Error::runtime(format!("require('{name}'): cannot read {key}: {e}"))
+            })?;
             loaded.set(key.as_str(), false)?;
             let f = lua.load(src).set_name(format!("@{key}")).into_function()?;
             let v: Value = match f.call::<Value>(()) {
@@ -517,8 +582,14 @@ impl Host {
 
     /// Applies `module.param=value` to the loaded ruleset and the Lua `params` table.
     pub fn set_param(&self, assignment: &str) -> Result<(), ScriptError> {
-        let mut rs = self.state.ruleset.borrow().clone().ok_or_else(|| ScriptError::plain("no ruleset is loaded"))?;
-        rs.set_param(assignment).map_err(|e| ScriptError::plain(e.to_string()))?;
+        let mut rs = self
+            .state
+            .ruleset
+            .borrow()
+            .clone()
+            .ok_or_else(|| ScriptError::plain("no ruleset is loaded"))?;
+        rs.set_param(assignment)
+            .map_err(|e| ScriptError::plain(e.to_string()))?;
         refresh_params(&self.lua, &rs).map_err(|e| ScriptError::from_lua(&e))?;
         *self.state.ruleset.borrow_mut() = Some(rs);
         Ok(())
@@ -558,7 +629,9 @@ pub fn load_ruleset_into(lua: &Lua, st: &State, rs: Ruleset) -> Result<(), Scrip
 
 /// Re-reads the ruleset's YAML (keeping param values set so far) and re-runs its scripts.
 pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
-    let Some(old) = st.ruleset.borrow().clone() else { return Ok(()) };
+    let Some(old) = st.ruleset.borrow().clone() else {
+        return Ok(());
+    };
     let file = old.dir.join("ruleset.yaml");
     let src = std::fs::read_to_string(&file)
         .map_err(|e| ScriptError::plain(format!("cannot read {}: {e}", display_path(&file))))?;
@@ -569,8 +642,16 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
     for (module, values) in &old.values {
         for (name, v) in values {
             let key = format!("{module}.{name}");
-            if rs.params.get(module).and_then(|m| m.get(name)).is_some_and(|d| d.check(v).is_ok()) {
-                rs.values.entry(module.clone()).or_default().insert(name.clone(), v.clone());
+            if rs
+                .params
+                .get(module)
+                .and_then(|m| m.get(name))
+                .is_some_and(|d| d.check(v).is_ok())
+            {
+                rs.values
+                    .entry(module.clone())
+                    .or_default()
+                    .insert(name.clone(), v.clone());
             } else if rs.value(&key).is_none() {
                 continue;
             }
@@ -594,17 +675,28 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
 }
 
 fn run_ruleset_scripts(lua: &Lua, st: &State) -> mlua::Result<()> {
-    let Some(rs) = st.ruleset.borrow().clone() else { return Ok(()) };
+    let Some(rs) = st.ruleset.borrow().clone() else {
+        return Ok(());
+    };
     refresh_params(lua, &rs)?;
     let rt: Table = lua.named_registry_value("sandtable.ruleset")?;
     rt.set_readonly(false);
     rt.set("name", rs.name.as_str())?;
     rt.set("title", rs.title.as_str())?;
     rt.set("dir", display_path(&rs.dir))?;
-    rt.set("terrain", json_to_lua(lua, &serde_json::Value::Object(rs.terrain.clone()))?)?;
-    rt.set("unit_types", json_to_lua(lua, &serde_json::Value::Object(rs.unit_types.clone()))?)?;
+    rt.set(
+        "terrain",
+        json_to_lua(lua, &serde_json::Value::Object(rs.terrain.clone()))?,
+    )?;
+    rt.set(
+        "unit_types",
+        json_to_lua(lua, &serde_json::Value::Object(rs.unit_types.clone()))?,
+    )?;
     rt.set("charts", json_to_lua(lua, &rs.charts)?)?;
-    rt.set("tokens", lua.create_sequence_from(rs.tokens.iter().map(String::as_str))?)?;
+    rt.set(
+        "tokens",
+        lua.create_sequence_from(rs.tokens.iter().map(String::as_str))?,
+    )?;
     rt.set("variant", rs.variant.clone())?;
     rt.set_readonly(true);
     // Handlers and policies come from the scripts; start them afresh.
@@ -622,10 +714,22 @@ fn run_ruleset_scripts(lua: &Lua, st: &State) -> mlua::Result<()> {
 }
 
 /// Loads a scenario file into a state; on any error nothing changes.
-pub fn load_scenario_into(lua: &Lua, st: &State, path: &Path, overrides: &ScenarioOverrides) -> Result<(), ScriptError> {
+pub fn load_scenario_into(
+    lua: &Lua,
+    st: &State,
+    path: &Path,
+    overrides: &ScenarioOverrides,
+) -> Result<(), ScriptError> {
     let sc = Scenario::load(path).map_err(ScriptError::Located)?;
-    let rs_name = overrides.ruleset.clone().unwrap_or_else(|| sc.ruleset.clone());
-    let base = if overrides.ruleset.is_none() { path.parent() } else { None };
+    let rs_name = overrides
+        .ruleset
+        .clone()
+        .unwrap_or_else(|| sc.ruleset.clone());
+    let base = if overrides.ruleset.is_none() {
+        path.parent()
+    } else {
+        None
+    };
     let mut rs = crate::ruleset::Ruleset::load_from(&rs_name, base).map_err(|e| match e {
         crate::ruleset::RulesetError::NotFound { .. } if overrides.ruleset.is_none() => {
             ScriptError::Located(sc.ruleset_error(e.to_string()))
@@ -643,20 +747,29 @@ pub fn load_scenario_into(lua: &Lua, st: &State, path: &Path, overrides: &Scenar
         })?;
     }
     for s in &overrides.set {
-        rs.set_param(s).map_err(|e| ScriptError::plain(e.to_string()))?;
+        rs.set_param(s)
+            .map_err(|e| ScriptError::plain(e.to_string()))?;
     }
     let mut world = sc.build(&rs).map_err(ScriptError::Located)?;
     if let Some(seed) = overrides.seed {
         world.dice.seed(seed);
     }
-    let same_ruleset = st.ruleset.borrow().as_ref().map(|r| (r.dir.clone(), r.values.clone()))
+    let same_ruleset = st
+        .ruleset
+        .borrow()
+        .as_ref()
+        .map(|r| (r.dir.clone(), r.values.clone()))
         == Some((rs.dir.clone(), rs.values.clone()));
     let recording = st.world.borrow().log.recording;
     world.log.recording = recording;
     let before_world = st.world.replace(world);
     let before_rs = st.ruleset.borrow().clone();
     let before_scenario = st.scenario.replace(Some(path.to_path_buf()));
-    let r = if same_ruleset { Ok(()) } else { load_ruleset_into(lua, st, rs) };
+    let r = if same_ruleset {
+        Ok(())
+    } else {
+        load_ruleset_into(lua, st, rs)
+    };
     if r.is_err() {
         *st.world.borrow_mut() = before_world;
         *st.ruleset.borrow_mut() = before_rs;
@@ -688,10 +801,17 @@ fn resolve_module(state: &State, name: &str) -> mlua::Result<PathBuf> {
     let bad = |why: &str| mlua::Error::runtime(format!("require('{name}'): {why}"));
     let rel = name.replace('.', "/");
     if rel.is_empty() || rel.starts_with('/') || rel.split('/').any(|p| p.is_empty() || p == "..") {
-        return Err(bad("module names are like 'combat' or 'lib/cc_dice'; no absolute paths or '..'"));
+        return Err(bad(
+            "module names are like 'combat' or 'lib/cc_dice'; no absolute paths or '..'",
+        ));
     }
-    if !rel.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/' || c == '-') {
-        return Err(bad("module names may use letters, digits, '_', '-' and '/' only"));
+    if !rel
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/' || c == '-')
+    {
+        return Err(bad(
+            "module names may use letters, digits, '_', '-' and '/' only",
+        ));
     }
     let rs_dir = state.ruleset.borrow().as_ref().map(|r| r.dir.clone());
     let lib_dir = rs_dir
@@ -701,7 +821,8 @@ fn resolve_module(state: &State, name: &str) -> mlua::Result<PathBuf> {
     let candidate = if let Some(rest) = rel.strip_prefix("lib/") {
         lib_dir.join(format!("{rest}.lua"))
     } else {
-        let dir = rs_dir.ok_or_else(|| bad("no ruleset is loaded, so only lib/ modules can be required"))?;
+        let dir = rs_dir
+            .ok_or_else(|| bad("no ruleset is loaded, so only lib/ modules can be required"))?;
         dir.join(format!("{rel}.lua"))
     };
     if !candidate.is_file() {
@@ -772,8 +893,12 @@ end
     };
     Err(match err {
         Value::Error(e) => match *e {
-            mlua::Error::CallbackError { cause, .. } => mlua::Error::CallbackError { traceback: tb, cause },
-            other => mlua::Error::CallbackError { traceback: tb, cause: Arc::new(other) },
+            mlua::Error::CallbackError { cause, .. } => mlua::Error::CallbackError {
+                traceback: tb,
+                cause,
+            },
+            mlua::Error::RuntimeError(m) => mlua::Error::RuntimeError(format!("{m}\n{tb}")),
+            other => other,
         },
         Value::String(s) => {
             let m = s.to_string_lossy();
@@ -783,7 +908,9 @@ end
                 mlua::Error::RuntimeError(format!("{m}\n{tb}"))
             }
         }
-        other => mlua::Error::RuntimeError(format!("error object: {}\n{tb}", display_value(&other))),
+        other => {
+            mlua::Error::RuntimeError(format!("error object: {}\n{tb}", display_value(&other)))
+        }
     })
 }
 
@@ -793,10 +920,15 @@ pub fn trim_traceback(tb: &str) -> String {
     const KEEP: usize = 12;
     let lines: Vec<&str> = tb
         .lines()
-        .filter(|l| !l.contains("sandtable:") && !l.contains("in function 'xpcall'") && !l.trim().is_empty())
+        .filter(|l| {
+            !l.contains("sandtable:") && !l.contains("in function 'xpcall'") && !l.trim().is_empty()
+        })
         .collect();
     let mut out: Vec<String> = Vec::new();
-    if !lines.first().is_some_and(|l| l.starts_with("stack traceback")) {
+    if !lines
+        .first()
+        .is_some_and(|l| l.starts_with("stack traceback"))
+    {
         out.push("stack traceback:".into());
     }
     if lines.len() > KEEP + 2 {
@@ -817,7 +949,11 @@ pub fn display_value(v: &Value) -> String {
         Value::Integer(i) => i.to_string(),
         Value::Number(n) => format_number(*n),
         Value::String(s) => format!("{:?}", s.to_string_lossy()),
-        Value::Vector(v) => format!("({},{})", format_number(v.x() as f64), format_number(v.y() as f64)),
+        Value::Vector(v) => format!(
+            "({},{})",
+            format_number(v.x() as f64),
+            format_number(v.y() as f64)
+        ),
         Value::Table(_) => "table".into(),
         Value::Function(_) => "function".into(),
         Value::UserData(ud) => {

@@ -110,7 +110,8 @@ return expect, expect_error
 "#;
 
 pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
-    let (expect, expect_error): (Function, Function) = lua.load(EXPECT).set_name("=expect").call(())?;
+    let (expect, expect_error): (Function, Function) =
+        lua.load(EXPECT).set_name("=expect").call(())?;
     lua.globals().set("expect", expect)?;
     lua.globals().set("expect_error", expect_error)?;
 
@@ -123,7 +124,10 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             let path = st.spec_path.borrow().join(" > ");
             st.spec_path.borrow_mut().pop();
             if let Err(e) = r {
-                st.spec.borrow_mut().cases.push(CaseResult { name: format!("{path} (outside any `it`)"), error: Some(ScriptError::from_lua(&e)) });
+                st.spec.borrow_mut().cases.push(CaseResult {
+                    name: format!("{path} (outside any `it`)"),
+                    error: Some(ScriptError::from_lua(&e)),
+                });
             }
             Ok(())
         })?,
@@ -138,13 +142,22 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                 p.push(name);
                 p.join(" > ")
             };
-            if st.spec_path.borrow().last().is_some_and(|l| l.starts_with("\u{0}it:")) {
-                return Err(mlua::Error::runtime("`it` cannot be nested inside another `it`"));
+            if st
+                .spec_path
+                .borrow()
+                .last()
+                .is_some_and(|l| l.starts_with("\u{0}it:"))
+            {
+                return Err(mlua::Error::runtime(
+                    "`it` cannot be nested inside another `it`",
+                ));
             }
             let before = st.world.borrow().clone();
             let mode = st.decision_mode.replace(DecisionMode::Strict);
             let saved_deadline = st.guard.deadline.get();
-            st.guard.deadline.set(Some(Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
+            st.guard.deadline.set(Some(
+                Instant::now() + Duration::from_millis(st.limits.get().time_ms),
+            ));
             st.guard.tripped.set(None);
             lua.set_named_registry_value("sandtable.answers", lua.create_table()?)?;
             st.world.borrow_mut().dice.clear_forced();
@@ -168,7 +181,11 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                     .collect();
                 let q: mlua::Table = lua.named_registry_value("sandtable.answers")?;
                 if q.raw_len() > 0 {
-                    let items: Vec<String> = q.sequence_values::<Value>().flatten().map(|v| super::display_value(&v)).collect();
+                    let items: Vec<String> = q
+                        .sequence_values::<Value>()
+                        .flatten()
+                        .map(|v| super::display_value(&v))
+                        .collect();
                     left.push(format!("answers never used: {}", items.join(", ")));
                 }
                 if !left.is_empty() {
@@ -178,9 +195,15 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             lua.set_named_registry_value("sandtable.answers", lua.create_table()?)?;
             *st.world.borrow_mut() = before;
             st.decision_mode.set(mode);
-            st.guard.deadline.set(saved_deadline.map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
+            st.guard.deadline.set(
+                saved_deadline
+                    .map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)),
+            );
             let passed = error.is_none();
-            st.spec.borrow_mut().cases.push(CaseResult { name: full, error });
+            st.spec
+                .borrow_mut()
+                .cases
+                .push(CaseResult { name: full, error });
             Ok(passed)
         })?,
     )?;
