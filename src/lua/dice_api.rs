@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use mlua::{Lua, MultiValue, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{Lua, LuaString, MultiValue, Table, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::State;
 use crate::dice::{DieKind, Face};
@@ -159,73 +159,80 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     let st = state.clone();
     dice.set(
         "roll",
-        lua.create_function(move |_, (n, kind, reason): (f64, String, Option<String>)| {
-            let n = pool_size(n)?;
-            st.with_world(|w| {
-                let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
-                let roll = w.dice.roll(k, n).map_err(mlua::Error::external)?;
-                let die = w.dice.kind(k);
-                let lr = LuaRoll {
-                    kind: die.name.clone(),
-                    values: die.values.clone(),
-                    counts: roll.counts.clone(),
-                    numeric: die.numeric,
-                };
-                let forced = roll.forced;
-                w.log.push_with(|| Event::Roll {
-                    kind: kind.clone(),
-                    n,
-                    faces: lr.faces().iter().map(|f| f.to_string()).collect(),
-                    reason: reason.unwrap_or_default(),
-                    forced,
-                });
-                Ok(lr)
-            })?
-        })?,
+        lua.create_function(
+            move |_, (n, kind, reason): (f64, LuaString, Option<LuaString>)| {
+                let n = pool_size(n)?;
+                let kind = kind.to_str()?;
+                st.with_world(|w| {
+                    let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
+                    let roll = w.dice.roll(k, n).map_err(mlua::Error::external)?;
+                    let die = w.dice.kind(k);
+                    let lr = LuaRoll {
+                        kind: die.name.clone(),
+                        values: die.values.clone(),
+                        counts: roll.counts.clone(),
+                        numeric: die.numeric,
+                    };
+                    let forced = roll.forced;
+                    w.log.push_with(|| Event::Roll {
+                        kind: kind.to_string(),
+                        n,
+                        faces: lr.faces().iter().map(|f| f.to_string()).collect(),
+                        reason: reason.map(|r| r.to_string_lossy()).unwrap_or_default(),
+                        forced,
+                    });
+                    Ok(lr)
+                })?
+            },
+        )?,
     )?;
 
     let st = state.clone();
     dice.set(
         "counts",
-        lua.create_function(move |_, (n, kind, reason): (f64, String, Option<String>)| {
-            let n = pool_size(n)?;
-            st.with_world(|w| {
-                let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
-                let mut counts = [0u32; 16];
-                let nv = w.dice.kind(k).values.len();
-                let mut big;
-                let slot: &mut [u32] = if nv <= 16 {
-                    &mut counts[..nv]
-                } else {
-                    big = vec![0; nv];
-                    &mut big
-                };
-                let forced = w
-                    .dice
-                    .roll_into(k, n, slot)
-                    .map_err(mlua::Error::external)?;
-                if w.log.recording {
-                    let die = w.dice.kind(k);
-                    let mut faces = Vec::new();
-                    for (v, &c) in die.values.iter().zip(slot.iter()) {
-                        for _ in 0..c {
-                            faces.push(v.to_string());
+        lua.create_function(
+            move |_, (n, kind, reason): (f64, LuaString, Option<LuaString>)| {
+                // Borrowed strings: the hot path allocates nothing but the returned values.
+                let n = pool_size(n)?;
+                let kind = kind.to_str()?;
+                st.with_world(|w| {
+                    let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
+                    let mut counts = [0u32; 16];
+                    let nv = w.dice.kind(k).values.len();
+                    let mut big;
+                    let slot: &mut [u32] = if nv <= 16 {
+                        &mut counts[..nv]
+                    } else {
+                        big = vec![0; nv];
+                        &mut big
+                    };
+                    let forced = w
+                        .dice
+                        .roll_into(k, n, slot)
+                        .map_err(mlua::Error::external)?;
+                    if w.log.recording {
+                        let die = w.dice.kind(k);
+                        let mut faces = Vec::new();
+                        for (v, &c) in die.values.iter().zip(slot.iter()) {
+                            for _ in 0..c {
+                                faces.push(v.to_string());
+                            }
                         }
+                        w.log.push_with(|| Event::Roll {
+                            kind: kind.to_string(),
+                            n,
+                            faces,
+                            reason: reason.map(|r| r.to_string_lossy()).unwrap_or_default(),
+                            forced,
+                        });
                     }
-                    w.log.push_with(|| Event::Roll {
-                        kind: kind.clone(),
-                        n,
-                        faces,
-                        reason: reason.unwrap_or_default(),
-                        forced,
-                    });
-                }
-                Ok(slot
-                    .iter()
-                    .map(|&c| Value::Integer(c as _))
-                    .collect::<MultiValue>())
-            })?
-        })?,
+                    Ok(slot
+                        .iter()
+                        .map(|&c| Value::Integer(c as _))
+                        .collect::<MultiValue>())
+                })?
+            },
+        )?,
     )?;
 
     let st = state.clone();
