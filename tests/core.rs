@@ -427,3 +427,64 @@ fn a_failing_spec_reports_its_line_and_unused_forced_dice_fail() {
         forces.message()
     );
 }
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
+}
+
+#[test]
+fn a_broken_reload_keeps_the_previous_scripts_and_a_good_one_takes_effect() {
+    let dir = tempdir().join("mini");
+    copy_dir(&fixture("mini"), &dir);
+    let h = host();
+    h.load_scenario(&dir.join("scenario.yaml"), &ScenarioOverrides::default())
+        .unwrap();
+    h.exec("on('enters', function(u) u.seen = true end)", "sub.lua")
+        .unwrap();
+    h.exec("world:hit('r1', 1)", "hit.lua").unwrap();
+    // Break the module: the reload fails and everything stays as it was.
+    std::fs::write(dir.join("mini.lua"), "local mini = {\nreturn mini\n").unwrap();
+    let err = h.reload().unwrap_err();
+    assert_eq!(err.location().map(|l| l.1), Some(2), "{err}");
+    let v = h
+        .exec(
+            "return type(mini.attack), world:unit('r1').strength",
+            "after.lua",
+        )
+        .unwrap();
+    assert_eq!(
+        format!("{v:?}"),
+        "MultiValue([String(\"function\"), Integer(2)])"
+    );
+    // A good edit (and a new default in the YAML) takes effect without losing the board.
+    let src = std::fs::read_to_string(fixture("mini/mini.lua")).unwrap();
+    std::fs::write(
+        dir.join("mini.lua"),
+        src.replace(
+            "return mini",
+            "function mini.version() return 2 end\nreturn mini",
+        ),
+    )
+    .unwrap();
+    let yaml = std::fs::read_to_string(fixture("mini/ruleset.yaml")).unwrap();
+    std::fs::write(
+        dir.join("ruleset.yaml"),
+        yaml.replace("default: 2, min: 1", "default: 3, min: 1"),
+    )
+    .unwrap();
+    h.reload().unwrap();
+    let v = h
+        .exec(
+            "return mini.version(), params.mini.dice_per_attack, world:unit('r1').strength",
+            "after.lua",
+        )
+        .unwrap();
+    assert_eq!(
+        format!("{v:?}"),
+        "MultiValue([Integer(2), Integer(3), Integer(2)])"
+    );
+}

@@ -29,9 +29,11 @@ use std::time::{Duration, Instant};
 use mlua::{Function, Lua, LuaOptions, MultiValue, StdLib, Table, Value, VmState};
 
 pub use decide_api::{Asker, DecisionRequest};
+pub use dice_api::LuaRoll;
 pub use error::{render_error, ScriptError};
 pub use hex_api::{hex_from_value, hex_value};
 pub use spec_api::SpecReport;
+pub use world_api::UnitRef;
 
 use crate::battlefield::World;
 use crate::ruleset::{Limits, Ruleset};
@@ -76,6 +78,16 @@ pub struct Guard {
     tripped: Cell<Option<Trip>>,
     /// Set from another thread (Ctrl-C) to stop the running script.
     pub cancel: Arc<AtomicBool>,
+}
+
+impl Guard {
+    /// Moves the running call's deadline later by `by`: time a person spends
+    /// answering a decision is not the script's time.
+    pub fn extend_deadline(&self, by: Duration) {
+        if let Some(d) = self.deadline.get() {
+            self.deadline.set(Some(d + by));
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -623,8 +635,12 @@ pub fn load_ruleset_into(lua: &Lua, st: &State, rs: Ruleset) -> Result<(), Scrip
             w.dice.define(k.clone());
         }
     }
-    *st.ruleset.borrow_mut() = Some(rs);
-    run_ruleset_scripts(lua, st).map_err(|e| ScriptError::from_lua(&e))
+    let previous = st.ruleset.replace(Some(rs));
+    let r = run_ruleset_scripts(lua, st, previous.as_ref()).map_err(|e| ScriptError::from_lua(&e));
+    if r.is_err() {
+        *st.ruleset.borrow_mut() = previous;
+    }
+    r
 }
 
 /// Re-reads the ruleset's YAML (keeping param values set so far) and re-runs its scripts.
@@ -639,21 +655,20 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
         crate::ruleset::RulesetError::Located(l) => ScriptError::Located(l),
         other => ScriptError::plain_diag(other),
     })?;
+    // Keep what was set by hand (--set, :set, a variant); edited defaults take effect.
     for (module, values) in &old.values {
         for (name, v) in values {
-            let key = format!("{module}.{name}");
-            if rs
+            let old_default = old
                 .params
                 .get(module)
                 .and_then(|m| m.get(name))
-                .is_some_and(|d| d.check(v).is_ok())
-            {
+                .map(|d| &d.default);
+            let new_def = rs.params.get(module).and_then(|m| m.get(name));
+            if old_default != Some(v) && new_def.is_some_and(|d| d.check(v).is_ok()) {
                 rs.values
                     .entry(module.clone())
                     .or_default()
                     .insert(name.clone(), v.clone());
-            } else if rs.value(&key).is_none() {
-                continue;
             }
         }
     }
@@ -665,20 +680,17 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
             w.dice.define(k.clone());
         }
     }
-    let r = run_ruleset_scripts(lua, st).map_err(|e| ScriptError::from_lua(&e));
+    let r = run_ruleset_scripts(lua, st, before.as_ref()).map_err(|e| ScriptError::from_lua(&e));
     if r.is_err() {
+        // The previous scripts are still in place; keep the previous data too.
         *st.ruleset.borrow_mut() = before;
-        // Put the previous scripts back so the session keeps working.
-        let _ = run_ruleset_scripts(lua, st);
     }
     r
 }
 
-fn run_ruleset_scripts(lua: &Lua, st: &State) -> mlua::Result<()> {
-    let Some(rs) = st.ruleset.borrow().clone() else {
-        return Ok(());
-    };
-    refresh_params(lua, &rs)?;
+/// Publishes the ruleset's data to Lua: `params` and the `ruleset` table.
+fn publish_ruleset(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
+    refresh_params(lua, rs)?;
     let rt: Table = lua.named_registry_value("sandtable.ruleset")?;
     rt.set_readonly(false);
     rt.set("name", rs.name.as_str())?;
@@ -699,18 +711,63 @@ fn run_ruleset_scripts(lua: &Lua, st: &State) -> mlua::Result<()> {
     )?;
     rt.set("variant", rs.variant.clone())?;
     rt.set_readonly(true);
-    // Handlers and policies come from the scripts; start them afresh.
-    lua.set_named_registry_value("sandtable.handlers", lua.create_table()?)?;
-    lua.set_named_registry_value("sandtable.policies", lua.create_table()?)?;
-    lua.set_named_registry_value("sandtable.loaded", lua.create_table()?)?;
-    lua.set_named_registry_value("sandtable.los_rule", Value::Nil)?;
-    let require: Function = lua.globals().get("require")?;
-    let g = lua.globals();
-    for m in &rs.modules {
-        let module: Value = require.call(m.as_str())?;
-        g.raw_set(m.as_str(), module)?;
-    }
     Ok(())
+}
+
+/// Registry entries the scripts fill in (subscriptions, policies, loaded
+/// modules, the LOS rule): started afresh on a (re)load, put back if it fails.
+const SCRIPT_REGISTRY: [&str; 4] = [
+    "sandtable.handlers",
+    "sandtable.policies",
+    "sandtable.loaded",
+    "sandtable.los_rule",
+];
+
+/// Runs the ruleset's modules. All or nothing: if one fails, the previous
+/// modules, subscriptions and policies stay in place and the session goes on
+/// with them.
+fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Ruleset>) -> mlua::Result<()> {
+    let Some(rs) = st.ruleset.borrow().clone() else {
+        return Ok(());
+    };
+    let saved: Vec<Value> = SCRIPT_REGISTRY
+        .iter()
+        .map(|k| lua.named_registry_value::<Value>(k))
+        .collect::<mlua::Result<_>>()?;
+    let run = || -> mlua::Result<Vec<(String, Value)>> {
+        publish_ruleset(lua, &rs)?;
+        for k in SCRIPT_REGISTRY {
+            if k == "sandtable.los_rule" {
+                lua.set_named_registry_value(k, Value::Nil)?;
+            } else {
+                lua.set_named_registry_value(k, lua.create_table()?)?;
+            }
+        }
+        let require: Function = lua.globals().get("require")?;
+        let mut modules = Vec::new();
+        for m in &rs.modules {
+            modules.push((m.clone(), require.call::<Value>(m.as_str())?));
+        }
+        Ok(modules)
+    };
+    match run() {
+        Ok(modules) => {
+            let g = lua.globals();
+            for (name, module) in modules {
+                g.raw_set(name, module)?;
+            }
+            Ok(())
+        }
+        Err(e) => {
+            for (k, v) in SCRIPT_REGISTRY.iter().zip(saved) {
+                lua.set_named_registry_value(k, v)?;
+            }
+            if let Some(prev) = previous {
+                publish_ruleset(lua, prev)?;
+            }
+            Err(e)
+        }
+    }
 }
 
 /// Loads a scenario file into a state; on any error nothing changes.
@@ -746,6 +803,7 @@ pub fn load_scenario_into(
             }
         })?;
     }
+    sc.apply_params(&mut rs).map_err(ScriptError::Located)?;
     for s in &overrides.set {
         rs.set_param(s)
             .map_err(|e| ScriptError::plain(e.to_string()))?;
@@ -774,7 +832,6 @@ pub fn load_scenario_into(
         *st.world.borrow_mut() = before_world;
         *st.ruleset.borrow_mut() = before_rs;
         *st.scenario.borrow_mut() = before_scenario;
-        let _ = run_ruleset_scripts(lua, st);
     }
     r
 }
