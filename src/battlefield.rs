@@ -19,22 +19,14 @@ use crate::unit::{Position, Unit};
 pub enum Map {
     /// A hex map of `cols` x `rows` in offset coordinates of `offset` kind
     /// (column 0..cols, row 0..rows).
-    Hex {
-        cols: i32,
-        rows: i32,
-        offset: OffsetKind,
-    },
+    Hex { cols: i32, rows: i32, offset: OffsetKind },
     /// A tabletop, in centimetres.
     Table { width: f64, height: f64 },
 }
 
 impl Default for Map {
     fn default() -> Self {
-        Map::Hex {
-            cols: 13,
-            rows: 9,
-            offset: OffsetKind::OddR,
-        }
+        Map::Hex { cols: 13, rows: 9, offset: OffsetKind::OddR }
     }
 }
 
@@ -88,10 +80,7 @@ pub struct Side {
 
 impl Side {
     pub fn pool(&self, name: &str) -> i64 {
-        self.pools
-            .iter()
-            .find(|(k, _)| &**k == name)
-            .map_or(0, |(_, v)| *v)
+        self.pools.iter().find(|(k, _)| &**k == name).map_or(0, |(_, v)| *v)
     }
 
     pub fn set_pool(&mut self, name: &str, value: i64) {
@@ -127,11 +116,7 @@ pub enum WorldError {
     #[error("hex {0} is not on the map")]
     OffMap(Hex),
     #[error("{unit} cannot move to {to}: {why}")]
-    BadMove {
-        unit: String,
-        to: String,
-        why: String,
-    },
+    BadMove { unit: String, to: String, why: String },
     #[error("a unit with id '{0}' already exists")]
     DuplicateUnit(String),
     #[error("{0}")]
@@ -175,10 +160,7 @@ impl Default for World {
 
 impl World {
     pub fn new(map: Map) -> World {
-        World {
-            map,
-            ..World::default()
-        }
+        World { map, ..World::default() }
     }
 
     // ---- map ----
@@ -213,9 +195,7 @@ impl World {
     /// True for a point on the tabletop.
     pub fn on_table(&self, p: Point) -> bool {
         match self.map {
-            Map::Table { width, height } => {
-                (0.0..=width).contains(&p.x) && (0.0..=height).contains(&p.y)
-            }
+            Map::Table { width, height } => (0.0..=width).contains(&p.x) && (0.0..=height).contains(&p.y),
             Map::Hex { .. } => false,
         }
     }
@@ -245,16 +225,8 @@ impl World {
     }
 
     pub fn add_token(&mut self, h: Hex, token: &str) {
-        Rc::make_mut(&mut self.board)
-            .tokens
-            .entry(h)
-            .or_default()
-            .push(token.into());
-        self.log.push_with(|| Event::Token {
-            hex: h.to_string(),
-            token: token.into(),
-            placed: true,
-        });
+        Rc::make_mut(&mut self.board).tokens.entry(h).or_default().push(token.into());
+        self.log.push_with(|| Event::Token { hex: h.to_string(), token: token.into(), placed: true });
     }
 
     /// Removes one token of that name; returns whether there was one.
@@ -271,11 +243,7 @@ impl World {
                 board.tokens.remove(&h);
             }
         }
-        self.log.push_with(|| Event::Token {
-            hex: h.to_string(),
-            token: token.into(),
-            placed: false,
-        });
+        self.log.push_with(|| Event::Token { hex: h.to_string(), token: token.into(), placed: false });
         true
     }
 
@@ -285,11 +253,7 @@ impl World {
             return Vec::new();
         };
         let (c, _) = h.to_offset(offset);
-        self.sections
-            .iter()
-            .filter(|s| (s.first_col..=s.last_col).contains(&c))
-            .map(|s| s.name.clone())
-            .collect()
+        self.sections.iter().filter(|s| (s.first_col..=s.last_col).contains(&c)).map(|s| s.name.clone()).collect()
     }
 
     pub fn in_section(&self, h: Hex, section: &str) -> bool {
@@ -299,19 +263,12 @@ impl World {
     // ---- sides ----
 
     pub fn side_index(&self, name: &str) -> Result<usize, WorldError> {
-        self.sides
-            .iter()
-            .position(|s| &*s.name == name)
-            .ok_or_else(|| {
-                WorldError::NoSide(
-                    name.into(),
-                    self.sides
-                        .iter()
-                        .map(|s| s.name.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                )
-            })
+        self.sides.iter().position(|s| &*s.name == name).ok_or_else(|| {
+            WorldError::NoSide(
+                name.into(),
+                self.sides.iter().map(|s| s.name.to_string()).collect::<Vec<_>>().join(", "),
+            )
+        })
     }
 
     pub fn side(&self, name: &str) -> Result<&Side, WorldError> {
@@ -333,13 +290,7 @@ impl World {
     }
 
     /// Changes a pool by `change` (clamped at zero) and logs it; returns the new value.
-    pub fn add_pool(
-        &mut self,
-        side: &str,
-        pool: &str,
-        change: i64,
-        reason: &str,
-    ) -> Result<i64, WorldError> {
+    pub fn add_pool(&mut self, side: &str, pool: &str, change: i64, reason: &str) -> Result<i64, WorldError> {
         let i = self.side_index(side)?;
         let value = (self.sides[i].pool(pool) + change).max(0);
         self.sides[i].set_pool(pool, value);
@@ -371,17 +322,12 @@ impl World {
 
     /// Index of a unit by id.
     pub fn unit_index(&self, id: &str) -> Result<usize, WorldError> {
-        self.units
-            .iter()
-            .position(|u| &*u.id == id)
-            .ok_or_else(|| WorldError::NoUnit(id.into()))
+        self.units.iter().position(|u| &*u.id == id).ok_or_else(|| WorldError::NoUnit(id.into()))
     }
 
     /// The living unit on a hex, if any.
     pub fn unit_at(&self, h: Hex) -> Option<usize> {
-        self.units
-            .iter()
-            .position(|u| u.pos == Position::Hex(h) && u.strength > 0)
+        self.units.iter().position(|u| u.pos == Position::Hex(h) && u.strength > 0)
     }
 
     pub fn add_unit(&mut self, unit: Unit) -> Result<usize, WorldError> {
@@ -393,10 +339,7 @@ impl World {
                 return Err(WorldError::OffMap(h));
             }
             if let Some(other) = self.unit_at(h) {
-                return Err(WorldError::Invalid(format!(
-                    "hex {h} already holds unit '{}'",
-                    self.units[other].id
-                )));
+                return Err(WorldError::Invalid(format!("hex {h} already holds unit '{}'", self.units[other].id)));
             }
         }
         self.units.push(unit);
@@ -410,12 +353,7 @@ impl World {
         let taken = hits.clamp(0, u.strength.max(0));
         u.strength -= taken;
         let (id, strength) = (u.id.clone(), u.strength);
-        self.log.push_with(|| Event::Hit {
-            unit: id.to_string(),
-            hits: taken,
-            strength,
-            reason: reason.into(),
-        });
+        self.log.push_with(|| Event::Hit { unit: id.to_string(), hits: taken, strength, reason: reason.into() });
         if strength == 0 && taken > 0 {
             self.eliminate(idx, reason);
         }
@@ -428,10 +366,7 @@ impl World {
         u.strength = 0;
         u.pos = Position::Off;
         let id = u.id.clone();
-        self.log.push_with(|| Event::Eliminate {
-            unit: id.to_string(),
-            reason: reason.into(),
-        });
+        self.log.push_with(|| Event::Eliminate { unit: id.to_string(), reason: reason.into() });
     }
 
     /// Moves a unit one step to an adjacent free hex on the map; the caller
@@ -439,11 +374,7 @@ impl World {
     /// subscribers see every hex. `retreat` only changes the event name.
     pub fn step(&mut self, idx: usize, to: Hex, retreat: bool) -> Result<Hex, WorldError> {
         let u = &self.units[idx];
-        let bad = |why: &str| WorldError::BadMove {
-            unit: u.id.to_string(),
-            to: to.to_string(),
-            why: why.into(),
-        };
+        let bad = |why: &str| WorldError::BadMove { unit: u.id.to_string(), to: to.to_string(), why: why.into() };
         let Position::Hex(from) = u.pos else {
             return Err(bad("it is not on the hex map"));
         };
@@ -469,6 +400,32 @@ impl World {
         Ok(from)
     }
 
+    /// Checks that a unit could walk `path` step by step (each step adjacent, on
+    /// the map and free), without changing anything.
+    pub fn check_path(&self, idx: usize, path: &[Hex]) -> Result<(), WorldError> {
+        let u = &self.units[idx];
+        let Position::Hex(mut at) = u.pos else {
+            let to = path.first().map_or(String::new(), |h| h.to_string());
+            return Err(WorldError::BadMove { unit: u.id.to_string(), to, why: "it is not on the hex map".into() });
+        };
+        for &to in path {
+            let bad = |why: String| WorldError::BadMove { unit: u.id.to_string(), to: to.to_string(), why };
+            if at.distance(to) != 1 {
+                return Err(bad(format!("{to} is not adjacent to {at}")));
+            }
+            if !self.on_map(to) {
+                return Err(bad("that hex is off the map".into()));
+            }
+            if let Some(other) = self.unit_at(to) {
+                if other != idx {
+                    return Err(bad(format!("it is occupied by {}", self.units[other].id)));
+                }
+            }
+            at = to;
+        }
+        Ok(())
+    }
+
     /// Places a unit anywhere (setup and editing, not a move: no adjacency check).
     pub fn place(&mut self, idx: usize, pos: Position) -> Result<(), WorldError> {
         if let Position::Hex(h) = pos {
@@ -477,10 +434,7 @@ impl World {
             }
             if let Some(other) = self.unit_at(h) {
                 if other != idx {
-                    return Err(WorldError::Invalid(format!(
-                        "hex {h} already holds unit '{}'",
-                        self.units[other].id
-                    )));
+                    return Err(WorldError::Invalid(format!("hex {h} already holds unit '{}'", self.units[other].id)));
                 }
             }
         }
@@ -547,16 +501,8 @@ mod tests {
     fn section_lines_belong_to_both() {
         let w = World {
             sections: Rc::new(vec![
-                Section {
-                    name: "left".into(),
-                    first_col: 0,
-                    last_col: 4,
-                },
-                Section {
-                    name: "centre".into(),
-                    first_col: 4,
-                    last_col: 8,
-                },
+                Section { name: "left".into(), first_col: 0, last_col: 4 },
+                Section { name: "centre".into(), first_col: 4, last_col: 8 },
             ]),
             ..World::default()
         };

@@ -24,13 +24,7 @@ pub struct LocatedError {
 
 impl LocatedError {
     /// Builds an error at a 1-based line and column of `source`.
-    pub fn at(
-        file: &Path,
-        source: &str,
-        line: usize,
-        column: usize,
-        message: impl Into<String>,
-    ) -> LocatedError {
+    pub fn at(file: &Path, source: &str, line: usize, column: usize, message: impl Into<String>) -> LocatedError {
         let message = message.into();
         let offset = offset_of(source, line, column);
         let len = source[offset..]
@@ -39,9 +33,7 @@ impl LocatedError {
             .map(char::len_utf8)
             .sum::<usize>()
             .max(1);
-        let len = len
-            .min(source.len().saturating_sub(offset))
-            .max(if source.is_empty() { 0 } else { 1 });
+        let len = len.min(source.len().saturating_sub(offset)).max(if source.is_empty() { 0 } else { 1 });
         LocatedError {
             file: file.display().to_string(),
             line,
@@ -71,11 +63,7 @@ pub fn offset_of(source: &str, line: usize, column: usize) -> usize {
     let mut offset = 0;
     for (i, l) in source.split_inclusive('\n').enumerate() {
         if i + 1 == line {
-            let col: usize = l
-                .chars()
-                .take(column.saturating_sub(1))
-                .map(char::len_utf8)
-                .sum();
+            let col: usize = l.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
             return (offset + col).min(source.len());
         }
         offset += l.len();
@@ -85,10 +73,7 @@ pub fn offset_of(source: &str, line: usize, column: usize) -> usize {
 
 /// Turns a serde-saphyr error into a located error for `file`.
 pub fn yaml_error(file: &Path, source: &str, err: &serde_saphyr::Error) -> LocatedError {
-    let (line, column) = err
-        .location()
-        .map(|l| (l.line() as usize, l.column() as usize))
-        .unwrap_or((1, 1));
+    let (line, column) = err.location().map(|l| (l.line() as usize, l.column() as usize)).unwrap_or((1, 1));
     // The library's message repeats the position; keep the first line, which says what is wrong.
     let text = err.to_string();
     let first = text.lines().next().unwrap_or("invalid YAML");

@@ -4,12 +4,15 @@
 //! exposes it to sandboxed Luau scripts; each ruleset is Lua plus YAML. See
 //! `docs/DESIGN.md` for the parts and their contracts.
 
+pub mod analysis;
 pub mod battlefield;
 pub mod dice;
 pub mod error;
 pub mod hex;
 pub mod log;
 pub mod lua;
+pub mod render;
+pub mod repl;
 pub mod ruleset;
 pub mod scenario;
 pub mod spec;

@@ -10,55 +10,15 @@ use serde::Serialize;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    Roll {
-        kind: String,
-        n: u32,
-        faces: Vec<String>,
-        reason: String,
-        forced: bool,
-    },
-    Move {
-        unit: String,
-        from: String,
-        to: String,
-    },
-    Retreat {
-        unit: String,
-        from: String,
-        to: String,
-    },
-    Hit {
-        unit: String,
-        hits: i32,
-        strength: i32,
-        reason: String,
-    },
-    Eliminate {
-        unit: String,
-        reason: String,
-    },
-    Decision {
-        side: String,
-        prompt: String,
-        options: Vec<String>,
-        choice: String,
-        by: String,
-    },
-    Token {
-        hex: String,
-        token: String,
-        placed: bool,
-    },
-    Pool {
-        side: String,
-        pool: String,
-        change: i64,
-        value: i64,
-        reason: String,
-    },
-    Note {
-        text: String,
-    },
+    Roll { kind: String, n: u32, faces: Vec<String>, reason: String, forced: bool },
+    Move { unit: String, from: String, to: String },
+    Retreat { unit: String, from: String, to: String },
+    Hit { unit: String, hits: i32, strength: i32, reason: String },
+    Eliminate { unit: String, reason: String },
+    Decision { side: String, prompt: String, options: Vec<String>, choice: String, by: String },
+    Token { hex: String, token: String, placed: bool },
+    Pool { side: String, pool: String, change: i64, value: i64, reason: String },
+    Note { text: String },
 }
 
 impl Event {
@@ -81,13 +41,7 @@ impl Event {
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Event::Roll {
-                kind,
-                n,
-                faces,
-                reason,
-                forced,
-            } => {
+            Event::Roll { kind, n, faces, reason, forced } => {
                 write!(f, "roll {n} {kind}")?;
                 if !reason.is_empty() {
                     write!(f, " for {reason}")?;
@@ -100,17 +54,8 @@ impl fmt::Display for Event {
             }
             Event::Move { unit, from, to } => write!(f, "{unit} moves {from} -> {to}"),
             Event::Retreat { unit, from, to } => write!(f, "{unit} retreats {from} -> {to}"),
-            Event::Hit {
-                unit,
-                hits,
-                strength,
-                reason,
-            } => {
-                write!(
-                    f,
-                    "{unit} takes {hits} hit{}",
-                    if *hits == 1 { "" } else { "s" }
-                )?;
+            Event::Hit { unit, hits, strength, reason } => {
+                write!(f, "{unit} takes {hits} hit{}", if *hits == 1 { "" } else { "s" })?;
                 if !reason.is_empty() {
                     write!(f, " ({reason})")?;
                 }
@@ -123,18 +68,8 @@ impl fmt::Display for Event {
                 }
                 Ok(())
             }
-            Event::Decision {
-                side,
-                prompt,
-                choice,
-                by,
-                ..
-            } => {
-                let who = if side.is_empty() {
-                    String::new()
-                } else {
-                    format!("{side}: ")
-                };
+            Event::Decision { side, prompt, choice, by, .. } => {
+                let who = if side.is_empty() { String::new() } else { format!("{side}: ") };
                 write!(f, "{who}{prompt} -> {choice} [{by}]")
             }
             Event::Token { hex, token, placed } => {
@@ -144,13 +79,7 @@ impl fmt::Display for Event {
                     write!(f, "{token} removed from {hex}")
                 }
             }
-            Event::Pool {
-                side,
-                pool,
-                change,
-                value,
-                reason,
-            } => {
+            Event::Pool { side, pool, change, value, reason } => {
                 write!(f, "{side} {pool} {change:+} -> {value}")?;
                 if !reason.is_empty() {
                     write!(f, " ({reason})")?;
@@ -172,10 +101,7 @@ pub struct EventLog {
 
 impl EventLog {
     pub fn new() -> EventLog {
-        EventLog {
-            events: Vec::new(),
-            recording: true,
-        }
+        EventLog { events: Vec::new(), recording: true }
     }
 
     /// Records an event built lazily, so a switched-off log costs nothing.
@@ -207,30 +133,19 @@ mod tests {
 
     #[test]
     fn text_and_json_forms() {
-        let e = Event::Hit {
-            unit: "inf1".into(),
-            hits: 2,
-            strength: 2,
-            reason: "bombard".into(),
-        };
+        let e = Event::Hit { unit: "inf1".into(), hits: 2, strength: 2, reason: "bombard".into() };
         assert_eq!(e.to_string(), "inf1 takes 2 hits (bombard), strength now 2");
         let mut log = EventLog::new();
         log.push_with(|| e.clone());
         let mut buf = Vec::new();
         log.write_jsonl(0, &mut buf).unwrap();
         let line = String::from_utf8(buf).unwrap();
-        assert!(
-            line.starts_with("{\"event\":\"hit\",\"unit\":\"inf1\""),
-            "{line}"
-        );
+        assert!(line.starts_with("{\"event\":\"hit\",\"unit\":\"inf1\""), "{line}");
     }
 
     #[test]
     fn switched_off_log_records_nothing() {
-        let mut log = EventLog {
-            events: vec![],
-            recording: false,
-        };
+        let mut log = EventLog { events: vec![], recording: false };
         log.push_with(|| Event::Note { text: "x".into() });
         assert!(log.events.is_empty());
     }

@@ -15,6 +15,8 @@ use sandtable::ruleset::Ruleset;
 #[derive(Parser)]
 #[command(name = "sandtable", version, about, long_about = None, after_help = "\
 Examples:
+  sandtable                           open the REPL on the default battlefield
+  sandtable repl --scenario scripts/great_war/bombardment.yaml --seed 7
   sandtable run scripts/examples/hello.lua --scenario scripts/great_war_bombard.yaml --seed 7
   sandtable test                      run every spec (rulesets/*/spec and tests/)
   sandtable test rulesets/great_war   run one ruleset's specs")]
@@ -25,6 +27,20 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Open the REPL on a battlefield (the default scenario unless told otherwise).
+    Repl {
+        #[command(flatten)]
+        setup: Setup,
+        /// History file (default: $SANDTABLE_HISTORY, else ~/.local/state/sandtable/history).
+        #[arg(long, value_name = "FILE")]
+        history: Option<PathBuf>,
+    },
+    /// Monte Carlo: run a trial script's `trial()` N times and report every metric.
+    Sim(sandtable::analysis::cli::SimArgs),
+    /// Exact odds: enumerate every roll of `trial()` (falls back to sim past --max-leaves).
+    Exact(sandtable::analysis::cli::ExactArgs),
+    /// Combine the JSON outputs of `sim --shard K/N --json` into one result.
+    Merge(sandtable::analysis::cli::MergeArgs),
     /// Run a Lua script against the API (exit code 1 when it errors).
     Run {
         /// The script to run.
@@ -218,12 +234,26 @@ fn test(paths: &[PathBuf], limits: &LimitArgs, set: &[String], variant: &Option<
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Some(Command::Sim(a)) => sandtable::analysis::cli::sim(&a),
+        Some(Command::Exact(a)) => sandtable::analysis::cli::exact(&a),
+        Some(Command::Merge(a)) => sandtable::analysis::cli::merge(&a),
         Some(Command::Run { script, setup, log, show_log }) => run(&script, &setup, log.as_ref(), show_log),
         Some(Command::Test { paths, limits, set, variant }) => test(&paths, &limits, &set, &variant),
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            ExitCode::SUCCESS
-        }
+        Some(Command::Repl { setup, history }) => repl(&setup, history),
+        None => repl(&Setup::default(), None),
     }
+}
+
+/// The REPL with the command line's setup.
+fn repl(setup: &Setup, history: Option<PathBuf>) -> ExitCode {
+    sandtable::repl::run(sandtable::repl::ReplOptions {
+        scenario: setup.scenario.clone(),
+        ruleset: setup.ruleset.clone(),
+        variant: setup.variant.clone(),
+        seed: setup.seed,
+        set: setup.set.clone(),
+        time_ms: setup.limits.time_limit,
+        memory_mb: setup.limits.memory_limit,
+        history,
+    })
 }

@@ -73,9 +73,7 @@ impl ParamDef {
                 range(n.as_f64().unwrap_or_default())?;
                 Ok(v.clone())
             }
-            (ParamType::Bool, Value::Bool(_)) | (ParamType::Text, Value::String(_)) => {
-                Ok(v.clone())
-            }
+            (ParamType::Bool, Value::Bool(_)) | (ParamType::Text, Value::String(_)) => Ok(v.clone()),
             (ParamType::Choice(c), Value::String(s)) if c.contains(s) => Ok(v.clone()),
             (ty, v) => Err(format!("expected {ty}, got {v}")),
         }
@@ -84,10 +82,9 @@ impl ParamDef {
     /// Parses command-line text by the param's type.
     pub fn parse(&self, text: &str) -> Result<Value, String> {
         let v = match self.ty {
-            ParamType::Int => text
-                .parse::<i64>()
-                .map(Value::from)
-                .map_err(|_| format!("expected an integer, got '{text}'"))?,
+            ParamType::Int => {
+                text.parse::<i64>().map(Value::from).map_err(|_| format!("expected an integer, got '{text}'"))?
+            }
             ParamType::Number => text
                 .parse::<f64>()
                 .ok()
@@ -114,10 +111,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits {
-            time_ms: 1000,
-            memory_mb: 256,
-        }
+        Limits { time_ms: 1000, memory_mb: 256 }
     }
 }
 
@@ -134,11 +128,7 @@ pub struct LosRule {
 
 impl Default for LosRule {
     fn default() -> Self {
-        LosRule {
-            units_block: true,
-            terrain_flag: "blocks_los".into(),
-            edge_blocks: true,
-        }
+        LosRule { units_block: true, terrain_flag: "blocks_los".into(), edge_blocks: true }
     }
 }
 
@@ -173,11 +163,7 @@ pub struct Variant {
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum RulesetError {
     #[error("no ruleset named '{name}' (looked in {looked}); known rulesets: {known}")]
-    NotFound {
-        name: String,
-        looked: String,
-        known: String,
-    },
+    NotFound { name: String, looked: String, known: String },
     #[error("cannot read {0}: {1}")]
     Io(String, std::io::Error),
     #[error(transparent)]
@@ -279,10 +265,7 @@ pub fn search_roots() -> Vec<PathBuf> {
 
 /// The project folder: the first search root holding a `rulesets/` folder.
 pub fn project_root() -> PathBuf {
-    search_roots()
-        .into_iter()
-        .find(|r| r.join("rulesets").is_dir())
-        .unwrap_or_else(|| PathBuf::from("."))
+    search_roots().into_iter().find(|r| r.join("rulesets").is_dir()).unwrap_or_else(|| PathBuf::from("."))
 }
 
 /// Finds `rulesets/<name>/ruleset.yaml`; `name` may also be a path to a folder or file.
@@ -328,11 +311,7 @@ pub fn find_from(name: &str, base: Option<&Path>) -> Result<PathBuf, RulesetErro
     Err(RulesetError::NotFound {
         name: name.into(),
         looked: "rulesets/ under the current folder, its parents and $SANDTABLE_HOME".into(),
-        known: if known.is_empty() {
-            "none".into()
-        } else {
-            known.join(", ")
-        },
+        known: if known.is_empty() { "none".into() } else { known.join(", ") },
     })
 }
 
@@ -355,15 +334,14 @@ impl Ruleset {
     /// Loads a ruleset named by a scenario in folder `base` (a relative path there, or a name).
     pub fn load_from(name: &str, base: Option<&Path>) -> Result<Ruleset, RulesetError> {
         let file = find_from(name, base)?;
-        let src = std::fs::read_to_string(&file)
-            .map_err(|e| RulesetError::Io(file.display().to_string(), e))?;
+        let src = std::fs::read_to_string(&file).map_err(|e| RulesetError::Io(file.display().to_string(), e))?;
         Ruleset::parse(&file, &src)
     }
 
     /// Parses a manifest's text; `file` names it in errors and locates its modules.
     pub fn parse(file: &Path, src: &str) -> Result<Ruleset, RulesetError> {
-        let raw: RawRuleset = serde_saphyr::from_str(src)
-            .map_err(|e| RulesetError::Located(Box::new(yaml_error(file, src, &e))))?;
+        let raw: RawRuleset =
+            serde_saphyr::from_str(src).map_err(|e| RulesetError::Located(Box::new(yaml_error(file, src, &e))))?;
         let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
         for m in &raw.modules {
             let path = dir.join(format!("{}.lua", m.value));
@@ -387,7 +365,12 @@ impl Ruleset {
                             Value::Number(n) if n.as_i64().is_some() => Face::Num(n.as_i64().unwrap_or_default()),
                             Value::String(s) => Face::Sym(s.as_str().into()),
                             other => {
-                                return Err(located(file, src, die.referenced, format!("die '{name}': a face must be a whole number or a name, not {other}")))
+                                return Err(located(
+                                    file,
+                                    src,
+                                    die.referenced,
+                                    format!("die '{name}': a face must be a whole number or a name, not {other}"),
+                                ))
                             }
                         });
                     }
@@ -408,31 +391,29 @@ impl Ruleset {
                     (None, Some("bool"), _) => ParamType::Bool,
                     (None, Some("text" | "string"), _) => ParamType::Text,
                     (None, Some(other), _) => {
-                        return Err(located(file, src, def.referenced, format!("param {module}.{pname}: unknown type '{other}' (int, number, bool, text)")))
+                        return Err(located(
+                            file,
+                            src,
+                            def.referenced,
+                            format!("param {module}.{pname}: unknown type '{other}' (int, number, bool, text)"),
+                        ))
                     }
                     (None, None, Value::Number(n)) if n.as_i64().is_some() => ParamType::Int,
                     (None, None, Value::Number(_)) => ParamType::Number,
                     (None, None, Value::Bool(_)) => ParamType::Bool,
                     (None, None, Value::String(_)) => ParamType::Text,
                     (None, None, other) => {
-                        return Err(located(file, src, def.referenced, format!("param {module}.{pname}: default {other} is not a number, true/false or text")))
+                        return Err(located(
+                            file,
+                            src,
+                            def.referenced,
+                            format!("param {module}.{pname}: default {other} is not a number, true/false or text"),
+                        ))
                     }
                 };
-                let pd = ParamDef {
-                    ty,
-                    default: p.default.clone(),
-                    doc: p.doc.clone(),
-                    min: p.min,
-                    max: p.max,
-                };
-                pd.check(&p.default).map_err(|e| {
-                    located(
-                        file,
-                        src,
-                        def.referenced,
-                        format!("param {module}.{pname}: default: {e}"),
-                    )
-                })?;
+                let pd = ParamDef { ty, default: p.default.clone(), doc: p.doc.clone(), min: p.min, max: p.max };
+                pd.check(&p.default)
+                    .map_err(|e| located(file, src, def.referenced, format!("param {module}.{pname}: default: {e}")))?;
                 if pd.doc.is_empty() {
                     return Err(located(
                         file,
@@ -447,14 +428,7 @@ impl Ruleset {
         }
         let values = params
             .iter()
-            .map(|(m, defs)| {
-                (
-                    m.clone(),
-                    defs.iter()
-                        .map(|(n, d)| (n.clone(), d.default.clone()))
-                        .collect(),
-                )
-            })
+            .map(|(m, defs)| (m.clone(), defs.iter().map(|(n, d)| (n.clone(), d.default.clone())).collect()))
             .collect();
         let mut rs = Ruleset {
             name: raw.name.value.clone(),
@@ -469,16 +443,8 @@ impl Ruleset {
             params,
             variants: BTreeMap::new(),
             limits: Limits {
-                time_ms: raw
-                    .limits
-                    .as_ref()
-                    .and_then(|l| l.time_ms)
-                    .unwrap_or(Limits::default().time_ms),
-                memory_mb: raw
-                    .limits
-                    .as_ref()
-                    .and_then(|l| l.memory_mb)
-                    .unwrap_or(Limits::default().memory_mb),
+                time_ms: raw.limits.as_ref().and_then(|l| l.time_ms).unwrap_or(Limits::default().time_ms),
+                memory_mb: raw.limits.as_ref().and_then(|l| l.memory_mb).unwrap_or(Limits::default().memory_mb),
             },
             los: LosRule {
                 units_block: raw.los.as_ref().and_then(|l| l.units_block).unwrap_or(true),
@@ -495,78 +461,45 @@ impl Ruleset {
         for (vname, v) in &raw.variants {
             let mut set = Vec::new();
             for (key, value) in &v.value.set {
-                rs.check_value(key, &value.value).map_err(|e| {
-                    located(
-                        file,
-                        src,
-                        value.referenced,
-                        format!("variant '{vname}': {e}"),
-                    )
-                })?;
+                rs.check_value(key, &value.value)
+                    .map_err(|e| located(file, src, value.referenced, format!("variant '{vname}': {e}")))?;
                 set.push((key.clone(), value.value.clone()));
             }
-            rs.variants.insert(
-                vname.clone(),
-                Variant {
-                    doc: v.value.doc.clone(),
-                    set,
-                },
-            );
+            rs.variants.insert(vname.clone(), Variant { doc: v.value.doc.clone(), set });
         }
         Ok(rs)
     }
 
     fn def(&self, key: &str) -> Result<&ParamDef, String> {
-        let (module, name) = key
-            .split_once('.')
-            .ok_or_else(|| format!("'{key}' is not of the form module.param"))?;
-        self.params
-            .get(module)
-            .and_then(|m| m.get(name))
-            .ok_or_else(|| {
-                format!(
-                    "ruleset '{}' has no param '{key}' (params: {})",
-                    self.name,
-                    self.param_names().join(", ")
-                )
-            })
+        let (module, name) = key.split_once('.').ok_or_else(|| format!("'{key}' is not of the form module.param"))?;
+        self.params.get(module).and_then(|m| m.get(name)).ok_or_else(|| {
+            format!("ruleset '{}' has no param '{key}' (params: {})", self.name, self.param_names().join(", "))
+        })
     }
 
     /// Every param as `module.name`.
     pub fn param_names(&self) -> Vec<String> {
-        self.params
-            .iter()
-            .flat_map(|(m, d)| d.keys().map(move |n| format!("{m}.{n}")))
-            .collect()
+        self.params.iter().flat_map(|(m, d)| d.keys().map(move |n| format!("{m}.{n}"))).collect()
     }
 
     fn check_value(&self, key: &str, value: &Value) -> Result<Value, String> {
-        self.def(key)?
-            .check(value)
-            .map_err(|e| format!("{key}: {e}"))
+        self.def(key)?.check(value).map_err(|e| format!("{key}: {e}"))
     }
 
     fn store(&mut self, key: &str, value: Value) {
         if let Some((m, n)) = key.split_once('.') {
-            self.values
-                .entry(m.to_string())
-                .or_default()
-                .insert(n.to_string(), value);
+            self.values.entry(m.to_string()).or_default().insert(n.to_string(), value);
         }
     }
 
     /// Applies `module.name=value` from the command line or REPL.
     pub fn set_param(&mut self, assignment: &str) -> Result<(), RulesetError> {
-        let (key, text) = assignment.split_once('=').ok_or_else(|| {
-            RulesetError::Param(format!(
-                "'{assignment}' is not of the form module.param=value"
-            ))
-        })?;
+        let (key, text) = assignment
+            .split_once('=')
+            .ok_or_else(|| RulesetError::Param(format!("'{assignment}' is not of the form module.param=value")))?;
         let (key, text) = (key.trim(), text.trim());
         let def = self.def(key).map_err(RulesetError::Param)?;
-        let v = def
-            .parse(text)
-            .map_err(|e| RulesetError::Param(format!("{key}: {e}")))?;
+        let v = def.parse(text).map_err(|e| RulesetError::Param(format!("{key}: {e}")))?;
         self.store(key, v);
         Ok(())
     }
@@ -624,9 +557,7 @@ mod tests {
     fn bad_variant_is_located() {
         let bad = SRC.replace("fire.crater_at: 4", "fire.crater_at: 40");
         let e = Ruleset::parse(Path::new("demo.yaml"), &bad).unwrap_err();
-        let RulesetError::Located(l) = e else {
-            panic!("not located: {e}")
-        };
+        let RulesetError::Located(l) = e else { panic!("not located: {e}") };
         assert_eq!((l.line, l.column), (12, 28));
         assert!(l.message.contains("above the maximum"), "{}", l.message);
     }

@@ -17,6 +17,11 @@
 //!   - { id: a1, side: allies, type: infantry, hex: [3, 6] }
 //!   - { id: c1, side: central, type: infantry, hex: [4, 2], strength: 3, leader: Haig, props: { morale: 2 } }
 //!   - { id: b1, side: french, type: line, at: [30, 40], facing: 270 }    # tabletop, cm and degrees
+//!   - { id: a9, side: allies, type: infantry, strength: 0 }  # eliminated: strength 0, no position
+//! # What a saved battlefield (the REPL's :save) adds; all optional:
+//! turn: 3
+//! params: { reserve_artillery.crater_at: 4 }  # param values, applied after the variant
+//! marks: [{ hex: [6, 3], label: "1" }]        # labels rules put on hexes for maps
 //! ```
 //!
 //! Every error, syntax or meaning, names the file, line and column; loading
@@ -73,6 +78,23 @@ struct RawScenario {
     tokens: BTreeMap<String, Spanned<Vec<Spanned<[i32; 2]>>>>,
     #[serde(default)]
     units: Vec<Spanned<RawUnit>>,
+    /// The turn number (a saved battlefield's; 1 when absent).
+    #[serde(default)]
+    turn: Option<u32>,
+    /// Param values as `module.param: value`, applied after the variant (a
+    /// saved battlefield's `:set` changes).
+    #[serde(default)]
+    params: BTreeMap<String, Spanned<Value>>,
+    /// Labels on hexes for maps (a saved battlefield's marks).
+    #[serde(default)]
+    marks: Vec<Spanned<RawMark>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMark {
+    hex: [i32; 2],
+    label: String,
 }
 
 #[derive(Deserialize)]
@@ -130,28 +152,18 @@ pub fn prop_from_json(v: &Value) -> Option<Prop> {
 impl Scenario {
     /// Reads and parses a scenario file (syntax and shape only).
     pub fn load(path: &Path) -> Result<Scenario, Box<LocatedError>> {
-        let source = std::fs::read_to_string(path).map_err(|e| {
-            Box::new(LocatedError::at(
-                path,
-                "",
-                1,
-                1,
-                format!("cannot read scenario: {e}"),
-            ))
-        })?;
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| Box::new(LocatedError::at(path, "", 1, 1, format!("cannot read scenario: {e}"))))?;
         Scenario::parse(path, source)
     }
 
     pub fn parse(path: &Path, source: String) -> Result<Scenario, Box<LocatedError>> {
-        let raw: RawScenario =
-            serde_saphyr::from_str(&source).map_err(|e| Box::new(yaml_error(path, &source, &e)))?;
+        let raw: RawScenario = serde_saphyr::from_str(&source).map_err(|e| Box::new(yaml_error(path, &source, &e)))?;
         let _ = &raw.description;
         Ok(Scenario {
             path: path.to_path_buf(),
             name: if raw.name.is_empty() {
-                path.file_stem()
-                    .map(|s| s.to_string_lossy().to_string())
-                    .unwrap_or_default()
+                path.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default()
             } else {
                 raw.name.clone()
             },
@@ -175,11 +187,7 @@ impl Scenario {
 
     /// Location of the `variant:` line, for errors about it.
     pub fn variant_error(&self, msg: impl Into<String>) -> Box<LocatedError> {
-        let loc = self
-            .raw
-            .variant
-            .as_ref()
-            .map_or(self.raw.ruleset.referenced, |v| v.referenced);
+        let loc = self.raw.variant.as_ref().map_or(self.raw.ruleset.referenced, |v| v.referenced);
         self.err(loc, msg)
     }
 
@@ -228,30 +236,21 @@ impl Scenario {
             let baseline = match &s.value.baseline {
                 None => None,
                 Some(b) => Some(Edge::parse(b).ok_or_else(|| {
-                    self.err(
-                        s.referenced,
-                        format!("side '{name}': baseline '{b}' is not top, bottom, left or right"),
-                    )
+                    self.err(s.referenced, format!("side '{name}': baseline '{b}' is not top, bottom, left or right"))
                 })?),
             };
             world.sides.push(Side {
                 name: name.as_str().into(),
                 baseline,
-                pools: s
-                    .value
-                    .pools
-                    .iter()
-                    .map(|(k, v)| (Rc::from(k.as_str()), *v))
-                    .collect(),
+                pools: s.value.pools.iter().map(|(k, v)| (Rc::from(k.as_str()), *v)).collect(),
             });
         }
         let side_names = || raw.sides.keys().cloned().collect::<Vec<_>>().join(", ");
         if let Some(first) = &raw.first {
             if !raw.sides.contains_key(&first.value) {
-                return Err(self.err(
-                    first.referenced,
-                    format!("no side named '{}' (sides: {})", first.value, side_names()),
-                ));
+                return Err(
+                    self.err(first.referenced, format!("no side named '{}' (sides: {})", first.value, side_names()))
+                );
             }
             world.current_side = Some(first.value.as_str().into());
         } else {
@@ -262,16 +261,11 @@ impl Scenario {
         for (name, range) in &raw.sections {
             let [a, b] = range.value;
             if a > b {
-                return Err(self.err(
-                    range.referenced,
-                    format!("section '{name}': first column {a} is after last column {b}"),
-                ));
+                return Err(
+                    self.err(range.referenced, format!("section '{name}': first column {a} is after last column {b}"))
+                );
             }
-            sections.push(Section {
-                name: name.as_str().into(),
-                first_col: a,
-                last_col: b,
-            });
+            sections.push(Section { name: name.as_str().into(), first_col: a, last_col: b });
         }
         sections.sort_by_key(|s| s.first_col);
         world.sections = Rc::new(sections);
@@ -283,26 +277,18 @@ impl Scenario {
             }
             Ok(hex)
         };
-        let known =
-            |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>().join(", ");
+        let known = |m: &serde_json::Map<String, Value>| m.keys().cloned().collect::<Vec<_>>().join(", ");
         for (name, hexes) in &raw.terrain {
             if !rs.terrain.contains_key(name) {
                 return Err(self.err(
                     hexes.referenced,
-                    format!(
-                        "unknown terrain '{name}' in ruleset '{}' (terrain: {})",
-                        rs.name,
-                        known(&rs.terrain)
-                    ),
+                    format!("unknown terrain '{name}' in ruleset '{}' (terrain: {})", rs.name, known(&rs.terrain)),
                 ));
             }
             for h in &hexes.value {
                 let hex = hex_at(&world, h)?;
                 if let Some(prev) = world.terrain(hex) {
-                    return Err(self.err(
-                        h.referenced,
-                        format!("hex {hex} already has terrain '{prev}'"),
-                    ));
+                    return Err(self.err(h.referenced, format!("hex {hex} already has terrain '{prev}'")));
                 }
                 world.set_terrain(hex, Some(name));
             }
@@ -311,11 +297,7 @@ impl Scenario {
             if !rs.tokens.iter().any(|t| t == name) {
                 return Err(self.err(
                     hexes.referenced,
-                    format!(
-                        "unknown token '{name}' in ruleset '{}' (tokens: {})",
-                        rs.name,
-                        rs.tokens.join(", ")
-                    ),
+                    format!("unknown token '{name}' in ruleset '{}' (tokens: {})", rs.name, rs.tokens.join(", ")),
                 ));
             }
             for h in &hexes.value {
@@ -327,10 +309,9 @@ impl Scenario {
         for u in &raw.units {
             let r = &u.value;
             if !raw.sides.contains_key(&r.side.value) {
-                return Err(self.err(
-                    r.side.referenced,
-                    format!("no side named '{}' (sides: {})", r.side.value, side_names()),
-                ));
+                return Err(
+                    self.err(r.side.referenced, format!("no side named '{}' (sides: {})", r.side.value, side_names()))
+                );
             }
             let Some(ty) = rs.unit_types.get(&r.kind.value) else {
                 return Err(self.err(
@@ -355,14 +336,13 @@ impl Scenario {
                     ),
                 ));
             };
-            if strength < 1 || strength > max {
+            // Strength 0 is an eliminated unit, which stands nowhere (saved battlefields keep them).
+            let least = if r.hex.is_none() && r.at.is_none() { 0 } else { 1 };
+            if strength < least || strength > max {
                 let loc = r.strength.as_ref().map_or(u.referenced, |s| s.referenced);
                 return Err(self.err(
                     loc,
-                    format!(
-                        "unit '{}': strength {strength} must be between 1 and {max}",
-                        r.id.value
-                    ),
+                    format!("unit '{}': strength {strength} must be between {least} and {max}", r.id.value),
                 ));
             }
             let pos = match (&r.hex, &r.at, &world.map) {
@@ -372,20 +352,14 @@ impl Scenario {
                     if !world.on_table(p) {
                         return Err(self.err(at.referenced, format!("point {p} is off the table")));
                     }
-                    Position::Table {
-                        at: p,
-                        facing: crate::table::normalise(r.facing.unwrap_or(0.0)),
-                    }
+                    Position::Table { at: p, facing: crate::table::normalise(r.facing.unwrap_or(0.0)) }
                 }
                 (None, None, _) => Position::Off,
-                (_, _, Map::Hex { .. }) => {
-                    return Err(self.err(u.referenced, "on a hex map a unit has `hex: [q, r]`"))
-                }
+                (_, _, Map::Hex { .. }) => return Err(self.err(u.referenced, "on a hex map a unit has `hex: [q, r]`")),
                 (_, _, Map::Table { .. }) => {
-                    return Err(self.err(
-                        u.referenced,
-                        "on a tabletop a unit has `at: [x, y]` in cm (and `facing` in degrees)",
-                    ))
+                    return Err(
+                        self.err(u.referenced, "on a tabletop a unit has `at: [x, y]` in cm (and `facing` in degrees)")
+                    )
                 }
             };
             let mut props = Vec::new();
@@ -393,10 +367,7 @@ impl Scenario {
                 let p = prop_from_json(v).ok_or_else(|| {
                     self.err(
                         u.referenced,
-                        format!(
-                            "unit '{}': prop '{k}' must be a number, true/false or text",
-                            r.id.value
-                        ),
+                        format!("unit '{}': prop '{k}' must be a number, true/false or text", r.id.value),
                     )
                 })?;
                 props.push((Rc::from(k.as_str()), p));
@@ -419,7 +390,28 @@ impl Scenario {
                 self.err(loc, e.to_string())
             })?;
         }
+        world.turn = raw.turn.unwrap_or(1);
+        for m in &raw.marks {
+            let hex = Hex::new(m.value.hex[0], m.value.hex[1]);
+            if !world.on_map(hex) {
+                return Err(self.err(m.referenced, format!("mark '{}': hex {hex} is not on the map", m.value.label)));
+            }
+            world.marks.push((hex, m.value.label.as_str().into()));
+        }
         world.log = crate::log::EventLog::new();
         Ok(world)
+    }
+
+    /// Applies the scenario's `params:` (after its variant), each checked
+    /// against the ruleset's param types; errors point at the value.
+    pub fn apply_params(&self, rs: &mut Ruleset) -> Result<(), Box<LocatedError>> {
+        for (key, v) in &self.raw.params {
+            let text = match &v.value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            rs.set_param(&format!("{key}={text}")).map_err(|e| self.err(v.referenced, e.to_string()))?;
+        }
+        Ok(())
     }
 }

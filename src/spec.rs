@@ -23,7 +23,8 @@ impl FileReport {
     }
 }
 
-/// Spec files under the given paths (files, or folders searched for `*.lua`);
+/// Spec files under the given paths (files, or folders searched for `*.lua`; a
+/// ruleset folder means its `spec/`);
 /// with none, every `rulesets/*/spec/**/*.lua` and `tests/**/*.lua` of the project.
 /// Folders named `fixtures` are skipped.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
@@ -43,6 +44,9 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     for p in paths {
         if p.is_file() {
             out.push(p.clone());
+        } else if p.join("ruleset.yaml").is_file() {
+            // A ruleset folder: its specs, not its modules.
+            collect(&p.join("spec"), &mut out);
         } else if p.is_dir() {
             collect(p, &mut out);
         } else {
@@ -74,44 +78,31 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 /// The ruleset folder a spec belongs to: the nearest parent with a `ruleset.yaml`.
 pub fn ruleset_of(spec: &Path) -> Option<PathBuf> {
     let abs = spec.canonicalize().ok()?;
-    abs.ancestors()
-        .skip(1)
-        .find(|d| d.join("ruleset.yaml").is_file())
-        .map(Path::to_path_buf)
+    abs.ancestors().skip(1).find(|d| d.join("ruleset.yaml").is_file()).map(Path::to_path_buf)
 }
 
 /// Runs one spec file in a fresh host.
 pub fn run_file(path: &Path, options: &HostOptions, overrides: &ScenarioOverrides) -> FileReport {
-    let mut report = FileReport {
-        path: path.to_path_buf(),
-        cases: Vec::new(),
-    };
-    let host = match Host::new(HostOptions {
-        capture_output: true,
-        ..options.clone()
-    }) {
+    let mut report = FileReport { path: path.to_path_buf(), cases: Vec::new() };
+    let host = match Host::new(HostOptions { capture_output: true, ..options.clone() }) {
         Ok(h) => h,
         Err(e) => {
-            report
-                .cases
-                .push(("(starting Lua)".into(), Some(ScriptError::from_lua(&e))));
+            report.cases.push(("(starting Lua)".into(), Some(ScriptError::from_lua(&e))));
             return report;
         }
     };
     host.set_overrides(overrides);
     host.set_decision_mode(DecisionMode::Strict);
     if let Some(dir) = ruleset_of(path) {
-        let loaded = Ruleset::load(&dir.display().to_string())
-            .map_err(ScriptError::plain_diag)
-            .and_then(|mut rs| {
-                if let Some(v) = &overrides.variant {
-                    rs.apply_variant(v).map_err(ScriptError::plain_diag)?;
-                }
-                for s in &overrides.set {
-                    rs.set_param(s).map_err(ScriptError::plain_diag)?;
-                }
-                host.load_ruleset(rs)
-            });
+        let loaded = Ruleset::load(&dir.display().to_string()).map_err(ScriptError::plain_diag).and_then(|mut rs| {
+            if let Some(v) = &overrides.variant {
+                rs.apply_variant(v).map_err(ScriptError::plain_diag)?;
+            }
+            for s in &overrides.set {
+                rs.set_param(s).map_err(ScriptError::plain_diag)?;
+            }
+            host.load_ruleset(rs)
+        });
         if let Err(e) = loaded {
             report.cases.push(("(loading the ruleset)".into(), Some(e)));
             return report;
@@ -119,20 +110,13 @@ pub fn run_file(path: &Path, options: &HostOptions, overrides: &ScenarioOverride
     }
     let result = host.exec_file(path);
     let spec = std::mem::take(&mut *host.state.spec.borrow_mut());
-    report
-        .cases
-        .extend(spec.cases.into_iter().map(|c| (c.name, c.error)));
+    report.cases.extend(spec.cases.into_iter().map(|c| (c.name, c.error)));
     match result {
-        Err(e) => report
-            .cases
-            .push(("(top level of the file)".into(), Some(e))),
+        Err(e) => report.cases.push(("(top level of the file)".into(), Some(e))),
         Ok(_) => {
             let left = host.leftovers();
             if !left.is_empty() {
-                report.cases.push((
-                    "(top level of the file)".into(),
-                    Some(ScriptError::plain(left.join("; "))),
-                ));
+                report.cases.push(("(top level of the file)".into(), Some(ScriptError::plain(left.join("; ")))));
             } else if report.cases.is_empty() {
                 // A file of plain asserts with no `it` counts as one case.
                 report.cases.push(("(whole file)".into(), None));

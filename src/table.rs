@@ -117,12 +117,7 @@ mod tests {
 
     #[test]
     fn rotated_base_contains() {
-        let base = Rect {
-            centre: Point::new(10.0, 10.0),
-            width: 4.0,
-            depth: 2.0,
-            facing: 90.0,
-        };
+        let base = Rect { centre: Point::new(10.0, 10.0), width: 4.0, depth: 2.0, facing: 90.0 };
         assert!(base.contains(Point::new(11.9, 10.9)));
         assert!(!base.contains(Point::new(10.0, 11.5)));
         assert!(base.contains(Point::new(8.0, 10.0)));

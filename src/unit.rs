@@ -68,10 +68,7 @@ pub struct Unit {
 
 impl Unit {
     pub fn prop(&self, name: &str) -> Option<&Prop> {
-        self.props
-            .iter()
-            .find(|(k, _)| &**k == name)
-            .map(|(_, v)| v)
+        self.props.iter().find(|(k, _)| &**k == name).map(|(_, v)| v)
     }
 
     /// Sets (or with `None`, removes) a property.
@@ -102,11 +99,7 @@ impl Unit {
 
 impl fmt::Display for Unit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} [{} {}] {}/{} at {}",
-            self.id, self.side, self.kind, self.strength, self.max_strength, self.pos
-        )?;
+        write!(f, "{} [{} {}] {}/{} at {}", self.id, self.side, self.kind, self.strength, self.max_strength, self.pos)?;
         if let Some(l) = &self.leader {
             write!(f, " with leader {l}")?;
         }

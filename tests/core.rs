@@ -7,28 +7,17 @@ use std::time::{Duration, Instant};
 use sandtable::lua::{Host, HostOptions, ScenarioOverrides, ScriptError};
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures")
-        .join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
 }
 
 fn host() -> Host {
-    Host::new(HostOptions {
-        time_ms: Some(300),
-        memory_mb: Some(64),
-        capture_output: true,
-        ..Default::default()
-    })
-    .unwrap()
+    Host::new(HostOptions { time_ms: Some(300), memory_mb: Some(64), capture_output: true, ..Default::default() })
+        .unwrap()
 }
 
 fn mini_host() -> Host {
     let h = host();
-    h.load_scenario(
-        &fixture("mini/scenario.yaml"),
-        &ScenarioOverrides::default(),
-    )
-    .unwrap();
+    h.load_scenario(&fixture("mini/scenario.yaml"), &ScenarioOverrides::default()).unwrap();
     h
 }
 
@@ -36,89 +25,29 @@ fn mini_host() -> Host {
 #[test]
 fn hostile_scripts_end_cleanly_and_the_host_keeps_working() {
     let cases: &[(&str, &str, &str)] = &[
-        (
-            "read a file",
-            "return io.open('/etc/passwd')",
-            "attempt to index nil",
-        ),
-        (
-            "run a command",
-            "return os.execute('true')",
-            "attempt to call a nil value",
-        ),
-        (
-            "load code",
-            "return loadstring('return 1')()",
-            "attempt to call a nil value",
-        ),
-        (
-            "load bytecode",
-            "return string.dump(print)",
-            "attempt to call a nil value",
-        ),
+        ("read a file", "return io.open('/etc/passwd')", "attempt to index nil"),
+        ("run a command", "return os.execute('true')", "attempt to call a nil value"),
+        ("load code", "return loadstring('return 1')()", "attempt to call a nil value"),
+        ("load bytecode", "return string.dump(print)", "attempt to call a nil value"),
         ("endless loop", "while true do end", "time limit"),
-        (
-            "loop in pcall",
-            "while true do pcall(function() while true do end end) end",
-            "time limit",
-        ),
-        (
-            "loop in a coroutine",
-            "coroutine.wrap(function() while true do end end)()",
-            "time limit",
-        ),
-        (
-            "string.rep bomb",
-            "local s = string.rep('x', 2^30) return #s",
-            "memory limit",
-        ),
-        (
-            "table growth",
-            "local t = {} local i = 0 while true do i += 1 t[i] = {i} end",
-            "memory limit",
-        ),
-        (
-            "pattern bomb",
-            "return string.find(string.rep('a', 40), string.rep('a*', 40) .. 'b')",
-            "time limit",
-        ),
-        (
-            "runaway recursion",
-            "local function f(n) return f(n + 1) + 1 end return f(1)",
-            "stack overflow",
-        ),
+        ("loop in pcall", "while true do pcall(function() while true do end end) end", "time limit"),
+        ("loop in a coroutine", "coroutine.wrap(function() while true do end end)()", "time limit"),
+        ("string.rep bomb", "local s = string.rep('x', 2^30) return #s", "memory limit"),
+        ("table growth", "local t = {} local i = 0 while true do i += 1 t[i] = {i} end", "memory limit"),
+        ("pattern bomb", "return string.find(string.rep('a', 40), string.rep('a*', 40) .. 'b')", "time limit"),
+        ("runaway recursion", "local function f(n) return f(n + 1) + 1 end return f(1)", "stack overflow"),
         (
             "hostile __tostring",
             "error(setmetatable({}, {__tostring = function() while true do end end}))",
             "error object",
         ),
-        (
-            "overwrite the API",
-            "hex = nil",
-            "part of the sandtable API",
-        ),
-        (
-            "overwrite the API with rawset",
-            "rawset(_G, 'dice', {})",
-            "part of the sandtable API",
-        ),
-        (
-            "change an API table",
-            "dice.roll = function() return 6 end",
-            "readonly",
-        ),
+        ("overwrite the API", "hex = nil", "part of the sandtable API"),
+        ("overwrite the API with rawset", "rawset(_G, 'dice', {})", "part of the sandtable API"),
+        ("change an API table", "dice.roll = function() return 6 end", "readonly"),
         ("change a library", "string.len = nil", "readonly"),
         ("unlock the globals", "setmetatable(_G, nil)", "readonly"),
-        (
-            "flood output",
-            "while true do print(string.rep('flood', 100)) end",
-            "output limit",
-        ),
-        (
-            "require outside",
-            "require('../../etc/passwd')",
-            "no absolute paths",
-        ),
+        ("flood output", "while true do print(string.rep('flood', 100)) end", "output limit"),
+        ("require outside", "require('../../etc/passwd')", "no absolute paths"),
         ("collectgarbage", "collectgarbage('stop')", "not available"),
     ];
     let h = host();
@@ -126,19 +55,12 @@ fn hostile_scripts_end_cleanly_and_the_host_keeps_working() {
         let start = Instant::now();
         let err = h.exec(src, "hostile.lua").expect_err(what);
         let text = format!("{}\n{}", err, sandtable::lua::render_error(&err, false));
-        assert!(
-            text.contains(expected),
-            "{what}: expected '{expected}' in:\n{text}"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "{what} took {:?}",
-            start.elapsed()
-        );
+        assert!(text.contains(expected), "{what}: expected '{expected}' in:\n{text}");
+        assert!(start.elapsed() < Duration::from_secs(5), "{what} took {:?}", start.elapsed());
         h.take_output();
-        let ok = h.exec("return 1 + 1", "after.lua").unwrap_or_else(|e| {
-            panic!("after {what}: {}", sandtable::lua::render_error(&e, false))
-        });
+        let ok = h
+            .exec("return 1 + 1", "after.lua")
+            .unwrap_or_else(|e| panic!("after {what}: {}", sandtable::lua::render_error(&e, false)));
         assert_eq!(ok.len(), 1, "after {what}");
     }
 }
@@ -161,23 +83,13 @@ fn script_errors_name_the_script_and_line() {
 #[test]
 fn errors_raised_by_the_api_point_at_the_calling_line() {
     let h = mini_host();
-    let err = h
-        .exec("local a = 1\nworld:hit('nobody', 1)\n", "caller.lua")
-        .unwrap_err();
+    let err = h.exec("local a = 1\nworld:hit('nobody', 1)\n", "caller.lua").unwrap_err();
     assert_eq!(err.location().map(|l| l.1), Some(2), "{err}");
-    assert!(
-        err.message().contains("no unit with id 'nobody'"),
-        "{}",
-        err.message()
-    );
+    assert!(err.message().contains("no unit with id 'nobody'"), "{}", err.message());
 }
 
 fn tempdir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "sandtable-core-{}-{}",
-        std::process::id(),
-        rand_suffix()
-    ));
+    let d = std::env::temp_dir().join(format!("sandtable-core-{}-{}", std::process::id(), rand_suffix()));
     std::fs::create_dir_all(&d).unwrap();
     d
 }
@@ -192,15 +104,9 @@ fn rand_suffix() -> u64 {
 fn load_bad(yaml: &str) -> (ScriptError, Host) {
     let dir = tempdir();
     let path = dir.join("bad.yaml");
-    std::fs::write(
-        &path,
-        yaml.replace("RULESET", &fixture("mini").display().to_string()),
-    )
-    .unwrap();
+    std::fs::write(&path, yaml.replace("RULESET", &fixture("mini").display().to_string())).unwrap();
     let h = mini_host();
-    let err = h
-        .load_scenario(&path, &ScenarioOverrides::default())
-        .unwrap_err();
+    let err = h.load_scenario(&path, &ScenarioOverrides::default()).unwrap_err();
     (err, h)
 }
 
@@ -209,48 +115,18 @@ const GOOD: &str = "ruleset: RULESET\nmap: { cols: 8, rows: 6 }\nsides:\n  blue:
 #[test]
 fn scenario_errors_name_file_line_and_column_and_change_nothing() {
     let cases: &[(&str, String, (usize, usize), &str)] = &[
-        (
-            "syntax",
-            GOOD.replace("{ cols: 8, rows: 6 }", "{ cols: 8, rows: 6"),
-            (2, 0),
-            "",
-        ),
+        ("syntax", GOOD.replace("{ cols: 8, rows: 6 }", "{ cols: 8, rows: 6"), (2, 0), ""),
         (
             "unknown unit type",
             GOOD.replace("type: infantry, hex: [2, 1]", "type: dragoon, hex: [2, 1]"),
             (10, 32),
             "unknown unit type 'dragoon'",
         ),
-        (
-            "unknown terrain",
-            GOOD.replace("woods:", "swamp:"),
-            (7, 0),
-            "unknown terrain 'swamp'",
-        ),
-        (
-            "hex off the map",
-            GOOD.replace("hex: [2, 1]", "hex: [2, 9]"),
-            (10, 47),
-            "not on the map",
-        ),
-        (
-            "duplicate id",
-            GOOD.replace("id: r1", "id: b1"),
-            (10, 11),
-            "already exists",
-        ),
-        (
-            "unknown side",
-            GOOD.replace("side: red", "side: green"),
-            (10, 21),
-            "no side named 'green'",
-        ),
-        (
-            "unknown field",
-            GOOD.replace("map:", "mapp:"),
-            (2, 1),
-            "mapp",
-        ),
+        ("unknown terrain", GOOD.replace("woods:", "swamp:"), (7, 0), "unknown terrain 'swamp'"),
+        ("hex off the map", GOOD.replace("hex: [2, 1]", "hex: [2, 9]"), (10, 47), "not on the map"),
+        ("duplicate id", GOOD.replace("id: r1", "id: b1"), (10, 11), "already exists"),
+        ("unknown side", GOOD.replace("side: red", "side: green"), (10, 21), "no side named 'green'"),
+        ("unknown field", GOOD.replace("map:", "mapp:"), (2, 1), "mapp"),
         (
             "strength too high",
             GOOD.replace("hex: [2, 1] }", "hex: [2, 1], strength: 9 }"),
@@ -260,9 +136,7 @@ fn scenario_errors_name_file_line_and_column_and_change_nothing() {
     ];
     for (what, yaml, (line, col), text) in cases {
         let (err, h) = load_bad(yaml);
-        let ScriptError::Located(l) = &err else {
-            panic!("{what}: not located: {err}")
-        };
+        let ScriptError::Located(l) = &err else { panic!("{what}: not located: {err}") };
         assert!(l.file.ends_with("bad.yaml"), "{what}: {}", l.file);
         eprintln!("{what}: {}:{} {}", l.line, l.column, l.message);
         if *line > 0 {
@@ -273,9 +147,7 @@ fn scenario_errors_name_file_line_and_column_and_change_nothing() {
         }
         assert!(l.message.contains(text), "{what}: {}", l.message);
         // The world is still the mini scenario.
-        let ids = h
-            .exec("return world:unit('b2').id", "check.lua")
-            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        let ids = h.exec("return world:unit('b2').id", "check.lua").unwrap_or_else(|e| panic!("{what}: {e}"));
         assert_eq!(ids.len(), 1, "{what}");
     }
 }
@@ -285,24 +157,23 @@ fn a_failed_transaction_leaves_the_world_as_it_was() {
     let h = mini_host();
     let before = format!("{:?}", h.snapshot().units);
     let r = h.transaction(|h| {
-        h.exec(
-            "world:hit('r1', 2)\nworld:add_token(hex(3,2), 'crater')\nerror('boom')",
-            "tx.lua",
-        )
-        .map(|_| ())
+        h.exec("world:hit('r1', 2)\nworld:add_token(hex(3,2), 'crater')\nerror('boom')", "tx.lua").map(|_| ())
     });
     assert!(r.is_err());
     assert_eq!(format!("{:?}", h.snapshot().units), before);
-    let ok = h
-        .exec("return world:has_token(hex(3,2), 'crater')", "check.lua")
-        .unwrap();
+    let ok = h.exec("return world:has_token(hex(3,2), 'crater')", "check.lua").unwrap();
     assert_eq!(format!("{:?}", ok.front()), "Some(Boolean(false))");
 }
 
 fn rolls(seed: u64) -> String {
     let h = host();
     h.state.world.borrow_mut().dice.seed(seed);
-    let out = h.exec("local t = {} for i = 1, 30 do t[i] = dice.roll(2, 'd6').total end return table.concat(t, ',')", "seed.lua").unwrap();
+    let out = h
+        .exec(
+            "local t = {} for i = 1, 30 do t[i] = dice.roll(2, 'd6').total end return table.concat(t, ',')",
+            "seed.lua",
+        )
+        .unwrap();
     format!("{:?}", out.front())
 }
 
@@ -316,31 +187,15 @@ fn the_same_seed_replays_and_another_differs() {
 fn scenario_seed_and_override_seed() {
     let h1 = mini_host();
     let h2 = mini_host();
-    let a = h1
-        .exec("return dice.roll(10, 'd6').faces", "a.lua")
-        .unwrap();
-    let b = h2
-        .exec("return dice.roll(10, 'd6').faces", "b.lua")
-        .unwrap();
-    let show = |h: &Host, v: &mlua::MultiValue| {
-        h.lua
-            .load("return table.concat(..., ',')")
-            .call::<String>(v.clone())
-            .unwrap()
-    };
+    let a = h1.exec("return dice.roll(10, 'd6').faces", "a.lua").unwrap();
+    let b = h2.exec("return dice.roll(10, 'd6').faces", "b.lua").unwrap();
+    let show =
+        |h: &Host, v: &mlua::MultiValue| h.lua.load("return table.concat(..., ',')").call::<String>(v.clone()).unwrap();
     assert_eq!(show(&h1, &a), show(&h2, &b));
     let h3 = host();
-    h3.load_scenario(
-        &fixture("mini/scenario.yaml"),
-        &ScenarioOverrides {
-            seed: Some(99),
-            ..Default::default()
-        },
-    )
-    .unwrap();
-    let c = h3
-        .exec("return dice.roll(10, 'd6').faces", "c.lua")
+    h3.load_scenario(&fixture("mini/scenario.yaml"), &ScenarioOverrides { seed: Some(99), ..Default::default() })
         .unwrap();
+    let c = h3.exec("return dice.roll(10, 'd6').faces", "c.lua").unwrap();
     assert_ne!(show(&h1, &a), show(&h3, &c));
 }
 
@@ -349,20 +204,13 @@ fn variants_and_set_reach_params() {
     let h = host();
     h.load_scenario(
         &fixture("mini/scenario.yaml"),
-        &ScenarioOverrides {
-            variant: Some("heavy".into()),
-            ..Default::default()
-        },
+        &ScenarioOverrides { variant: Some("heavy".into()), ..Default::default() },
     )
     .unwrap();
-    let v = h
-        .exec("return params.mini.dice_per_attack", "p.lua")
-        .unwrap();
+    let v = h.exec("return params.mini.dice_per_attack", "p.lua").unwrap();
     assert_eq!(format!("{:?}", v.front()), "Some(Integer(4))");
     h.set_param("mini.dice_per_attack=3").unwrap();
-    let v = h
-        .exec("return params.mini.dice_per_attack", "p.lua")
-        .unwrap();
+    let v = h.exec("return params.mini.dice_per_attack", "p.lua").unwrap();
     assert_eq!(format!("{:?}", v.front()), "Some(Integer(3))");
     let err = h.set_param("mini.dice_per_attack=12").unwrap_err();
     assert!(err.message().contains("above the maximum"), "{err}");
@@ -375,25 +223,15 @@ fn every_spec_passes() {
     let mut failures = Vec::new();
     let mut cases = 0;
     for f in &files {
-        let r =
-            sandtable::spec::run_file(f, &HostOptions::default(), &ScenarioOverrides::default());
+        let r = sandtable::spec::run_file(f, &HostOptions::default(), &ScenarioOverrides::default());
         cases += r.cases.len();
         for (name, err) in &r.cases {
             if let Some(e) = err {
-                failures.push(format!(
-                    "{} :: {name}\n{}",
-                    f.display(),
-                    sandtable::lua::render_error(e, false)
-                ));
+                failures.push(format!("{} :: {name}\n{}", f.display(), sandtable::lua::render_error(e, false)));
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {cases} spec cases failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {cases} spec cases failed:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
@@ -405,27 +243,13 @@ fn a_failing_spec_reports_its_line_and_unused_forced_dice_fail() {
         "it('adds', function()\n  expect(1 + 1):to_be(3)\nend)\nit('forces', function()\n  dice.force('d6', {6})\nend)\nit('passes', function() end)\n",
     )
     .unwrap();
-    let r = sandtable::spec::run_file(
-        &path,
-        &HostOptions::default(),
-        &ScenarioOverrides::default(),
-    );
+    let r = sandtable::spec::run_file(&path, &HostOptions::default(), &ScenarioOverrides::default());
     assert_eq!((r.passed(), r.failed()), (1, 2));
     let adds = r.cases[0].1.as_ref().unwrap();
     assert_eq!(adds.location().map(|l| l.1), Some(2));
-    assert!(
-        adds.message().contains("expected 3, got 2"),
-        "{}",
-        adds.message()
-    );
+    assert!(adds.message().contains("expected 3, got 2"), "{}", adds.message());
     let forces = r.cases[1].1.as_ref().unwrap();
-    assert!(
-        forces
-            .message()
-            .contains("forced d6 results never rolled: 6"),
-        "{}",
-        forces.message()
-    );
+    assert!(forces.message().contains("forced d6 results never rolled: 6"), "{}", forces.message());
 }
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -441,50 +265,37 @@ fn a_broken_reload_keeps_the_previous_scripts_and_a_good_one_takes_effect() {
     let dir = tempdir().join("mini");
     copy_dir(&fixture("mini"), &dir);
     let h = host();
-    h.load_scenario(&dir.join("scenario.yaml"), &ScenarioOverrides::default())
-        .unwrap();
-    h.exec("on('enters', function(u) u.seen = true end)", "sub.lua")
-        .unwrap();
+    h.load_scenario(&dir.join("scenario.yaml"), &ScenarioOverrides::default()).unwrap();
+    h.exec("on('enters', function(u) u.seen = true end)", "sub.lua").unwrap();
+    // Defined before the edits; must see the edited module and params afterwards.
+    h.exec(
+        "function probe() return mini.version and mini.version() or 1, params.mini.dice_per_attack end",
+        "probe.lua",
+    )
+    .unwrap();
     h.exec("world:hit('r1', 1)", "hit.lua").unwrap();
     // Break the module: the reload fails and everything stays as it was.
     std::fs::write(dir.join("mini.lua"), "local mini = {\nreturn mini\n").unwrap();
     let err = h.reload().unwrap_err();
     assert_eq!(err.location().map(|l| l.1), Some(2), "{err}");
-    let v = h
-        .exec(
-            "return type(mini.attack), world:unit('r1').strength",
-            "after.lua",
-        )
-        .unwrap();
-    assert_eq!(
-        format!("{v:?}"),
-        "MultiValue([String(\"function\"), Integer(2)])"
-    );
+    let v = h.exec("return type(mini.attack), world:unit('r1').strength", "after.lua").unwrap();
+    assert_eq!(format!("{v:?}"), "MultiValue([String(\"function\"), Integer(2)])");
     // A good edit (and a new default in the YAML) takes effect without losing the board.
     let src = std::fs::read_to_string(fixture("mini/mini.lua")).unwrap();
     std::fs::write(
         dir.join("mini.lua"),
-        src.replace(
-            "return mini",
-            "function mini.version() return 2 end\nreturn mini",
-        ),
+        src.replace("return mini", "function mini.version() return 2 end\nreturn mini"),
     )
     .unwrap();
     let yaml = std::fs::read_to_string(fixture("mini/ruleset.yaml")).unwrap();
-    std::fs::write(
-        dir.join("ruleset.yaml"),
-        yaml.replace("default: 2, min: 1", "default: 3, min: 1"),
-    )
-    .unwrap();
+    std::fs::write(dir.join("ruleset.yaml"), yaml.replace("default: 2, min: 1", "default: 3, min: 1")).unwrap();
     h.reload().unwrap();
-    let v = h
-        .exec(
-            "return mini.version(), params.mini.dice_per_attack, world:unit('r1').strength",
-            "after.lua",
-        )
-        .unwrap();
-    assert_eq!(
-        format!("{v:?}"),
-        "MultiValue([Integer(2), Integer(3), Integer(2)])"
-    );
+    let v =
+        h.exec("return mini.version(), params.mini.dice_per_attack, world:unit('r1').strength", "after.lua").unwrap();
+    assert_eq!(format!("{v:?}"), "MultiValue([Integer(2), Integer(3), Integer(2)])");
+    let v = h.exec("return probe()", "after.lua").unwrap();
+    assert_eq!(format!("{v:?}"), "MultiValue([Integer(2), Integer(3)])");
+    h.set_param("mini.dice_per_attack=5").unwrap();
+    let v = h.exec("return probe()", "after.lua").unwrap();
+    assert_eq!(format!("{v:?}"), "MultiValue([Integer(2), Integer(5)])");
 }

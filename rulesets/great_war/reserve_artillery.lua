@@ -1,3 +1,685 @@
--- placeholder while the module is written
+-- rulesets/great_war/reserve_artillery.lua — the Great War reserve artillery.
+--
+-- Implements the rules document "Reserve Artillery" (shared/rules/
+-- reserve-artillery.txt), clause by clause; each function names the part it
+-- implements. Sections of that document, as we point to them below:
+--   [RA]        the opening paragraphs (the token, ordering, targeting, key rule)
+--   [Combat]    "Reserve Artillery Ranged Combat" (template, targeting dice, order)
+--   [Hits]      "Reserve Artillery Hits and Retreats"
+--   [Craters]   "Reserve Artillery Creating Shell Craters"
+-- Shared Command & Colors pieces (figures, medals, HQ tokens, terrain,
+-- retreats) live in rulesets/lib/cc.lua.
+--
+-- At a prompt:
+--   reserve_artillery.fire{side="allies", target=hex(6,3), card="bombard", hq=3}
+-- returns a record that prints as a readable summary; `quiet=true` skips the
+-- notes, map marks and per-hex details (the fast form for simulation).
+
+local cc = require("lib/cc")
+
 local reserve_artillery = {}
+
+-- Param modules (ruleset.yaml `params:`). Read as params[MODULE], never as
+-- params.reserve_artillery: Luau's sandbox resolves a constant global chain
+-- like `params.reserve_artillery` once, when the chunk loads, so a --set,
+-- :set or variant applied later would not be seen through it.
+local MODULE, RETREAT = "reserve_artillery", "retreat"
+
+-- The side pool holding the battery's strength (set by the scenario).
+local STRENGTH_POOL = "reserve_artillery"
+local HQ_POOL = cc.HQ_POOL
+local TARGETING, BATTLE = "targeting", "battle"
+local WIRE, CRATER = "wire", "crater"
+local DIR = cc.DIR
+
+-- Where each battle-die symbol comes in dice.counts("battle") results. A
+-- symbol the die lacks maps past the end, so it always counts 0.
+local FACES = cc.face_positions(BATTLE)
+local P_SOLDIER = FACES.soldier or 99
+local P_BURST = FACES.burst or 99
+local P_DEADLY = FACES.deadly or 99
+local P_HQ = FACES.hq or 99
+local P_FLAG = FACES.flag or 99
+
+-- Constant reasons for the quiet (simulation) path: no string building.
+local REASON_TARGETING = "reserve artillery targeting"
+local REASON_ON_TARGET = "reserve artillery on target"
+local REASON_AROUND = "reserve artillery shelling"
+
+-- Command cards (ruleset.yaml charts.cards), each with its name.
+local CARDS = {}
+local CARD_NAMES = {}
+do
+  local charts = ruleset.charts
+  local cards = type(charts) == "table" and charts.cards or nil
+  if type(cards) == "table" then
+    for name, c in pairs(cards) do
+      CARDS[name] = {
+        name = name,
+        kind = c.kind,
+        section = c.section,
+        orders = c.orders,
+        battlefield_only = c.battlefield_only == true,
+        title = c.title or name,
+      }
+      table.insert(CARD_NAMES, name)
+    end
+    table.sort(CARD_NAMES)
+  end
+end
+
+------------------------------------------------------------------------------
+-- The battery: a token, not a battlefield unit
+------------------------------------------------------------------------------
+
+local Battery = {}
+Battery.__index = Battery
+Battery.__tostring = function(b)
+  return b.side .. " reserve artillery (strength " .. b.strength .. ")"
+end
+
+-- [RA] A side's reserve artillery is a token in its play area whose number
+-- (the scenario's `reserve_artillery` pool) is its strength. It has no
+-- figures and no hex. This returns a descriptor for it, to put in a turn's
+-- list of ordered units (see combat_order) or to name it in errors.
+function reserve_artillery.battery(side)
+  world:opponent(side) -- a clear error for an unknown side
+  return setmetatable({
+    reserve_artillery = true,
+    id = side .. ".reserve_artillery",
+    side = side,
+    strength = world:pool(side, STRENGTH_POOL),
+  }, Battery)
+end
+
+-- [RA] Is `x` a reserve artillery battery? Accepts a descriptor from
+-- battery(), or the text "reserve_artillery" / "<side>.reserve_artillery".
+function reserve_artillery.is_battery(x)
+  local t = type(x)
+  if t == "table" then
+    return x.reserve_artillery == true
+  elseif t == "string" then
+    return x == "reserve_artillery" or string.sub(x, -18) == ".reserve_artillery"
+  end
+  return false
+end
+
+-- [RA] The reserve artillery cannot normally be the target of combat, neither
+-- by battlefield units nor by the opposing reserve artillery. A combat rule
+-- calls this on its target before resolving: it raises a clear rule error for
+-- a battery and returns the target unchanged otherwise.
+function reserve_artillery.check_target(target)
+  if reserve_artillery.is_battery(target) then
+    local who = type(target) == "table" and target.id or tostring(target)
+    error("rule error: " .. who .. " cannot be targeted — the reserve artillery is a token, not a battlefield unit, "
+      .. "so neither battlefield units nor the opposing reserve artillery may target it (reserve artillery rules)", 2)
+  end
+  return target
+end
+
+-- [RA] Key rule: when the reserve artillery is ordered it always combats
+-- first. Given the units ordered this turn (unit handles, ids, or battery
+-- descriptors), returns a new list in combat order: the reserve artillery
+-- first, then the others in the order given.
+function reserve_artillery.combat_order(ordered)
+  local out = {}
+  for _, x in ipairs(ordered) do
+    if reserve_artillery.is_battery(x) then
+      table.insert(out, x)
+    end
+  end
+  for _, x in ipairs(ordered) do
+    if not reserve_artillery.is_battery(x) then
+      table.insert(out, x)
+    end
+  end
+  return out
+end
+
+------------------------------------------------------------------------------
+-- Ordering: Artillery Bombard or one order of a section card
+------------------------------------------------------------------------------
+
+-- A command card by name (ruleset.yaml charts.cards) or as a table
+-- { kind = "bombard" | "section" | "tactic", section = "left", battlefield_only = bool }.
+-- Raises a clear error for anything else.
+function reserve_artillery.card(card)
+  if card == nil then
+    error("say which command card orders the reserve artillery: card = \"bombard\" (Artillery Bombard) or a section card ("
+      .. table.concat(CARD_NAMES, ", ") .. ")", 3)
+  end
+  if type(card) == "string" then
+    local c = CARDS[card]
+    if c == nil then
+      error("no command card named '" .. card .. "' (cards: " .. table.concat(CARD_NAMES, ", ") .. ")", 3)
+    end
+    return c
+  end
+  if type(card) == "table" then
+    local kind = card.kind or (card.section and "section") or nil
+    if kind ~= "bombard" and kind ~= "section" and kind ~= "tactic" then
+      error("a card table needs kind = \"bombard\", \"section\" or \"tactic\"", 3)
+    end
+    if kind == "section" and type(card.section) ~= "string" then
+      error("a section card needs section = \"left\" / \"centre\" / \"right\"", 3)
+    end
+    return {
+      name = card.name or (kind == "section" and (card.section .. " section card") or kind),
+      kind = kind,
+      section = card.section,
+      orders = card.orders,
+      battlefield_only = card.battlefield_only == true,
+      title = card.title or card.name or kind,
+    }
+  end
+  error("card must be a card name or a card table, not " .. type(card), 3)
+end
+
+-- [RA] Can `card` order the reserve artillery against `target` (a hex)?
+--   * the Artillery Bombard tactic card (kind "bombard"): any hex, anywhere;
+--   * a section card, using one of its orders, unless the card orders
+--     battlefield units only; the target must then lie in the card's section
+--     (a hex on a section line belongs to both sections);
+--   * any other tactic card cannot.
+-- Returns true, or false and the reason.
+function reserve_artillery.can_order(card, target)
+  card = reserve_artillery.card(card)
+  if card.kind == "bombard" then
+    return true
+  end
+  if card.kind ~= "section" then
+    return false, card.title .. " is a tactic card that does not order the reserve artillery (only Artillery Bombard or a section card can)"
+  end
+  if card.battlefield_only then
+    return false, card.title .. " orders battlefield units only, so it cannot order the reserve artillery"
+  end
+  if target ~= nil and not world:in_section(target, card.section) then
+    local in_ = world:sections(target)
+    return false, "target " .. tostring(target) .. " is in the " .. (#in_ > 0 and table.concat(in_, "/") or "no")
+      .. " section, but " .. card.title .. " orders the " .. card.section .. " section"
+  end
+  return true
+end
+
+------------------------------------------------------------------------------
+-- The targeting template
+------------------------------------------------------------------------------
+
+-- [Combat] The template's arrow points towards the opponent's baseline. On a
+-- pointy-top map a top or bottom baseline faces a hex corner, so the arrow
+-- falls between two directions (up: between 5 NW and 6 NE; down: between
+-- 2 SE and 3 SW). Template hex 1 is the first hex clockwise of the arrow
+-- (param hex1_side = "clockwise": NE when firing up, SW when firing down) or
+-- the first counterclockwise (NW up, SE down); 2..6 follow clockwise.
+-- A left or right baseline faces a hex side: hex 1 is the hex the arrow
+-- points at (W or E) either way.
+local FIRST_DIR = {
+  top = { clockwise = 6, counterclockwise = 5 },
+  bottom = { clockwise = 3, counterclockwise = 2 },
+  left = { clockwise = 4, counterclockwise = 4 },
+  right = { clockwise = 1, counterclockwise = 1 },
+}
+
+-- The direction (1..6) of template hex 1 when `side` fires.
+function reserve_artillery.hex1_direction(side)
+  local opponent = world:opponent(side)
+  local baseline = world:baseline(opponent)
+  local dirs = baseline and FIRST_DIR[baseline]
+  if dirs == nil then
+    error("cannot orient the targeting template: " .. opponent .. " has no baseline in this scenario", 2)
+  end
+  return dirs[params[MODULE].hex1_side]
+end
+
+-- Template hex k (1..6) around the on-target hex, given hex 1's direction.
+local function template_hex(on_target, first, k)
+  return on_target + DIR[(first + k - 2) % 6 + 1]
+end
+
+-- [Combat] The template placed on `on_target` by `side`: { on_target = hex,
+-- arrow = the opponent's baseline, [1] .. [6] = the numbered hexes }.
+function reserve_artillery.template(side, on_target)
+  local first = reserve_artillery.hex1_direction(side)
+  local t = { on_target = on_target, arrow = world:baseline(world:opponent(side)), hex1_direction = first }
+  for k = 1, 6 do
+    t[k] = template_hex(on_target, first, k)
+  end
+  return t
+end
+
+-- Shows the template on the map: "T" on the on-target hex and "1".."6" around
+-- it (replacing earlier marks).
+function reserve_artillery.mark_template(t)
+  world:clear_marks()
+  world:mark(t.on_target, "T")
+  for k = 1, 6 do
+    if world:on_map(t[k]) then
+      world:mark(t[k], tostring(k))
+    end
+  end
+end
+
+------------------------------------------------------------------------------
+-- Firing
+------------------------------------------------------------------------------
+
+-- [RA] "any enemy unit or any hex": a target is a hex on the map, or an
+-- enemy unit on the map (handle or id). Returns the on-target hex and the
+-- targeted unit's id (or nil).
+local function resolve_target(side, target)
+  reserve_artillery.check_target(target)
+  if target == nil then
+    error("give a target: a hex, e.g. target = hex(6, 3), or an enemy unit", 3)
+  end
+  if type(target) == "string" then
+    local u = world:unit(target)
+    if u == nil then
+      error("no unit '" .. target .. "' to target (give a hex or a unit)", 3)
+    end
+    target = u
+  end
+  if type(target) == "userdata" then
+    local h = target.hex
+    if h == nil then
+      error("unit " .. target.id .. " is not on the battlefield", 3)
+    end
+    if target.side == side then
+      error("the reserve artillery targets an enemy unit or a hex; " .. target.id
+        .. " belongs to " .. side .. " (target its hex, hex" .. tostring(h) .. ", to shell it anyway)", 3)
+    end
+    return h, target.id
+  end
+  if not hex.is_hex(target) then
+    error("target must be a hex or an enemy unit, not " .. type(target), 3)
+  end
+  if not world:on_map(target) then
+    error("target " .. tostring(target) .. " is not on the map", 3)
+  end
+  return target, nil
+end
+
+-- [Combat] HQ tokens: the side spends 1 up to its battery's strength, and
+-- never more than it holds; one targeting die per token. With `asked` nil the
+-- side decides how many (decision id "reserve_artillery.hq", default: all it
+-- may). Returns the number spent.
+local function spend_hq(side, asked, quiet)
+  local strength = world:pool(side, STRENGTH_POOL)
+  if strength < 1 then
+    error(side .. " has no reserve artillery (its reserve_artillery pool is " .. strength .. ")", 3)
+  end
+  local held = world:pool(side, HQ_POOL)
+  local most = math.min(strength, held)
+  local hq = asked
+  if hq == nil then
+    if most < 1 then
+      error(side .. " holds no HQ tokens to spend on the reserve artillery", 3)
+    end
+    local options = {}
+    for i = 1, most do
+      options[i] = i
+    end
+    hq = decide{
+      side = side,
+      prompt = "HQ tokens to spend on the reserve artillery (strength " .. strength .. ", " .. held .. " held)",
+      options = options,
+      default = most,
+      id = "reserve_artillery.hq",
+    }
+  elseif type(hq) ~= "number" or hq ~= math.floor(hq) or hq < 1 then
+    error("hq must be a whole number of HQ tokens from 1, got " .. tostring(hq), 3)
+  elseif hq > strength then
+    error("cannot spend " .. hq .. " HQ tokens: " .. side .. "'s reserve artillery has strength " .. strength
+      .. ", the most that may be spent", 3)
+  elseif hq > held then
+    error("cannot spend " .. hq .. " HQ tokens: " .. side .. " holds only " .. held, 3)
+  end
+  world:add_pool(side, HQ_POOL, -hq, quiet and REASON_TARGETING or "reserve artillery: HQ tokens spent on targeting dice")
+  return hq
+end
+
+-- Picks the five symbols out of dice.counts results.
+local function pick_symbols(...)
+  return (select(P_SOLDIER, ...)) or 0, (select(P_BURST, ...)) or 0, (select(P_DEADLY, ...)) or 0,
+    (select(P_HQ, ...)) or 0, (select(P_FLAG, ...)) or 0
+end
+
+-- Rolls `n` battle dice as one pool; returns soldier, burst, deadly, hq, flag.
+local function battle_symbols(n, reason)
+  return pick_symbols(dice.counts(n, BATTLE, reason))
+end
+
+-- One line describing a resolved hex of the record (for notes and printing).
+local function describe_entry(e)
+  local where = (e.slot == "on_target" and "on target " or ("hex " .. e.slot .. " ")) .. tostring(e.hex)
+  local dice_text = e.dice .. (e.dice == 1 and " die" or " dice")
+  if not e.rolled then
+    return where .. ": " .. dice_text .. ", not rolled (" .. e.why .. ")"
+  end
+  local parts = {}
+  local function add(n, word)
+    if n > 0 then
+      table.insert(parts, n .. " " .. word)
+    end
+  end
+  add(e.soldier, "soldier")
+  add(e.burst, "burst")
+  add(e.deadly, "deadly")
+  add(e.hq, "hq")
+  add(e.flag, "flag")
+  local s = where .. ": " .. dice_text .. " [" .. table.concat(parts, ", ") .. "]"
+  if e.crater then
+    s ..= " (shell crater: no terrain protection)"
+  elseif e.protection > 0 then
+    s ..= " (protection " .. e.protection .. ")"
+  end
+  if e.unit then
+    s ..= " -> " .. e.unit .. ": " .. e.hits .. (e.hits == 1 and " hit" or " hits")
+    if e.removed ~= e.hits then
+      s ..= ", " .. e.removed .. " figure" .. (e.removed == 1 and "" or "s") .. " lost"
+    end
+    if e.eliminated then
+      s ..= ", eliminated"
+    end
+    if e.retreat > 0 then
+      s ..= ", retreats " .. e.retreat
+    end
+    if e.retreat_losses > 0 then
+      s ..= ", loses " .. e.retreat_losses .. " more (retreat blocked)"
+    end
+    if e.flags_ignored > 0 then
+      s ..= ", ignores " .. e.flags_ignored .. (e.flags_ignored == 1 and " flag" or " flags")
+    end
+  end
+  if e.wire_removed then
+    s ..= "; wire removed"
+  end
+  if e.hq > 0 then
+    s ..= "; +" .. e.hq .. " HQ"
+  end
+  return s
+end
+
+local Record = {}
+Record.__index = Record
+Record.__tostring = function(r)
+  local lines = {
+    r.side .. " reserve artillery (" .. r.card .. ") fires on " .. tostring(r.target)
+      .. (r.target_unit and (" at " .. r.target_unit) or "") .. ": " .. r.hq .. " HQ tokens",
+  }
+  if r.targeting then
+    table.insert(lines, "  targeting dice: " .. table.concat(r.targeting, " ") .. " -> " .. r.on_target .. " on target"
+      .. (r.crater and (r.crater_placed and ", shell crater placed" or ", shell crater (one was there)") or ""))
+  end
+  if r.shelled then
+    for _, e in ipairs(r.shelled) do
+      table.insert(lines, "  " .. describe_entry(e))
+    end
+  end
+  table.insert(lines, "  enemy figures lost " .. r.figures_lost .. ", own figures lost " .. r.friendly_figures_lost
+    .. ", medals +" .. r.medals .. ", HQ tokens +" .. r.hq_gained)
+  return table.concat(lines, "\n")
+end
+
+-- [Combat]/[Hits]/[Craters] Shells one hex with `n` battle dice and
+-- completes its hits and retreats before returning:
+--   * a hex with no unit and no wire token is not rolled (nor is a hex off
+--     the map, or one holding only the firing side's own unit when
+--     friendly_fire is off);
+--   * on target, each burst and each deadly side is a hit; around the
+--     template, each burst is; soldier symbols hit once terrain protection
+--     has cancelled its number of them — except on a crater hit (`crater`),
+--     when the on-target hex has no protection and every symbol counts;
+--   * one figure per hit, surplus hits are lost; the last figure earns a
+--     victory medal (lib/cc apply_hits);
+--   * each HQ symbol gives the firing side an HQ token;
+--   * flags, after casualties, make the unit retreat (lib/cc retreat),
+--     less those its terrain lets it ignore;
+--   * wire is removed as param wire_removed_by says.
+local function shell(rec, side, h, n, on_target, crater, slot, p, quiet)
+  local entry = nil
+  if not quiet then
+    entry = { slot = slot, hex = h, dice = n, rolled = false }
+    table.insert(rec.order, slot)
+    table.insert(rec.shelled, entry)
+  end
+  local unit = world:unit_at(h) -- nil off the map too
+  local friendly = false
+  if unit ~= nil then
+    friendly = unit.side == side
+    if friendly and not p.friendly_fire then
+      unit = nil
+    end
+  end
+  local wire = world:has_token(h, WIRE)
+  if unit == nil and not wire then
+    if entry then
+      if friendly then
+        entry.why = "only a friendly unit, friendly_fire off"
+      elseif not world:on_map(h) then
+        entry.why = "off the map"
+      else
+        entry.why = "no unit or wire"
+      end
+    end
+    return
+  end
+
+  local reason
+  if quiet then
+    reason = on_target and REASON_ON_TARGET or REASON_AROUND
+  else
+    reason = "reserve artillery: " .. (on_target and "on target " or ("hex " .. slot .. " ")) .. tostring(h)
+  end
+  local soldier, burst, deadly, hq, flag = battle_symbols(n, reason)
+
+  -- Terrain only matters to soldiers and flags (looked up only then).
+  local protection, ignore = 0, 0
+  if entry or soldier > 0 or flag > 0 then
+    if crater then
+      if not p.crater_ignores_flag_terrain then
+        local _
+        _, ignore = cc.terrain_effects(h)
+      end
+    else
+      protection, ignore = cc.terrain_effects(h)
+    end
+  end
+  local sure = burst
+  if on_target then
+    sure += deadly
+  end
+  local soldier_hits = soldier - protection
+  if soldier_hits < 0 then
+    soldier_hits = 0
+  end
+  local hits = sure + soldier_hits
+
+  if hq > 0 then
+    cc.collect_hq(side, hq, reason)
+    rec.hq_gained += hq
+  end
+
+  local wire_removed = false
+  if wire then
+    local rule = p.wire_removed_by
+    if (rule == "burst" and sure > 0) or (rule == "hit" and hits > 0) then
+      world:remove_token(h, WIRE)
+      wire_removed = true
+      rec.wire_removed += 1
+    end
+  end
+
+  local removed, eliminated, moved, lost, ignored = 0, false, 0, 0, 0
+  if unit ~= nil then
+    removed, eliminated = cc.apply_hits(unit, hits, side, reason)
+    if not eliminated and flag > 0 then
+      local retreat_flags = flag - ignore
+      if retreat_flags < 0 then
+        retreat_flags = 0
+      end
+      ignored = flag - retreat_flags
+      if retreat_flags > 0 then
+        local rp = params[RETREAT]
+        moved, lost = cc.retreat(unit, retreat_flags * rp.hexes_per_flag, { blocked = rp.blocked, by_side = side, reason = reason })
+        if lost > 0 and not unit.alive then
+          eliminated = true
+        end
+      end
+    end
+    if friendly then
+      rec.friendly_figures_lost += removed + lost
+    else
+      rec.figures_lost += removed + lost
+      if eliminated then
+        rec.medals += 1
+      end
+    end
+    if eliminated then
+      rec.units_eliminated += 1
+    end
+  end
+
+  if entry then
+    entry.rolled = true
+    entry.soldier, entry.burst, entry.deadly, entry.hq, entry.flag = soldier, burst, deadly, hq, flag
+    entry.crater = crater
+    entry.protection = protection
+    entry.hits = hits
+    entry.unit = unit and unit.id or nil
+    entry.removed = removed
+    entry.eliminated = eliminated
+    entry.flags_ignored = ignored
+    entry.retreat = moved
+    entry.retreat_losses = lost
+    entry.wire_removed = wire_removed
+    world:note(describe_entry(entry))
+  end
+end
+
+-- Counts on-target dice and checks for a crater from the six targeting
+-- counts (given as varargs so that no table is made).
+--   [Combat] every targeting die whose number was rolled by on_target_at or
+--   more dice is also on target (1-4-4-6: two dice on target);
+--   [Craters] crater_at or more dice on one number make a shell crater.
+local function tally(on_target_at, crater_at, ...)
+  local on, crater = 0, false
+  for k = 1, 6 do
+    local c = select(k, ...)
+    if c >= on_target_at then
+      on += c
+    end
+    if c >= crater_at then
+      crater = true
+    end
+  end
+  return on, crater
+end
+
+-- The faces of the targeting roll, in order, from its counts (for records).
+local function targeting_faces(...)
+  local faces = {}
+  for k = 1, 6 do
+    for _ = 1, select(k, ...) do
+      table.insert(faces, k)
+    end
+  end
+  return faces
+end
+
+-- [Combat] After the on-target hex, hexes 1 to 6 in turn (clockwise), one
+-- battle die per targeting die on each; every hex's hits and retreats are
+-- complete before the next (c1..c6: the targeting dice on each number).
+local function resolve_around(rec, side, on_target, first, p, quiet, c1, c2, c3, c4, c5, c6)
+  if c1 > 0 then shell(rec, side, template_hex(on_target, first, 1), c1, false, false, 1, p, quiet) end
+  if c2 > 0 then shell(rec, side, template_hex(on_target, first, 2), c2, false, false, 2, p, quiet) end
+  if c3 > 0 then shell(rec, side, template_hex(on_target, first, 3), c3, false, false, 3, p, quiet) end
+  if c4 > 0 then shell(rec, side, template_hex(on_target, first, 4), c4, false, false, 4, p, quiet) end
+  if c5 > 0 then shell(rec, side, template_hex(on_target, first, 5), c5, false, false, 5, p, quiet) end
+  if c6 > 0 then shell(rec, side, template_hex(on_target, first, 6), c6, false, false, 6, p, quiet) end
+end
+
+-- [RA]+[Combat]+[Hits]+[Craters] The reserve artillery of `side` fires.
+--   reserve_artillery.fire{
+--     side   = "allies",         -- default: the side whose turn it is
+--     target = hex(6, 3),        -- any hex, or an enemy unit (handle or id)
+--     card   = "bombard",        -- or a section card name / table
+--     hq     = 3,                -- HQ tokens to spend; nil: the side decides
+--     quiet  = true,             -- optional: no notes, marks or per-hex detail
+--   }
+-- Checks the order (card, section, target), spends the HQ tokens, places the
+-- template (arrow towards the opponent's baseline), rolls the targeting dice
+-- as one pool, places a shell crater on 3+ of a number, then resolves the
+-- on-target hex and hexes 1..6 in order. No range or line of sight applies.
+-- Returns a record: side, card, orders_used (1 for a section card's order,
+-- 0 for Artillery Bombard), target, target_unit, hq, on_target (dice),
+-- crater, crater_placed, figures_lost (enemy), friendly_figures_lost,
+-- units_eliminated, medals, hq_gained, wire_removed; and unless quiet:
+-- targeting (faces), counts[1..6], template, order (slots resolved, e.g.
+-- {"on_target", 1, 4, 6}) and shelled (one entry per slot, same order).
+function reserve_artillery.fire(spec)
+  if type(spec) ~= "table" then
+    error("call reserve_artillery.fire{side=, target=, card=, hq=}", 2)
+  end
+  local p = params[MODULE]
+  local quiet = spec.quiet == true
+  local side = spec.side or world:current_side()
+  if side == nil then
+    error("say which side fires: side = \"allies\"", 2)
+  end
+  local card = reserve_artillery.card(spec.card)
+  local on_target, target_unit = resolve_target(side, spec.target)
+  local ok, why = reserve_artillery.can_order(card, on_target)
+  if not ok then
+    error("rule error: " .. why, 2)
+  end
+  local first = reserve_artillery.hex1_direction(side)
+  local hq = spend_hq(side, spec.hq, quiet)
+
+  local c1, c2, c3, c4, c5, c6 = dice.counts(hq, TARGETING, REASON_TARGETING)
+  local n_on, crater = tally(p.on_target_at, p.crater_at, c1, c2, c3, c4, c5, c6)
+
+  local rec = setmetatable({
+    side = side,
+    card = card.title,
+    orders_used = card.kind == "section" and 1 or 0, -- one order of a section card
+    target = on_target,
+    target_unit = target_unit,
+    hq = hq,
+    on_target = n_on,
+    crater = crater,
+    crater_placed = false,
+    figures_lost = 0,
+    friendly_figures_lost = 0,
+    units_eliminated = 0,
+    medals = 0,
+    hq_gained = 0,
+    wire_removed = 0,
+  }, Record)
+  if not quiet then
+    rec.targeting = targeting_faces(c1, c2, c3, c4, c5, c6)
+    rec.counts = { c1, c2, c3, c4, c5, c6 }
+    rec.template = reserve_artillery.template(side, on_target)
+    rec.order = {}
+    rec.shelled = {}
+    reserve_artillery.mark_template(rec.template)
+    world:note(side .. " reserve artillery (" .. card.title .. ") fires on " .. tostring(on_target) .. ": "
+      .. hq .. " HQ tokens, targeting dice " .. table.concat(rec.targeting, " ") .. " -> " .. n_on .. " on target"
+      .. (crater and ", shell crater" or ""))
+  end
+
+  -- [Craters] three or more on one number: a shell crater on the on-target
+  -- hex (unless one is there already).
+  if crater and not world:has_token(on_target, CRATER) then
+    world:add_token(on_target, CRATER)
+    rec.crater_placed = true
+  end
+
+  -- [Combat] the on-target hex first: one battle die per on-target die.
+  if n_on > 0 then
+    shell(rec, side, on_target, n_on, true, crater, "on_target", p, quiet)
+  end
+  resolve_around(rec, side, on_target, first, p, quiet, c1, c2, c3, c4, c5, c6)
+  return rec
+end
+
 return reserve_artillery

@@ -97,13 +97,18 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             )));
         } else if let Some(asker) = st.asker.borrow_mut().as_mut() {
             let req = DecisionRequest { side: side.clone(), prompt: prompt.clone(), options: labels.clone(), default };
-            let i = asker.ask(&req).map_err(mlua::Error::runtime)?;
+            let asked = std::time::Instant::now();
+            let answer = asker.ask(&req);
+            st.guard.extend_deadline(asked.elapsed());
+            let i = answer.map_err(mlua::Error::runtime)?;
             if i >= options.len() {
                 return Err(mlua::Error::runtime(format!("decide '{prompt}': choice {} is out of range", i + 1)));
             }
             (i, "person")
         } else if let Some(f) = match &id {
-            Some(id) => lua.named_registry_value::<Table>("sandtable.policies")?.get::<Option<Function>>(id.as_str())?,
+            Some(id) => {
+                lua.named_registry_value::<Table>("sandtable.policies")?.get::<Option<Function>>(id.as_str())?
+            }
             None => None,
         } {
             let chosen: Value = f.call((opts.clone(), spec.clone()))?;

@@ -32,12 +32,7 @@ impl LuaRoll {
     }
 
     fn count_of(&self, v: &Value) -> u32 {
-        self.values
-            .iter()
-            .zip(&self.counts)
-            .filter(|(face, _)| face_matches(face, v))
-            .map(|(_, &c)| c)
-            .sum()
+        self.values.iter().zip(&self.counts).filter(|(face, _)| face_matches(face, v)).map(|(_, &c)| c).sum()
     }
 }
 
@@ -46,9 +41,7 @@ fn face_matches(face: &Face, v: &Value) -> bool {
         (Face::Sym(s), Value::String(t)) => t.as_bytes().as_ref() == s.as_bytes(),
         (Face::Num(n), Value::Integer(i)) => *n == *i,
         (Face::Num(n), Value::Number(x)) => (*n as f64) == *x,
-        (Face::Num(n), Value::String(t)) => {
-            t.to_str().ok().and_then(|s| s.parse::<i64>().ok()) == Some(*n)
-        }
+        (Face::Num(n), Value::String(t)) => t.to_str().ok().and_then(|s| s.parse::<i64>().ok()) == Some(*n),
         _ => false,
     }
 }
@@ -79,13 +72,7 @@ impl UserData for LuaRoll {
                 r.values
                     .iter()
                     .zip(&r.counts)
-                    .map(|(f, &c)| {
-                        if let Face::Num(n) = f {
-                            n * c as i64
-                        } else {
-                            0
-                        }
-                    })
+                    .map(|(f, &c)| if let Face::Num(n) = f { n * c as i64 } else { 0 })
                     .sum::<i64>(),
             ))
         });
@@ -134,9 +121,9 @@ fn parse_faces(kind: &str, faces: Value) -> mlua::Result<DieKind> {
         }
         other => {
             return Err(mlua::Error::runtime(format!(
-            "dice.define('{kind}', faces): faces is a number of sides or a list of faces, not {}",
-            other.type_name()
-        )))
+                "dice.define('{kind}', faces): faces is a number of sides or a list of faces, not {}",
+                other.type_name()
+            )))
         }
     };
     k.map_err(mlua::Error::external)
@@ -159,80 +146,70 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     let st = state.clone();
     dice.set(
         "roll",
-        lua.create_function(
-            move |_, (n, kind, reason): (f64, LuaString, Option<LuaString>)| {
-                let n = pool_size(n)?;
-                let kind = kind.to_str()?;
-                st.with_world(|w| {
-                    let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
-                    let roll = w.dice.roll(k, n).map_err(mlua::Error::external)?;
-                    let die = w.dice.kind(k);
-                    let lr = LuaRoll {
-                        kind: die.name.clone(),
-                        values: die.values.clone(),
-                        counts: roll.counts.clone(),
-                        numeric: die.numeric,
-                    };
-                    let forced = roll.forced;
-                    w.log.push_with(|| Event::Roll {
-                        kind: kind.to_string(),
-                        n,
-                        faces: lr.faces().iter().map(|f| f.to_string()).collect(),
-                        reason: reason.map(|r| r.to_string_lossy()).unwrap_or_default(),
-                        forced,
-                    });
-                    Ok(lr)
-                })?
-            },
-        )?,
+        lua.create_function(move |_, (n, kind, reason): (f64, LuaString, Option<LuaString>)| {
+            let n = pool_size(n)?;
+            let kind = kind.to_str()?;
+            st.with_world(|w| {
+                let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
+                let roll = w.dice.roll(k, n).map_err(mlua::Error::external)?;
+                let die = w.dice.kind(k);
+                let lr = LuaRoll {
+                    kind: die.name.clone(),
+                    values: die.values.clone(),
+                    counts: roll.counts.clone(),
+                    numeric: die.numeric,
+                };
+                let forced = roll.forced;
+                w.log.push_with(|| Event::Roll {
+                    kind: kind.to_string(),
+                    n,
+                    faces: lr.faces().iter().map(|f| f.to_string()).collect(),
+                    reason: reason.map(|r| r.to_string_lossy()).unwrap_or_default(),
+                    forced,
+                });
+                Ok(lr)
+            })?
+        })?,
     )?;
 
     let st = state.clone();
     dice.set(
         "counts",
-        lua.create_function(
-            move |_, (n, kind, reason): (f64, LuaString, Option<LuaString>)| {
-                // Borrowed strings: the hot path allocates nothing but the returned values.
-                let n = pool_size(n)?;
-                let kind = kind.to_str()?;
-                st.with_world(|w| {
-                    let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
-                    let mut counts = [0u32; 16];
-                    let nv = w.dice.kind(k).values.len();
-                    let mut big;
-                    let slot: &mut [u32] = if nv <= 16 {
-                        &mut counts[..nv]
-                    } else {
-                        big = vec![0; nv];
-                        &mut big
-                    };
-                    let forced = w
-                        .dice
-                        .roll_into(k, n, slot)
-                        .map_err(mlua::Error::external)?;
-                    if w.log.recording {
-                        let die = w.dice.kind(k);
-                        let mut faces = Vec::new();
-                        for (v, &c) in die.values.iter().zip(slot.iter()) {
-                            for _ in 0..c {
-                                faces.push(v.to_string());
-                            }
+        lua.create_function(move |_, (n, kind, reason): (f64, LuaString, Option<LuaString>)| {
+            // Borrowed strings: the hot path allocates nothing but the returned values.
+            let n = pool_size(n)?;
+            let kind = kind.to_str()?;
+            st.with_world(|w| {
+                let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
+                let mut counts = [0u32; 16];
+                let nv = w.dice.kind(k).values.len();
+                let mut big;
+                let slot: &mut [u32] = if nv <= 16 {
+                    &mut counts[..nv]
+                } else {
+                    big = vec![0; nv];
+                    &mut big
+                };
+                let forced = w.dice.roll_into(k, n, slot).map_err(mlua::Error::external)?;
+                if w.log.recording {
+                    let die = w.dice.kind(k);
+                    let mut faces = Vec::new();
+                    for (v, &c) in die.values.iter().zip(slot.iter()) {
+                        for _ in 0..c {
+                            faces.push(v.to_string());
                         }
-                        w.log.push_with(|| Event::Roll {
-                            kind: kind.to_string(),
-                            n,
-                            faces,
-                            reason: reason.map(|r| r.to_string_lossy()).unwrap_or_default(),
-                            forced,
-                        });
                     }
-                    Ok(slot
-                        .iter()
-                        .map(|&c| Value::Integer(c as _))
-                        .collect::<MultiValue>())
-                })?
-            },
-        )?,
+                    w.log.push_with(|| Event::Roll {
+                        kind: kind.to_string(),
+                        n,
+                        faces,
+                        reason: reason.map(|r| r.to_string_lossy()).unwrap_or_default(),
+                        forced,
+                    });
+                }
+                Ok(slot.iter().map(|&c| Value::Integer(c as _)).collect::<MultiValue>())
+            })?
+        })?,
     )?;
 
     let st = state.clone();
@@ -245,17 +222,13 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                 let mut idx = Vec::new();
                 for v in values.sequence_values::<Value>() {
                     let v = v?;
-                    let i = die
-                        .values
-                        .iter()
-                        .position(|f| face_matches(f, &v))
-                        .ok_or_else(|| {
-                            mlua::Error::runtime(format!(
-                                "dice.force: die '{kind}' has no face {} (faces: {})",
-                                super::display_value(&v),
-                                die.describe_values()
-                            ))
-                        })?;
+                    let i = die.values.iter().position(|f| face_matches(f, &v)).ok_or_else(|| {
+                        mlua::Error::runtime(format!(
+                            "dice.force: die '{kind}' has no face {} (faces: {})",
+                            super::display_value(&v),
+                            die.describe_values()
+                        ))
+                    })?;
                     idx.push(i as u32);
                 }
                 w.dice.force(k, &idx);
@@ -269,9 +242,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         "seed",
         lua.create_function(move |_, seed: f64| {
             if seed.fract() != 0.0 || seed < 0.0 {
-                return Err(mlua::Error::runtime(
-                    "dice.seed(n): n is a whole number from 0",
-                ));
+                return Err(mlua::Error::runtime("dice.seed(n): n is a whole number from 0"));
             }
             st.with_world(|w| w.dice.seed(seed as u64))
         })?,
@@ -281,11 +252,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     dice.set(
         "faces",
         lua.create_function(move |lua, kind: String| {
-            let values = st.with_world(|w| {
-                w.dice
-                    .kind_index(&kind)
-                    .map(|k| w.dice.kind(k).values.clone())
-            })?;
+            let values = st.with_world(|w| w.dice.kind_index(&kind).map(|k| w.dice.kind(k).values.clone()))?;
             let values = values.map_err(mlua::Error::external)?;
             let t = lua.create_table()?;
             for v in &values {
@@ -299,13 +266,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     dice.set(
         "kinds",
         lua.create_function(move |lua, ()| {
-            let names = st.with_world(|w| {
-                w.dice
-                    .kinds()
-                    .iter()
-                    .map(|k| k.name.to_string())
-                    .collect::<Vec<_>>()
-            })?;
+            let names = st.with_world(|w| w.dice.kinds().iter().map(|k| k.name.to_string()).collect::<Vec<_>>())?;
             lua.create_sequence_from(names)
         })?,
     )?;

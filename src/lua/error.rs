@@ -13,10 +13,7 @@ pub enum ScriptError {
     /// Points into a file: a script line, or a YAML line and column.
     Located(Box<LocatedError>),
     /// No file to point at; `help` carries a traceback when there is one.
-    Plain {
-        message: String,
-        help: Option<String>,
-    },
+    Plain { message: String, help: Option<String> },
 }
 
 impl fmt::Display for ScriptError {
@@ -34,9 +31,7 @@ impl Diagnostic for ScriptError {
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         match self {
             ScriptError::Located(l) => l.help(),
-            ScriptError::Plain { help, .. } => {
-                help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
-            }
+            ScriptError::Plain { help, .. } => help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>),
         }
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -55,10 +50,7 @@ impl Diagnostic for ScriptError {
 
 impl ScriptError {
     pub fn plain(message: impl Into<String>) -> ScriptError {
-        ScriptError::Plain {
-            message: message.into(),
-            help: None,
-        }
+        ScriptError::Plain { message: message.into(), help: None }
     }
 
     /// Wraps any diagnostic, keeping only its text.
@@ -90,8 +82,7 @@ impl ScriptError {
     /// Like [`from_lua`], with the source of an in-memory chunk (REPL input) by name.
     pub fn from_lua_with(err: &mlua::Error, chunk: Option<(&str, &str)>) -> ScriptError {
         let (message, traceback) = split_error(err);
-        let located =
-            find_location(&message).or_else(|| traceback.as_deref().and_then(find_location));
+        let located = find_location(&message).or_else(|| traceback.as_deref().and_then(find_location));
         let message_clean = strip_location(&message);
         if let Some((file, line)) = located {
             let source = match chunk {
@@ -99,31 +90,16 @@ impl ScriptError {
                 _ => std::fs::read_to_string(&file).ok(),
             };
             if let Some(source) = source {
-                let column = source
-                    .lines()
-                    .nth(line.saturating_sub(1))
-                    .map(|l| l.len() - l.trim_start().len() + 1)
-                    .unwrap_or(1);
-                let mut l = LocatedError::at(
-                    std::path::Path::new(&file),
-                    &source,
-                    line,
-                    column,
-                    message_clean.clone(),
-                )
-                .with_label("here");
+                let column =
+                    source.lines().nth(line.saturating_sub(1)).map(|l| l.len() - l.trim_start().len() + 1).unwrap_or(1);
+                let mut l = LocatedError::at(std::path::Path::new(&file), &source, line, column, message_clean.clone())
+                    .with_label("here");
                 l.help = traceback.map(|t| t.trim_end().to_string());
                 return ScriptError::Located(Box::new(l));
             }
-            return ScriptError::Plain {
-                message: format!("{file}:{line}: {message_clean}"),
-                help: traceback,
-            };
+            return ScriptError::Plain { message: format!("{file}:{line}: {message_clean}"), help: traceback };
         }
-        ScriptError::Plain {
-            message: message_clean,
-            help: traceback,
-        }
+        ScriptError::Plain { message: message_clean, help: traceback }
     }
 }
 
@@ -174,11 +150,7 @@ fn cap_lines(text: &str, n: usize) -> String {
     if lines.len() <= n {
         return text.to_string();
     }
-    format!(
-        "{}\n... ({} more lines)",
-        lines[..n].join("\n"),
-        lines.len() - n
-    )
+    format!("{}\n... ({} more lines)", lines[..n].join("\n"), lines.len() - n)
 }
 
 /// Finds the first `file:line:` in a message or traceback whose file is a script.
@@ -188,14 +160,8 @@ pub fn find_location(text: &str) -> Option<(String, usize)> {
         let mut search = line;
         while let Some(i) = search.find(':') {
             let (file, rest) = search.split_at(i);
-            let digits: String = rest[1..]
-                .chars()
-                .take_while(|c| c.is_ascii_digit())
-                .collect();
-            let file = file
-                .trim_start_matches("[string \"")
-                .trim_end_matches("\"]")
-                .trim();
+            let digits: String = rest[1..].chars().take_while(|c| c.is_ascii_digit()).collect();
+            let file = file.trim_start_matches("[string \"").trim_end_matches("\"]").trim();
             let plausible = !file.is_empty()
                 && !file.contains(' ')
                 && file != "sandtable"
@@ -203,6 +169,7 @@ pub fn find_location(text: &str) -> Option<(String, usize)> {
                 && (file.ends_with(".lua")
                     || file.ends_with(".luau")
                     || file == "repl"
+                    || file.starts_with("repl#")
                     || file.starts_with("stdin"));
             if !digits.is_empty() && rest[1 + digits.len()..].starts_with(':') && plausible {
                 return digits.parse().ok().map(|n| (file.to_string(), n));
@@ -228,11 +195,7 @@ fn strip_location(message: &str) -> String {
 
 /// Renders any diagnostic the way the CLI and REPL show it (colours only on a terminal).
 pub fn render_error(diag: &dyn Diagnostic, color: bool) -> String {
-    let theme = if color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
+    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
     if handler.render_report(&mut out, diag).is_err() {
@@ -247,18 +210,12 @@ mod tests {
 
     #[test]
     fn finds_script_locations() {
-        assert_eq!(
-            find_location("rules/a.lua:12: boom"),
-            Some(("rules/a.lua".into(), 12))
-        );
+        assert_eq!(find_location("rules/a.lua:12: boom"), Some(("rules/a.lua".into(), 12)));
         assert_eq!(
             find_location("stack traceback:\n\t[C]: in ?\n\tspec/x.lua:7: in function 'f'"),
             Some(("spec/x.lua".into(), 7))
         );
-        assert_eq!(
-            find_location("repl:1: attempt to call a nil value"),
-            Some(("repl".into(), 1))
-        );
+        assert_eq!(find_location("repl:1: attempt to call a nil value"), Some(("repl".into(), 1)));
         assert_eq!(find_location("no location here: 12"), None);
     }
 }

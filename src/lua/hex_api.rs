@@ -20,16 +20,11 @@ pub fn hex_from_value(v: &Value) -> mlua::Result<Hex> {
         Value::Vector(v) => {
             let (q, r) = (v.x(), v.y());
             if q.fract() != 0.0 || r.fract() != 0.0 {
-                return Err(mlua::Error::runtime(format!(
-                    "({q},{r}) is not a hex: coordinates must be whole numbers"
-                )));
+                return Err(mlua::Error::runtime(format!("({q},{r}) is not a hex: coordinates must be whole numbers")));
             }
             Ok(Hex::new(q as i32, r as i32))
         }
-        other => Err(mlua::Error::runtime(format!(
-            "expected a hex (made with hex(q, r)), got {}",
-            other.type_name()
-        ))),
+        other => Err(mlua::Error::runtime(format!("expected a hex (made with hex(q, r)), got {}", other.type_name()))),
     }
 }
 
@@ -54,9 +49,7 @@ fn hex_list(lua: &Lua, hexes: impl IntoIterator<Item = Hex>) -> mlua::Result<Tab
 
 fn whole(n: f64, what: &str) -> mlua::Result<i32> {
     if n.fract() != 0.0 || n.abs() > 1e9 {
-        return Err(mlua::Error::runtime(format!(
-            "{what} must be a whole number, got {n}"
-        )));
+        return Err(mlua::Error::runtime(format!("{what} must be a whole number, got {n}")));
     }
     Ok(n as i32)
 }
@@ -79,10 +72,7 @@ fn offset_kind(kind: Option<String>) -> mlua::Result<OffsetKind> {
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
     let methods = lua.create_table()?;
-    methods.set(
-        "distance",
-        lua.create_function(|_, (a, b): (HexArg, HexArg)| Ok(a.0.distance(b.0)))?,
-    )?;
+    methods.set("distance", lua.create_function(|_, (a, b): (HexArg, HexArg)| Ok(a.0.distance(b.0)))?)?;
     methods.set(
         "neighbor",
         lua.create_function(|_, (a, d): (HexArg, f64)| {
@@ -90,45 +80,27 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             Ok(HexArg(a.0.neighbor(d).expect("checked direction")))
         })?,
     )?;
-    methods.set(
-        "neighbors",
-        lua.create_function(|lua, a: HexArg| hex_list(lua, a.0.neighbors()))?,
-    )?;
+    methods.set("neighbors", lua.create_function(|lua, a: HexArg| hex_list(lua, a.0.neighbors()))?)?;
     methods.set(
         "ring",
-        lua.create_function(|lua, (a, n): (HexArg, f64)| {
-            hex_list(lua, a.0.ring(whole(n, "radius")?.max(0) as u32))
-        })?,
+        lua.create_function(|lua, (a, n): (HexArg, f64)| hex_list(lua, a.0.ring(whole(n, "radius")?.max(0) as u32)))?,
     )?;
     methods.set(
         "within",
-        lua.create_function(|lua, (a, n): (HexArg, f64)| {
-            hex_list(lua, a.0.within(whole(n, "radius")?.max(0) as u32))
-        })?,
+        lua.create_function(|lua, (a, n): (HexArg, f64)| hex_list(lua, a.0.within(whole(n, "radius")?.max(0) as u32)))?,
     )?;
-    methods.set(
-        "rotate_left",
-        lua.create_function(|_, a: HexArg| Ok(HexArg(a.0.rotate_left())))?,
-    )?;
-    methods.set(
-        "rotate_right",
-        lua.create_function(|_, a: HexArg| Ok(HexArg(a.0.rotate_right())))?,
-    )?;
+    methods.set("rotate_left", lua.create_function(|_, a: HexArg| Ok(HexArg(a.0.rotate_left())))?)?;
+    methods.set("rotate_right", lua.create_function(|_, a: HexArg| Ok(HexArg(a.0.rotate_right())))?)?;
     methods.set(
         "rotate_around",
         lua.create_function(|_, (a, c, steps): (HexArg, HexArg, f64)| {
             Ok(HexArg(a.0.rotate_around(c.0, whole(steps, "steps")?)))
         })?,
     )?;
-    methods.set(
-        "direction_to",
-        lua.create_function(|_, (a, b): (HexArg, HexArg)| Ok(a.0.direction_to(b.0)))?,
-    )?;
+    methods.set("direction_to", lua.create_function(|_, (a, b): (HexArg, HexArg)| Ok(a.0.direction_to(b.0)))?)?;
     methods.set(
         "to_offset",
-        lua.create_function(|_, (a, kind): (HexArg, Option<String>)| {
-            Ok(a.0.to_offset(offset_kind(kind)?))
-        })?,
+        lua.create_function(|_, (a, kind): (HexArg, Option<String>)| Ok(a.0.to_offset(offset_kind(kind)?)))?,
     )?;
     methods.set_readonly(true);
 
@@ -157,37 +129,21 @@ return mt
     lua.set_type_metatable::<Vector>(Some(mt));
 
     let hex = lua.create_table()?;
-    hex.set(
-        "line",
-        lua.create_function(|lua, (a, b): (HexArg, HexArg)| hex_list(lua, Hex::line(a.0, b.0)))?,
-    )?;
-    hex.set(
-        "round",
-        lua.create_function(|_, (q, r): (f64, f64)| Ok(HexArg(Hex::round(q, r))))?,
-    )?;
+    hex.set("line", lua.create_function(|lua, (a, b): (HexArg, HexArg)| hex_list(lua, Hex::line(a.0, b.0)))?)?;
+    hex.set("round", lua.create_function(|_, (q, r): (f64, f64)| Ok(HexArg(Hex::round(q, r))))?)?;
     hex.set(
         "from_offset",
         lua.create_function(|_, (col, row, kind): (f64, f64, Option<String>)| {
-            Ok(HexArg(Hex::from_offset(
-                whole(col, "column")?,
-                whole(row, "row")?,
-                offset_kind(kind)?,
-            )))
+            Ok(HexArg(Hex::from_offset(whole(col, "column")?, whole(row, "row")?, offset_kind(kind)?)))
         })?,
     )?;
     hex.set(
         "direction",
-        lua.create_function(|_, d: f64| {
-            Ok(HexArg(
-                Hex::direction(direction(d)?).expect("checked direction"),
-            ))
-        })?,
+        lua.create_function(|_, d: f64| Ok(HexArg(Hex::direction(direction(d)?).expect("checked direction"))))?,
     )?;
     hex.set(
         "is_hex",
-        lua.create_function(|_, v: Value| {
-            Ok(matches!(v, Value::Vector(_)) && hex_from_value(&v).is_ok())
-        })?,
+        lua.create_function(|_, v: Value| Ok(matches!(v, Value::Vector(_)) && hex_from_value(&v).is_ok()))?,
     )?;
     hex.set(
         "los",
@@ -237,9 +193,7 @@ return mt
     let call_mt = lua.create_table()?;
     call_mt.set(
         "__call",
-        lua.create_function(|_, (_, q, r): (Value, f64, f64)| {
-            Ok(HexArg(Hex::new(whole(q, "q")?, whole(r, "r")?)))
-        })?,
+        lua.create_function(|_, (_, q, r): (Value, f64, f64)| Ok(HexArg(Hex::new(whole(q, "q")?, whole(r, "r")?))))?,
     )?;
     call_mt.set("__metatable", "hex")?;
     hex.set_metatable(Some(call_mt))?;

@@ -132,9 +132,10 @@ pub const OUTPUT_LIMIT: usize = 1 << 20;
 impl State {
     /// Runs `f` with the world borrowed mutably; API closures never call Lua while holding it.
     pub fn with_world<R>(&self, f: impl FnOnce(&mut World) -> R) -> mlua::Result<R> {
-        let mut w = self.world.try_borrow_mut().map_err(|_| {
-            mlua::Error::runtime("the world is busy (a rule called back into the API mid-update)")
-        })?;
+        let mut w = self
+            .world
+            .try_borrow_mut()
+            .map_err(|_| mlua::Error::runtime("the world is busy (a rule called back into the API mid-update)"))?;
         Ok(f(&mut w))
     }
 
@@ -150,8 +151,7 @@ impl State {
         match &mut *self.output.borrow_mut() {
             Output::Stdout => {
                 let mut out = std::io::stdout().lock();
-                out.write_all(text.as_bytes())
-                    .map_err(mlua::Error::external)?;
+                out.write_all(text.as_bytes()).map_err(mlua::Error::external)?;
             }
             Output::Buffer(b) => b.extend_from_slice(text.as_bytes()),
         }
@@ -192,6 +192,7 @@ impl Host {
             | StdLib::DEBUG;
         let lua = Lua::new_with(libs, LuaOptions::new())?;
         lua.enable_jit(!options.no_jit);
+        set_compiler(&lua, &[]);
         let limits = Limits {
             time_ms: options.time_ms.unwrap_or(Limits::default().time_ms),
             memory_mb: options.memory_mb.unwrap_or(Limits::default().memory_mb),
@@ -206,11 +207,7 @@ impl Host {
                 tripped: Cell::new(None),
                 cancel: Arc::new(AtomicBool::new(false)),
             },
-            output: RefCell::new(if options.capture_output {
-                Output::Buffer(Vec::new())
-            } else {
-                Output::Stdout
-            }),
+            output: RefCell::new(if options.capture_output { Output::Buffer(Vec::new()) } else { Output::Stdout }),
             output_written: Cell::new(0),
             decision_mode: Cell::new(DecisionMode::Auto),
             asker: RefCell::new(None),
@@ -245,9 +242,9 @@ impl Host {
         }
         let cg = lua.create_function(|lua, opt: Option<String>| match opt.as_deref() {
             None | Some("count") => Ok(lua.used_memory() as f64 / 1024.0),
-            Some(other) => Err(mlua::Error::runtime(format!(
-                "collectgarbage('{other}') is not available in the sandbox"
-            ))),
+            Some(other) => {
+                Err(mlua::Error::runtime(format!("collectgarbage('{other}') is not available in the sandbox")))
+            }
         })?;
         g.set("collectgarbage", cg)?;
 
@@ -261,11 +258,7 @@ impl Host {
                 }
                 match v {
                     Value::String(s) => line.push_str(&s.to_string_lossy()),
-                    other => line.push_str(
-                        &tostring
-                            .call::<mlua::LuaString>(other.clone())?
-                            .to_string_lossy(),
-                    ),
+                    other => line.push_str(&tostring.call::<mlua::LuaString>(other.clone())?.to_string_lossy()),
                 }
             }
             line.push('\n');
@@ -383,8 +376,7 @@ impl Host {
     pub fn guarded<R>(&self, f: impl FnOnce(&Lua) -> mlua::Result<R>) -> mlua::Result<R> {
         let g = &self.state.guard;
         let ms = self.state.limits.get().time_ms;
-        g.deadline
-            .set(Some(Instant::now() + Duration::from_millis(ms)));
+        g.deadline.set(Some(Instant::now() + Duration::from_millis(ms)));
         g.tripped.set(None);
         g.cancel.store(false, Ordering::Relaxed);
         self.state.output_written.set(0);
@@ -404,10 +396,7 @@ impl Host {
     }
 
     /// Runs `f` as a transaction: if it fails, the world is put back exactly as it was.
-    pub fn transaction<R>(
-        &self,
-        f: impl FnOnce(&Host) -> Result<R, ScriptError>,
-    ) -> Result<R, ScriptError> {
+    pub fn transaction<R>(&self, f: impl FnOnce(&Host) -> Result<R, ScriptError>) -> Result<R, ScriptError> {
         let before = self.state.world.borrow().clone();
         let r = f(self);
         if r.is_err() {
@@ -420,10 +409,7 @@ impl Host {
     pub fn exec(&self, source: &str, chunk_name: &str) -> Result<MultiValue, ScriptError> {
         let name = chunk_name.to_string();
         self.guarded(|lua| {
-            let f = lua
-                .load(source)
-                .set_name(format!("@{name}"))
-                .into_function()?;
+            let f = lua.load(source).set_name(format!("@{name}")).into_function()?;
             call_with_traceback(lua, &f, MultiValue::new())
         })
         .map_err(|e| ScriptError::from_lua_with(&e, Some((chunk_name, source))))
@@ -431,11 +417,9 @@ impl Host {
 
     /// Runs a script file; relative `scenario(...)` paths resolve beside it.
     pub fn exec_file(&self, path: &Path) -> Result<MultiValue, ScriptError> {
-        let source = std::fs::read_to_string(path).map_err(|e| {
-            ScriptError::plain(format!("cannot read script {}: {e}", path.display()))
-        })?;
-        *self.state.script_dir.borrow_mut() =
-            path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| ScriptError::plain(format!("cannot read script {}: {e}", path.display())))?;
+        *self.state.script_dir.borrow_mut() = path.parent().map(Path::to_path_buf).unwrap_or_default();
         self.exec(&source, &display_path(path))
     }
 
@@ -445,9 +429,7 @@ impl Host {
             let f: Function = lua
                 .globals()
                 .get::<Option<Function>>(name)?
-                .ok_or_else(|| {
-                    mlua::Error::runtime(format!("the script defines no global function `{name}`"))
-                })?;
+                .ok_or_else(|| mlua::Error::runtime(format!("the script defines no global function `{name}`")))?;
             f.call::<Value>(())
         })
         .map_err(|e| ScriptError::from_lua(&e))
@@ -455,34 +437,26 @@ impl Host {
 
     /// Loads a ruleset: dice, params, and its Lua modules (each becomes a global of its name).
     pub fn load_ruleset(&self, rs: Ruleset) -> Result<(), ScriptError> {
-        self.guarded(|lua| Ok(load_ruleset_into(lua, &self.state, rs)))
-            .map_err(|e| ScriptError::from_lua(&e))?
+        self.guarded(|lua| Ok(load_ruleset_into(lua, &self.state, rs))).map_err(|e| ScriptError::from_lua(&e))?
     }
 
     /// Re-runs the ruleset's scripts against the same world (after an edit).
     /// The ruleset's YAML is read again too, keeping the params set so far.
     pub fn reload(&self) -> Result<(), ScriptError> {
-        self.guarded(|lua| Ok(reload_into(lua, &self.state)))
-            .map_err(|e| ScriptError::from_lua(&e))?
+        self.guarded(|lua| Ok(reload_into(lua, &self.state))).map_err(|e| ScriptError::from_lua(&e))?
     }
 
     /// Loads a scenario (and its ruleset, unless overridden), replacing the world.
     /// On any error nothing changes.
-    pub fn load_scenario(
-        &self,
-        path: &Path,
-        overrides: &ScenarioOverrides,
-    ) -> Result<(), ScriptError> {
-        self.lua
-            .set_app_data(spec_api::Overrides(overrides.clone()));
+    pub fn load_scenario(&self, path: &Path, overrides: &ScenarioOverrides) -> Result<(), ScriptError> {
+        self.lua.set_app_data(spec_api::Overrides(overrides.clone()));
         self.guarded(|lua| Ok(load_scenario_into(lua, &self.state, path, overrides)))
             .map_err(|e| ScriptError::from_lua(&e))?
     }
 
     /// Remembers command-line overrides so that `scenario(...)` in scripts applies them too.
     pub fn set_overrides(&self, overrides: &ScenarioOverrides) {
-        self.lua
-            .set_app_data(spec_api::Overrides(overrides.clone()));
+        self.lua.set_app_data(spec_api::Overrides(overrides.clone()));
     }
 
     /// A copy of the world (for undo, trials, transactions).
@@ -525,11 +499,7 @@ impl Host {
         if let Ok(q) = self.lua.named_registry_value::<Table>("sandtable.answers") {
             let n = q.raw_len();
             if n > 0 {
-                let items: Vec<String> = q
-                    .sequence_values::<Value>()
-                    .flatten()
-                    .map(|v| display_value(&v))
-                    .collect();
+                let items: Vec<String> = q.sequence_values::<Value>().flatten().map(|v| display_value(&v)).collect();
                 out.push(format!("answers never used: {}", items.join(", ")));
             }
         }
@@ -561,9 +531,8 @@ impl Host {
                 Value::Nil => {}
                 v => return Ok(v),
             }
-            let src = std::fs::read_to_string(&path).map_err(|e| {
-                mlua::Error::runtime(format!("require('{name}'): cannot read {key}: {e}"))
-            })?;
+            let src = std::fs::read_to_string(&path)
+                .map_err(|e| mlua::Error::runtime(format!("require('{name}'): cannot read {key}: {e}")))?;
             loaded.set(key.as_str(), false)?;
             let f = lua.load(src).set_name(format!("@{key}")).into_function()?;
             let v: Value = match f.call::<Value>(()) {
@@ -594,14 +563,8 @@ impl Host {
 
     /// Applies `module.param=value` to the loaded ruleset and the Lua `params` table.
     pub fn set_param(&self, assignment: &str) -> Result<(), ScriptError> {
-        let mut rs = self
-            .state
-            .ruleset
-            .borrow()
-            .clone()
-            .ok_or_else(|| ScriptError::plain("no ruleset is loaded"))?;
-        rs.set_param(assignment)
-            .map_err(|e| ScriptError::plain(e.to_string()))?;
+        let mut rs = self.state.ruleset.borrow().clone().ok_or_else(|| ScriptError::plain("no ruleset is loaded"))?;
+        rs.set_param(assignment).map_err(|e| ScriptError::plain(e.to_string()))?;
         refresh_params(&self.lua, &rs).map_err(|e| ScriptError::from_lua(&e))?;
         *self.state.ruleset.borrow_mut() = Some(rs);
         Ok(())
@@ -658,17 +621,10 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
     // Keep what was set by hand (--set, :set, a variant); edited defaults take effect.
     for (module, values) in &old.values {
         for (name, v) in values {
-            let old_default = old
-                .params
-                .get(module)
-                .and_then(|m| m.get(name))
-                .map(|d| &d.default);
+            let old_default = old.params.get(module).and_then(|m| m.get(name)).map(|d| &d.default);
             let new_def = rs.params.get(module).and_then(|m| m.get(name));
             if old_default != Some(v) && new_def.is_some_and(|d| d.check(v).is_ok()) {
-                rs.values
-                    .entry(module.clone())
-                    .or_default()
-                    .insert(name.clone(), v.clone());
+                rs.values.entry(module.clone()).or_default().insert(name.clone(), v.clone());
             }
         }
     }
@@ -688,6 +644,16 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
     r
 }
 
+/// Configures the Luau compiler. In the sandbox Luau resolves global chains
+/// such as `params.mod.x` or `module.fire` once, when a chunk loads; globals that
+/// change during a session (params after `--set`, modules after a reload) must
+/// be named mutable so every access looks them up.
+fn set_compiler(lua: &Lua, modules: &[String]) {
+    let mut mutable: Vec<String> = vec!["params".into(), "ruleset".into()];
+    mutable.extend(modules.iter().cloned());
+    lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(2).set_mutable_globals(mutable));
+}
+
 /// Publishes the ruleset's data to Lua: `params` and the `ruleset` table.
 fn publish_ruleset(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
     refresh_params(lua, rs)?;
@@ -696,19 +662,10 @@ fn publish_ruleset(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
     rt.set("name", rs.name.as_str())?;
     rt.set("title", rs.title.as_str())?;
     rt.set("dir", display_path(&rs.dir))?;
-    rt.set(
-        "terrain",
-        json_to_lua(lua, &serde_json::Value::Object(rs.terrain.clone()))?,
-    )?;
-    rt.set(
-        "unit_types",
-        json_to_lua(lua, &serde_json::Value::Object(rs.unit_types.clone()))?,
-    )?;
+    rt.set("terrain", json_to_lua(lua, &serde_json::Value::Object(rs.terrain.clone()))?)?;
+    rt.set("unit_types", json_to_lua(lua, &serde_json::Value::Object(rs.unit_types.clone()))?)?;
     rt.set("charts", json_to_lua(lua, &rs.charts)?)?;
-    rt.set(
-        "tokens",
-        lua.create_sequence_from(rs.tokens.iter().map(String::as_str))?,
-    )?;
+    rt.set("tokens", lua.create_sequence_from(rs.tokens.iter().map(String::as_str))?)?;
     rt.set("variant", rs.variant.clone())?;
     rt.set_readonly(true);
     Ok(())
@@ -716,12 +673,8 @@ fn publish_ruleset(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
 
 /// Registry entries the scripts fill in (subscriptions, policies, loaded
 /// modules, the LOS rule): started afresh on a (re)load, put back if it fails.
-const SCRIPT_REGISTRY: [&str; 4] = [
-    "sandtable.handlers",
-    "sandtable.policies",
-    "sandtable.loaded",
-    "sandtable.los_rule",
-];
+const SCRIPT_REGISTRY: [&str; 4] =
+    ["sandtable.handlers", "sandtable.policies", "sandtable.loaded", "sandtable.los_rule"];
 
 /// Runs the ruleset's modules. All or nothing: if one fails, the previous
 /// modules, subscriptions and policies stay in place and the session goes on
@@ -730,10 +683,9 @@ fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Ruleset>) -> mlu
     let Some(rs) = st.ruleset.borrow().clone() else {
         return Ok(());
     };
-    let saved: Vec<Value> = SCRIPT_REGISTRY
-        .iter()
-        .map(|k| lua.named_registry_value::<Value>(k))
-        .collect::<mlua::Result<_>>()?;
+    let saved: Vec<Value> =
+        SCRIPT_REGISTRY.iter().map(|k| lua.named_registry_value::<Value>(k)).collect::<mlua::Result<_>>()?;
+    set_compiler(lua, &rs.modules);
     let run = || -> mlua::Result<Vec<(String, Value)>> {
         publish_ruleset(lua, &rs)?;
         for k in SCRIPT_REGISTRY {
@@ -754,7 +706,7 @@ fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Ruleset>) -> mlu
         Ok(modules) => {
             let g = lua.globals();
             for (name, module) in modules {
-                g.raw_set(name, module)?;
+                install_module(&g, &name, module)?;
             }
             Ok(())
         }
@@ -770,6 +722,25 @@ fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Ruleset>) -> mlu
     }
 }
 
+/// Makes a module's table the global of its name. On a reload the new contents
+/// go into the existing table: code loaded earlier (a spec, a function typed at
+/// the REPL) may hold that table through Luau's import cache, and must see the
+/// edited functions.
+fn install_module(g: &Table, name: &str, module: Value) -> mlua::Result<()> {
+    if let (Value::Table(old), Value::Table(new)) = (g.raw_get::<Value>(name)?, &module) {
+        if !old.is_readonly() && old != *new {
+            old.clear()?;
+            for pair in new.pairs::<Value, Value>() {
+                let (k, v) = pair?;
+                old.raw_set(k, v)?;
+            }
+            old.set_metatable(new.metatable())?;
+            return Ok(());
+        }
+    }
+    g.raw_set(name, module)
+}
+
 /// Loads a scenario file into a state; on any error nothing changes.
 pub fn load_scenario_into(
     lua: &Lua,
@@ -778,15 +749,8 @@ pub fn load_scenario_into(
     overrides: &ScenarioOverrides,
 ) -> Result<(), ScriptError> {
     let sc = Scenario::load(path).map_err(ScriptError::Located)?;
-    let rs_name = overrides
-        .ruleset
-        .clone()
-        .unwrap_or_else(|| sc.ruleset.clone());
-    let base = if overrides.ruleset.is_none() {
-        path.parent()
-    } else {
-        None
-    };
+    let rs_name = overrides.ruleset.clone().unwrap_or_else(|| sc.ruleset.clone());
+    let base = if overrides.ruleset.is_none() { path.parent() } else { None };
     let mut rs = crate::ruleset::Ruleset::load_from(&rs_name, base).map_err(|e| match e {
         crate::ruleset::RulesetError::NotFound { .. } if overrides.ruleset.is_none() => {
             ScriptError::Located(sc.ruleset_error(e.to_string()))
@@ -805,29 +769,20 @@ pub fn load_scenario_into(
     }
     sc.apply_params(&mut rs).map_err(ScriptError::Located)?;
     for s in &overrides.set {
-        rs.set_param(s)
-            .map_err(|e| ScriptError::plain(e.to_string()))?;
+        rs.set_param(s).map_err(|e| ScriptError::plain(e.to_string()))?;
     }
     let mut world = sc.build(&rs).map_err(ScriptError::Located)?;
     if let Some(seed) = overrides.seed {
         world.dice.seed(seed);
     }
-    let same_ruleset = st
-        .ruleset
-        .borrow()
-        .as_ref()
-        .map(|r| (r.dir.clone(), r.values.clone()))
+    let same_ruleset = st.ruleset.borrow().as_ref().map(|r| (r.dir.clone(), r.values.clone()))
         == Some((rs.dir.clone(), rs.values.clone()));
     let recording = st.world.borrow().log.recording;
     world.log.recording = recording;
     let before_world = st.world.replace(world);
     let before_rs = st.ruleset.borrow().clone();
     let before_scenario = st.scenario.replace(Some(path.to_path_buf()));
-    let r = if same_ruleset {
-        Ok(())
-    } else {
-        load_ruleset_into(lua, st, rs)
-    };
+    let r = if same_ruleset { Ok(()) } else { load_ruleset_into(lua, st, rs) };
     if r.is_err() {
         *st.world.borrow_mut() = before_world;
         *st.ruleset.borrow_mut() = before_rs;
@@ -858,17 +813,10 @@ fn resolve_module(state: &State, name: &str) -> mlua::Result<PathBuf> {
     let bad = |why: &str| mlua::Error::runtime(format!("require('{name}'): {why}"));
     let rel = name.replace('.', "/");
     if rel.is_empty() || rel.starts_with('/') || rel.split('/').any(|p| p.is_empty() || p == "..") {
-        return Err(bad(
-            "module names are like 'combat' or 'lib/cc_dice'; no absolute paths or '..'",
-        ));
+        return Err(bad("module names are like 'combat' or 'lib/cc_dice'; no absolute paths or '..'"));
     }
-    if !rel
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/' || c == '-')
-    {
-        return Err(bad(
-            "module names may use letters, digits, '_', '-' and '/' only",
-        ));
+    if !rel.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/' || c == '-') {
+        return Err(bad("module names may use letters, digits, '_', '-' and '/' only"));
     }
     let rs_dir = state.ruleset.borrow().as_ref().map(|r| r.dir.clone());
     let lib_dir = rs_dir
@@ -878,8 +826,7 @@ fn resolve_module(state: &State, name: &str) -> mlua::Result<PathBuf> {
     let candidate = if let Some(rest) = rel.strip_prefix("lib/") {
         lib_dir.join(format!("{rest}.lua"))
     } else {
-        let dir = rs_dir
-            .ok_or_else(|| bad("no ruleset is loaded, so only lib/ modules can be required"))?;
+        let dir = rs_dir.ok_or_else(|| bad("no ruleset is loaded, so only lib/ modules can be required"))?;
         dir.join(format!("{rel}.lua"))
     };
     if !candidate.is_file() {
@@ -950,10 +897,7 @@ end
     };
     Err(match err {
         Value::Error(e) => match *e {
-            mlua::Error::CallbackError { cause, .. } => mlua::Error::CallbackError {
-                traceback: tb,
-                cause,
-            },
+            mlua::Error::CallbackError { cause, .. } => mlua::Error::CallbackError { traceback: tb, cause },
             mlua::Error::RuntimeError(m) => mlua::Error::RuntimeError(format!("{m}\n{tb}")),
             other => other,
         },
@@ -965,9 +909,7 @@ end
                 mlua::Error::RuntimeError(format!("{m}\n{tb}"))
             }
         }
-        other => {
-            mlua::Error::RuntimeError(format!("error object: {}\n{tb}", display_value(&other)))
-        }
+        other => mlua::Error::RuntimeError(format!("error object: {}\n{tb}", display_value(&other))),
     })
 }
 
@@ -977,15 +919,10 @@ pub fn trim_traceback(tb: &str) -> String {
     const KEEP: usize = 12;
     let lines: Vec<&str> = tb
         .lines()
-        .filter(|l| {
-            !l.contains("sandtable:") && !l.contains("in function 'xpcall'") && !l.trim().is_empty()
-        })
+        .filter(|l| !l.contains("sandtable:") && !l.contains("in function 'xpcall'") && !l.trim().is_empty())
         .collect();
     let mut out: Vec<String> = Vec::new();
-    if !lines
-        .first()
-        .is_some_and(|l| l.starts_with("stack traceback"))
-    {
+    if !lines.first().is_some_and(|l| l.starts_with("stack traceback")) {
         out.push("stack traceback:".into());
     }
     if lines.len() > KEEP + 2 {
@@ -1006,11 +943,7 @@ pub fn display_value(v: &Value) -> String {
         Value::Integer(i) => i.to_string(),
         Value::Number(n) => format_number(*n),
         Value::String(s) => format!("{:?}", s.to_string_lossy()),
-        Value::Vector(v) => format!(
-            "({},{})",
-            format_number(v.x() as f64),
-            format_number(v.y() as f64)
-        ),
+        Value::Vector(v) => format!("({},{})", format_number(v.x() as f64), format_number(v.y() as f64)),
         Value::Table(_) => "table".into(),
         Value::Function(_) => "function".into(),
         Value::UserData(ud) => {

@@ -110,8 +110,7 @@ return expect, expect_error
 "#;
 
 pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
-    let (expect, expect_error): (Function, Function) =
-        lua.load(EXPECT).set_name("=expect").call(())?;
+    let (expect, expect_error): (Function, Function) = lua.load(EXPECT).set_name("=expect").call(())?;
     lua.globals().set("expect", expect)?;
     lua.globals().set("expect_error", expect_error)?;
 
@@ -142,22 +141,13 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                 p.push(name);
                 p.join(" > ")
             };
-            if st
-                .spec_path
-                .borrow()
-                .last()
-                .is_some_and(|l| l.starts_with("\u{0}it:"))
-            {
-                return Err(mlua::Error::runtime(
-                    "`it` cannot be nested inside another `it`",
-                ));
+            if st.spec_path.borrow().last().is_some_and(|l| l.starts_with("\u{0}it:")) {
+                return Err(mlua::Error::runtime("`it` cannot be nested inside another `it`"));
             }
             let before = st.world.borrow().clone();
             let mode = st.decision_mode.replace(DecisionMode::Strict);
             let saved_deadline = st.guard.deadline.get();
-            st.guard.deadline.set(Some(
-                Instant::now() + Duration::from_millis(st.limits.get().time_ms),
-            ));
+            st.guard.deadline.set(Some(Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
             st.guard.tripped.set(None);
             lua.set_named_registry_value("sandtable.answers", lua.create_table()?)?;
             st.world.borrow_mut().dice.clear_forced();
@@ -181,11 +171,8 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                     .collect();
                 let q: mlua::Table = lua.named_registry_value("sandtable.answers")?;
                 if q.raw_len() > 0 {
-                    let items: Vec<String> = q
-                        .sequence_values::<Value>()
-                        .flatten()
-                        .map(|v| super::display_value(&v))
-                        .collect();
+                    let items: Vec<String> =
+                        q.sequence_values::<Value>().flatten().map(|v| super::display_value(&v)).collect();
                     left.push(format!("answers never used: {}", items.join(", ")));
                 }
                 if !left.is_empty() {
@@ -195,15 +182,11 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             lua.set_named_registry_value("sandtable.answers", lua.create_table()?)?;
             *st.world.borrow_mut() = before;
             st.decision_mode.set(mode);
-            st.guard.deadline.set(
-                saved_deadline
-                    .map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)),
-            );
+            st.guard
+                .deadline
+                .set(saved_deadline.map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
             let passed = error.is_none();
-            st.spec
-                .borrow_mut()
-                .cases
-                .push(CaseResult { name: full, error });
+            st.spec.borrow_mut().cases.push(CaseResult { name: full, error });
             Ok(passed)
         })?,
     )?;
@@ -211,10 +194,29 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     let st = state.clone();
     lua.globals().set(
         "scenario",
-        lua.create_function(move |lua, path: String| {
+        lua.create_function(move |lua, (path, opts): (String, Option<mlua::Table>)| {
             let p = resolve_data_path(&st, &path)
                 .ok_or_else(|| mlua::Error::runtime(format!("scenario('{path}'): no such file (looked beside the script, in scripts/ and in the project folder)")))?;
-            let overrides = lua.app_data_ref::<Overrides>().map(|o| o.0.clone()).unwrap_or_default();
+            let mut overrides = lua.app_data_ref::<Overrides>().map(|o| o.0.clone()).unwrap_or_default();
+            // scenario(path, {variant=, set={...}, seed=}) adds to the command line's overrides.
+            if let Some(o) = opts {
+                if let Some(v) = o.get::<Option<String>>("variant")? {
+                    overrides.variant = Some(v);
+                }
+                if let Some(seed) = o.get::<Option<u64>>("seed")? {
+                    overrides.seed = Some(seed);
+                }
+                if let Some(set) = o.get::<Option<mlua::Table>>("set")? {
+                    for pair in set.pairs::<String, Value>() {
+                        let (k, v) = pair?;
+                        let text = match &v {
+                            Value::String(s) => s.to_str()?.to_string(),
+                            other => super::display_value(other),
+                        };
+                        overrides.set.push(format!("{k}={text}"));
+                    }
+                }
+            }
             super::load_scenario_into(lua, &st, &p, &overrides).map_err(|e| mlua::Error::runtime(super::render_error(&e, false)))
         })?,
     )?;
@@ -229,11 +231,6 @@ pub fn resolve_data_path(st: &State, path: &str) -> Option<PathBuf> {
         return p.is_file().then_some(p);
     }
     let root = crate::ruleset::project_root();
-    let candidates = [
-        st.script_dir.borrow().join(&p),
-        p.clone(),
-        root.join("scripts").join(&p),
-        root.join(&p),
-    ];
+    let candidates = [st.script_dir.borrow().join(&p), p.clone(), root.join("scripts").join(&p), root.join(&p)];
     candidates.into_iter().find(|c| c.is_file())
 }

@@ -18,10 +18,7 @@ fn point_or_unit(lua: &Lua, v: &Value) -> mlua::Result<Point> {
             let pos = st.with_world(|w| u.resolve(w).map(|i| w.units[i].pos))??;
             return match pos {
                 Position::Table { at, .. } => Ok(at),
-                _ => Err(mlua::Error::runtime(format!(
-                    "unit '{}' is not on a tabletop",
-                    u.id
-                ))),
+                _ => Err(mlua::Error::runtime(format!("unit '{}' is not on a tabletop", u.id))),
             };
         }
     }
@@ -37,10 +34,7 @@ fn point(lua: &Lua, p: Point) -> mlua::Result<Table> {
 
 pub fn register(lua: &Lua) -> mlua::Result<()> {
     let t = lua.create_table()?;
-    t.set(
-        "point",
-        lua.create_function(|lua, (x, y): (f64, f64)| point(lua, Point::new(x, y)))?,
-    )?;
+    t.set("point", lua.create_function(|lua, (x, y): (f64, f64)| point(lua, Point::new(x, y)))?)?;
     t.set(
         "distance",
         lua.create_function(|lua, (a, b): (Value, Value)| {
@@ -49,9 +43,9 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     )?;
     t.set(
         "bearing",
-        lua.create_function(|lua, (a, b): (Value, Value)| {
-            Ok(point_or_unit(lua, &a)?.bearing(point_or_unit(lua, &b)?))
-        })?,
+        lua.create_function(
+            |lua, (a, b): (Value, Value)| Ok(point_or_unit(lua, &a)?.bearing(point_or_unit(lua, &b)?)),
+        )?,
     )?;
     t.set(
         "travel",
@@ -59,19 +53,11 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
             point(lua, point_or_unit(lua, &a)?.travel(bearing, dist))
         })?,
     )?;
-    t.set(
-        "angle_between",
-        lua.create_function(|_, (a, b): (f64, f64)| Ok(table::angle_between(a, b)))?,
-    )?;
+    t.set("angle_between", lua.create_function(|_, (a, b): (f64, f64)| Ok(table::angle_between(a, b)))?)?;
     t.set(
         "in_arc",
         lua.create_function(|lua, (from, facing, arc, to): (Value, f64, f64, Value)| {
-            Ok(table::in_arc(
-                point_or_unit(lua, &from)?,
-                facing,
-                arc,
-                point_or_unit(lua, &to)?,
-            ))
+            Ok(table::in_arc(point_or_unit(lua, &from)?, facing, arc, point_or_unit(lua, &to)?))
         })?,
     )?;
     t.set(

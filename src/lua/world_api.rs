@@ -8,8 +8,8 @@
 use std::rc::Rc;
 
 use mlua::{
-    AnyUserData, FromLua, Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataFields,
-    UserDataMethods, Value,
+    AnyUserData, FromLua, Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataFields, UserDataMethods,
+    Value,
 };
 
 use super::hex_api::{hex_from_value, hex_value, HexArg};
@@ -34,22 +34,15 @@ impl UnitRef {
                 return Ok(self.idx);
             }
         }
-        w.unit_index(&self.id)
-            .map_err(|_| mlua::Error::runtime(format!("unit '{}' no longer exists", self.id)))
+        w.unit_index(&self.id).map_err(|_| mlua::Error::runtime(format!("unit '{}' no longer exists", self.id)))
     }
 }
 
 fn state(lua: &Lua) -> mlua::Result<Rc<State>> {
-    lua.app_data_ref::<Rc<State>>()
-        .map(|s| s.clone())
-        .ok_or_else(|| mlua::Error::runtime("sandtable state missing"))
+    lua.app_data_ref::<Rc<State>>().map(|s| s.clone()).ok_or_else(|| mlua::Error::runtime("sandtable state missing"))
 }
 
-fn with_unit<R>(
-    lua: &Lua,
-    u: &UnitRef,
-    f: impl FnOnce(&mut World, usize) -> mlua::Result<R>,
-) -> mlua::Result<R> {
+fn with_unit<R>(lua: &Lua, u: &UnitRef, f: impl FnOnce(&mut World, usize) -> mlua::Result<R>) -> mlua::Result<R> {
     let st = state(lua)?;
     st.with_world(|w| {
         let i = u.resolve(w)?;
@@ -91,67 +84,31 @@ fn point_table(lua: &Lua, p: Point) -> mlua::Result<Table> {
 /// Reads `{x=, y=}` (or `{x, y}`) as a tabletop point.
 pub fn point_from_value(v: &Value) -> mlua::Result<Point> {
     let Value::Table(t) = v else {
-        return Err(mlua::Error::runtime(format!(
-            "expected a point {{x=, y=}} in cm, got {}",
-            v.type_name()
-        )));
+        return Err(mlua::Error::runtime(format!("expected a point {{x=, y=}} in cm, got {}", v.type_name())));
     };
-    let x: Option<f64> = t
-        .get("x")
-        .ok()
-        .flatten()
-        .or_else(|| t.get(1).ok().flatten());
-    let y: Option<f64> = t
-        .get("y")
-        .ok()
-        .flatten()
-        .or_else(|| t.get(2).ok().flatten());
+    let x: Option<f64> = t.get("x").ok().flatten().or_else(|| t.get(1).ok().flatten());
+    let y: Option<f64> = t.get("y").ok().flatten().or_else(|| t.get(2).ok().flatten());
     match (x, y) {
         (Some(x), Some(y)) => Ok(Point::new(x, y)),
         _ => Err(mlua::Error::runtime("expected a point {x=, y=} in cm")),
     }
 }
 
-const UNIT_FIELDS: &[&str] = &[
-    "id",
-    "side",
-    "type",
-    "strength",
-    "max_strength",
-    "leader",
-    "hex",
-    "pos",
-    "facing",
-    "alive",
-    "props",
-];
+const UNIT_FIELDS: &[&str] =
+    &["id", "side", "type", "strength", "max_strength", "leader", "hex", "pos", "facing", "alive", "props"];
 
 impl UserData for UnitRef {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
         fields.add_field_method_get("id", |_, u| Ok(u.id.to_string()));
-        fields.add_field_method_get("side", |lua, u| {
-            with_unit(lua, u, |w, i| Ok(w.units[i].side.to_string()))
-        });
-        fields.add_field_method_get("type", |lua, u| {
-            with_unit(lua, u, |w, i| Ok(w.units[i].kind.to_string()))
-        });
-        fields.add_field_method_get("strength", |lua, u| {
-            with_unit(lua, u, |w, i| Ok(w.units[i].strength))
-        });
-        fields.add_field_method_get("max_strength", |lua, u| {
-            with_unit(lua, u, |w, i| Ok(w.units[i].max_strength))
-        });
+        fields.add_field_method_get("side", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].side.to_string())));
+        fields.add_field_method_get("type", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].kind.to_string())));
+        fields.add_field_method_get("strength", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].strength)));
+        fields.add_field_method_get("max_strength", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].max_strength)));
         fields.add_field_method_get("leader", |lua, u| {
-            with_unit(lua, u, |w, i| {
-                Ok(w.units[i].leader.as_ref().map(|l| l.to_string()))
-            })
+            with_unit(lua, u, |w, i| Ok(w.units[i].leader.as_ref().map(|l| l.to_string())))
         });
-        fields.add_field_method_get("hex", |lua, u| {
-            with_unit(lua, u, |w, i| Ok(w.units[i].hex().map(hex_value)))
-        });
-        fields.add_field_method_get("alive", |lua, u| {
-            with_unit(lua, u, |w, i| Ok(w.units[i].alive()))
-        });
+        fields.add_field_method_get("hex", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].hex().map(hex_value))));
+        fields.add_field_method_get("alive", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].alive())));
         fields.add_field_method_get("pos", |lua, u| {
             let pos = with_unit(lua, u, |w, i| Ok(w.units[i].pos))?;
             match pos {
@@ -256,33 +213,23 @@ impl FromLua for UnitArg {
     fn from_lua(v: Value, lua: &Lua) -> mlua::Result<Self> {
         match v {
             Value::UserData(ud) => {
-                let u = ud
-                    .borrow::<UnitRef>()
-                    .map_err(|_| mlua::Error::runtime("expected a unit"))?;
+                let u = ud.borrow::<UnitRef>().map_err(|_| mlua::Error::runtime("expected a unit"))?;
                 Ok(UnitArg(u.clone()))
             }
             Value::String(s) => {
                 let id = s.to_str()?.to_string();
                 let st = state(lua)?;
-                let idx = st
-                    .with_world(|w| w.unit_index(&id))?
-                    .map_err(mlua::Error::external)?;
+                let idx = st.with_world(|w| w.unit_index(&id))?.map_err(mlua::Error::external)?;
                 let rid = st.world.borrow().units[idx].id.clone();
                 Ok(UnitArg(UnitRef { idx, id: rid }))
             }
-            other => Err(mlua::Error::runtime(format!(
-                "expected a unit or a unit id, got {}",
-                other.type_name()
-            ))),
+            other => Err(mlua::Error::runtime(format!("expected a unit or a unit id, got {}", other.type_name()))),
         }
     }
 }
 
 fn unit_ref(w: &World, idx: usize) -> UnitRef {
-    UnitRef {
-        idx,
-        id: w.units[idx].id.clone(),
-    }
+    UnitRef { idx, id: w.units[idx].id.clone() }
 }
 
 /// Calls every handler subscribed to `event` with `args`; the world is not borrowed meanwhile.
@@ -292,10 +239,7 @@ pub fn emit(lua: &Lua, event: &str, args: MultiValue) -> mlua::Result<()> {
         return Ok(());
     };
     // In subscription order.
-    let mut fns: Vec<(i64, Function)> = list
-        .pairs::<i64, Function>()
-        .filter_map(|p| p.ok())
-        .collect();
+    let mut fns: Vec<(i64, Function)> = list.pairs::<i64, Function>().filter_map(|p| p.ok()).collect();
     fns.sort_by_key(|(id, _)| *id);
     for (_, f) in fns {
         f.call::<()>(args.clone())?;
@@ -306,14 +250,8 @@ pub fn emit(lua: &Lua, event: &str, args: MultiValue) -> mlua::Result<()> {
 fn path_from_value(v: &Value) -> mlua::Result<Vec<Hex>> {
     match v {
         Value::Vector(_) => Ok(vec![hex_from_value(v)?]),
-        Value::Table(t) => t
-            .sequence_values::<Value>()
-            .map(|h| hex_from_value(&h?))
-            .collect(),
-        other => Err(mlua::Error::runtime(format!(
-            "a path is a hex or a list of hexes, got {}",
-            other.type_name()
-        ))),
+        Value::Table(t) => t.sequence_values::<Value>().map(|h| hex_from_value(&h?)).collect(),
+        other => Err(mlua::Error::runtime(format!("a path is a hex or a list of hexes, got {}", other.type_name()))),
     }
 }
 
@@ -324,12 +262,7 @@ fn walk(lua: &Lua, st: &State, u: &UnitRef, path: Vec<Hex>, retreat: bool) -> ml
     // Check the whole path first so that a bad path changes nothing.
     st.with_world(|w| -> mlua::Result<()> {
         let i = u.resolve(w)?;
-        let mut probe = w.clone();
-        probe.log.recording = false;
-        for &h in &path {
-            probe.step(i, h, retreat).map_err(mlua::Error::external)?;
-        }
-        Ok(())
+        w.check_path(i, &path).map_err(mlua::Error::external)
     })??;
     for h in path {
         let (from, stopped) = st.with_world(|w| -> mlua::Result<(Hex, bool)> {
@@ -343,8 +276,7 @@ fn walk(lua: &Lua, st: &State, u: &UnitRef, path: Vec<Hex>, retreat: bool) -> ml
             return Ok(false);
         }
         let ud = lua.create_userdata(u.clone())?;
-        let leaves =
-            MultiValue::from_iter([Value::UserData(ud.clone()), hex_value(from), hex_value(h)]);
+        let leaves = MultiValue::from_iter([Value::UserData(ud.clone()), hex_value(from), hex_value(h)]);
         emit(lua, "leaves", leaves)?;
         let enters = MultiValue::from_iter([Value::UserData(ud), hex_value(h), hex_value(from)]);
         emit(lua, "enters", enters)?;
@@ -374,11 +306,7 @@ fn data_obstructed(
     }
     if let Some(t) = w.terrain(h) {
         if let Some(info) = terrain.get(&**t) {
-            if info
-                .get(&rule.terrain_flag)
-                .and_then(serde_json::Value::as_bool)
-                == Some(true)
-            {
+            if info.get(&rule.terrain_flag).and_then(serde_json::Value::as_bool) == Some(true) {
                 return true;
             }
         }
@@ -389,10 +317,7 @@ fn data_obstructed(
 macro_rules! wfn {
     ($lua:expr, $tbl:expr, $name:expr, $st:ident, |$l:ident, $args:tt : $ty:ty| $body:expr) => {{
         let $st = $st.clone();
-        $tbl.set(
-            $name,
-            $lua.create_function(move |$l, (_, $args): (Value, $ty)| $body)?,
-        )?;
+        $tbl.set($name, $lua.create_function(move |$l, (_, $args): (Value, $ty)| $body)?)?;
     }};
 }
 
@@ -405,22 +330,9 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         st.with_world(|w| w.unit_index(&id).ok().map(|i| unit_ref(w, i)))
     });
     wfn!(lua, world, "units", st, |l, filter: Option<Table>| {
-        let side: Option<String> = filter
-            .as_ref()
-            .map(|f| f.get("side"))
-            .transpose()?
-            .flatten();
-        let ty: Option<String> = filter
-            .as_ref()
-            .map(|f| f.get("type"))
-            .transpose()?
-            .flatten();
-        let all: bool = filter
-            .as_ref()
-            .map(|f| f.get::<Option<bool>>("all"))
-            .transpose()?
-            .flatten()
-            .unwrap_or(false);
+        let side: Option<String> = filter.as_ref().map(|f| f.get("side")).transpose()?.flatten();
+        let ty: Option<String> = filter.as_ref().map(|f| f.get("type")).transpose()?.flatten();
+        let all: bool = filter.as_ref().map(|f| f.get::<Option<bool>>("all")).transpose()?.flatten().unwrap_or(false);
         let refs = st.with_world(|w| {
             (0..w.units.len())
                 .filter(|&i| {
@@ -438,8 +350,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         }
         Ok(t)
     });
-    wfn!(lua, world, "unit_at", st, |_l, h: HexArg| st
-        .with_world(|w| w.unit_at(h.0).map(|i| unit_ref(w, i))));
+    wfn!(lua, world, "unit_at", st, |_l, h: HexArg| st.with_world(|w| w.unit_at(h.0).map(|i| unit_ref(w, i))));
     wfn!(lua, world, "add_unit", st, |_l, spec: Table| {
         let id: String = spec.get("id")?;
         let side: String = spec.get("side")?;
@@ -450,17 +361,10 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             .ruleset
             .borrow()
             .as_ref()
-            .and_then(|r| {
-                r.unit_types
-                    .get(&kind)
-                    .and_then(|t| t.get("strength"))
-                    .and_then(serde_json::Value::as_i64)
-            })
+            .and_then(|r| r.unit_types.get(&kind).and_then(|t| t.get("strength")).and_then(serde_json::Value::as_i64))
             .map(|v| v as i32);
         let max = max.or(type_strength).or(strength).ok_or_else(|| {
-            mlua::Error::runtime(format!(
-                "world:add_unit: unit '{id}' needs a strength (type '{kind}' has no default)"
-            ))
+            mlua::Error::runtime(format!("world:add_unit: unit '{id}' needs a strength (type '{kind}' has no default)"))
         })?;
         let strength = strength.unwrap_or(max);
         if let Some(rs) = st.ruleset.borrow().as_ref() {
@@ -474,15 +378,10 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         let pos = match (spec.get::<Value>("hex")?, spec.get::<Value>("at")?) {
             (Value::Nil, Value::Nil) => Position::Off,
             (h, Value::Nil) => Position::Hex(hex_from_value(&h)?),
-            (Value::Nil, p) => Position::Table {
-                at: point_from_value(&p)?,
-                facing: spec.get::<Option<f64>>("facing")?.unwrap_or(0.0),
-            },
-            _ => {
-                return Err(mlua::Error::runtime(
-                    "world:add_unit: give `hex` or `at`, not both",
-                ))
+            (Value::Nil, p) => {
+                Position::Table { at: point_from_value(&p)?, facing: spec.get::<Option<f64>>("facing")?.unwrap_or(0.0) }
             }
+            _ => return Err(mlua::Error::runtime("world:add_unit: give `hex` or `at`, not both")),
         };
         let mut props = Vec::new();
         if let Some(pt) = spec.get::<Option<Table>>("props")? {
@@ -499,9 +398,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             kind: kind.as_str().into(),
             strength,
             max_strength: max,
-            leader: spec
-                .get::<Option<String>>("leader")?
-                .map(|s| Rc::from(s.as_str())),
+            leader: spec.get::<Option<String>>("leader")?.map(|s| Rc::from(s.as_str())),
             pos,
             props,
         };
@@ -519,23 +416,14 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     wfn!(lua, world, "move", st, |l, (u, path): (UnitArg, Value)| {
         walk(l, &st, &u.0, path_from_value(&path)?, false)
     });
-    wfn!(
-        lua,
-        world,
-        "retreat",
-        st,
-        |l, (u, path): (UnitArg, Value)| walk(l, &st, &u.0, path_from_value(&path)?, true)
-    );
+    wfn!(lua, world, "retreat", st, |l, (u, path): (UnitArg, Value)| walk(l, &st, &u.0, path_from_value(&path)?, true));
     wfn!(lua, world, "place", st, |_l, (u, to): (UnitArg, Value)| {
         let pos = match &to {
             Value::Nil => Position::Off,
             Value::Vector(_) => Position::Hex(hex_from_value(&to)?),
             Value::Table(t) => {
                 let facing = t.get::<Option<f64>>("facing")?.unwrap_or(0.0);
-                Position::Table {
-                    at: point_from_value(&to)?,
-                    facing,
-                }
+                Position::Table { at: point_from_value(&to)?, facing }
             }
             other => {
                 return Err(mlua::Error::runtime(format!(
@@ -549,40 +437,24 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             w.place(i, pos).map_err(mlua::Error::external)
         })?
     });
-    wfn!(lua, world, "hit", st, |_l,
-                                 (u, n, reason): (
-        UnitArg,
-        f64,
-        Option<String>
-    )| {
+    wfn!(lua, world, "hit", st, |_l, (u, n, reason): (UnitArg, f64, Option<String>)| {
         if n.fract() != 0.0 || n < 0.0 {
-            return Err(mlua::Error::runtime(format!(
-                "world:hit: hits must be a whole number from 0, got {n}"
-            )));
+            return Err(mlua::Error::runtime(format!("world:hit: hits must be a whole number from 0, got {n}")));
         }
         st.with_world(|w| {
             let i = u.0.resolve(w)?;
             Ok(w.hit(i, n as i32, reason.as_deref().unwrap_or("")))
         })?
     });
-    wfn!(lua, world, "eliminate", st, |_l,
-                                       (u, reason): (
-        UnitArg,
-        Option<String>
-    )| {
+    wfn!(lua, world, "eliminate", st, |_l, (u, reason): (UnitArg, Option<String>)| {
         st.with_world(|w| {
             let i = u.0.resolve(w)?;
             w.eliminate(i, reason.as_deref().unwrap_or(""));
             Ok(())
         })?
     });
-    wfn!(lua, world, "terrain", st, |_l, h: HexArg| st
-        .with_world(|w| w.terrain(h.0).map(|t| t.to_string())));
-    wfn!(lua, world, "set_terrain", st, |_l,
-                                         (h, t): (
-        HexArg,
-        Option<String>
-    )| {
+    wfn!(lua, world, "terrain", st, |_l, h: HexArg| st.with_world(|w| w.terrain(h.0).map(|t| t.to_string())));
+    wfn!(lua, world, "set_terrain", st, |_l, (h, t): (HexArg, Option<String>)| {
         if let (Some(t), Some(rs)) = (&t, st.ruleset.borrow().as_ref()) {
             if !rs.terrain.contains_key(t) {
                 return Err(mlua::Error::runtime(format!(
@@ -593,10 +465,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         }
         st.with_world(|w| {
             if !w.on_map(h.0) {
-                return Err(mlua::Error::runtime(format!(
-                    "hex {} is not on the map",
-                    h.0
-                )));
+                return Err(mlua::Error::runtime(format!("hex {} is not on the map", h.0)));
             }
             w.set_terrain(h.0, t.as_deref());
             Ok(())
@@ -604,166 +473,75 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     });
     wfn!(lua, world, "terrain_info", st, |l, h: HexArg| {
         let t = st.with_world(|w| w.terrain(h.0).map(|t| t.to_string()))?;
-        let info = t.and_then(|t| {
-            st.ruleset
-                .borrow()
-                .as_ref()
-                .and_then(|r| r.terrain.get(&t).cloned())
-        });
+        let info = t.and_then(|t| st.ruleset.borrow().as_ref().and_then(|r| r.terrain.get(&t).cloned()));
         match info {
             Some(v) => super::json_to_lua(l, &v),
             None => Ok(Value::Table(l.create_table()?)),
         }
     });
     wfn!(lua, world, "tokens", st, |l, h: HexArg| {
-        let toks = st.with_world(|w| {
-            w.tokens(h.0)
-                .iter()
-                .map(|t| t.to_string())
-                .collect::<Vec<_>>()
-        })?;
+        let toks = st.with_world(|w| w.tokens(h.0).iter().map(|t| t.to_string()).collect::<Vec<_>>())?;
         l.create_sequence_from(toks)
     });
-    wfn!(
-        lua,
-        world,
-        "has_token",
-        st,
-        |_l, (h, t): (HexArg, String)| st.with_world(|w| w.has_token(h.0, &t))
-    );
-    wfn!(
-        lua,
-        world,
-        "add_token",
-        st,
-        |_l, (h, t): (HexArg, String)| {
-            if let Some(rs) = st.ruleset.borrow().as_ref() {
-                if !rs.tokens.contains(&t) {
-                    return Err(mlua::Error::runtime(format!(
-                        "unknown token '{t}' (tokens: {})",
-                        rs.tokens.join(", ")
-                    )));
-                }
+    wfn!(lua, world, "has_token", st, |_l, (h, t): (HexArg, String)| st.with_world(|w| w.has_token(h.0, &t)));
+    wfn!(lua, world, "add_token", st, |_l, (h, t): (HexArg, String)| {
+        if let Some(rs) = st.ruleset.borrow().as_ref() {
+            if !rs.tokens.contains(&t) {
+                return Err(mlua::Error::runtime(format!("unknown token '{t}' (tokens: {})", rs.tokens.join(", "))));
             }
-            st.with_world(|w| {
-                if !w.on_map(h.0) {
-                    return Err(mlua::Error::runtime(format!(
-                        "hex {} is not on the map",
-                        h.0
-                    )));
-                }
-                w.add_token(h.0, &t);
-                Ok(())
-            })?
         }
-    );
-    wfn!(lua, world, "remove_token", st, |_l,
-                                          (h, t): (
-        HexArg,
-        String
-    )| st
-        .with_world(|w| w.remove_token(h.0, &t)));
-    wfn!(lua, world, "on_map", st, |_l, h: HexArg| st
-        .with_world(|w| w.on_map(h.0)));
+        st.with_world(|w| {
+            if !w.on_map(h.0) {
+                return Err(mlua::Error::runtime(format!("hex {} is not on the map", h.0)));
+            }
+            w.add_token(h.0, &t);
+            Ok(())
+        })?
+    });
+    wfn!(lua, world, "remove_token", st, |_l, (h, t): (HexArg, String)| st.with_world(|w| w.remove_token(h.0, &t)));
+    wfn!(lua, world, "on_map", st, |_l, h: HexArg| st.with_world(|w| w.on_map(h.0)));
     wfn!(lua, world, "hexes", st, |l, _none: ()| {
         let hs = st.with_world(|w| w.hexes())?;
         l.create_sequence_from(hs.into_iter().map(hex_value))
     });
     wfn!(lua, world, "sections", st, |l, h: HexArg| {
-        let s = st.with_world(|w| {
-            w.sections_of(h.0)
-                .iter()
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-        })?;
+        let s = st.with_world(|w| w.sections_of(h.0).iter().map(|s| s.to_string()).collect::<Vec<_>>())?;
         l.create_sequence_from(s)
     });
-    wfn!(
-        lua,
-        world,
-        "in_section",
-        st,
-        |_l, (h, s): (HexArg, String)| {
-            st.with_world(|w| {
-                if !w.sections.iter().any(|x| *x.name == *s) {
-                    return Err(mlua::Error::runtime(format!(
-                        "no section named '{s}' (sections: {})",
-                        w.sections
-                            .iter()
-                            .map(|x| x.name.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    )));
-                }
-                Ok(w.in_section(h.0, &s))
-            })?
-        }
-    );
+    wfn!(lua, world, "in_section", st, |_l, (h, s): (HexArg, String)| {
+        st.with_world(|w| {
+            if !w.sections.iter().any(|x| *x.name == *s) {
+                return Err(mlua::Error::runtime(format!(
+                    "no section named '{s}' (sections: {})",
+                    w.sections.iter().map(|x| x.name.to_string()).collect::<Vec<_>>().join(", ")
+                )));
+            }
+            Ok(w.in_section(h.0, &s))
+        })?
+    });
     wfn!(lua, world, "sides", st, |l, _none: ()| {
-        let names = st.with_world(|w| {
-            w.sides
-                .iter()
-                .map(|s| s.name.to_string())
-                .collect::<Vec<_>>()
-        })?;
+        let names = st.with_world(|w| w.sides.iter().map(|s| s.name.to_string()).collect::<Vec<_>>())?;
         l.create_sequence_from(names)
     });
     wfn!(lua, world, "opponent", st, |_l, side: String| {
-        st.with_world(|w| {
-            w.opponent(&side)
-                .map(|s| s.to_string())
-                .map_err(mlua::Error::external)
-        })?
+        st.with_world(|w| w.opponent(&side).map(|s| s.to_string()).map_err(mlua::Error::external))?
     });
     wfn!(lua, world, "baseline", st, |_l, side: String| {
+        st.with_world(|w| w.side(&side).map(|s| s.baseline.map(|b| b.name())).map_err(mlua::Error::external))?
+    });
+    wfn!(lua, world, "pool", st, |_l, (side, pool): (String, String)| {
+        st.with_world(|w| w.pool(&side, &pool).map_err(mlua::Error::external))?
+    });
+    wfn!(lua, world, "add_pool", st, |_l, (side, pool, change, reason): (String, String, i64, Option<String>)| {
         st.with_world(|w| {
-            w.side(&side)
-                .map(|s| s.baseline.map(|b| b.name()))
-                .map_err(mlua::Error::external)
+            w.add_pool(&side, &pool, change, reason.as_deref().unwrap_or("")).map_err(mlua::Error::external)
         })?
     });
-    wfn!(
-        lua,
-        world,
-        "pool",
-        st,
-        |_l, (side, pool): (String, String)| {
-            st.with_world(|w| w.pool(&side, &pool).map_err(mlua::Error::external))?
-        }
-    );
-    wfn!(lua, world, "add_pool", st, |_l,
-                                      (
-        side,
-        pool,
-        change,
-        reason,
-    ): (
-        String,
-        String,
-        i64,
-        Option<String>
-    )| {
-        st.with_world(|w| {
-            w.add_pool(&side, &pool, change, reason.as_deref().unwrap_or(""))
-                .map_err(mlua::Error::external)
-        })?
-    });
-    wfn!(lua, world, "set_pool", st, |_l,
-                                      (side, pool, value): (
-        String,
-        String,
-        i64
-    )| {
-        st.with_world(|w| {
-            w.set_pool(&side, &pool, value)
-                .map_err(mlua::Error::external)
-        })?
+    wfn!(lua, world, "set_pool", st, |_l, (side, pool, value): (String, String, i64)| {
+        st.with_world(|w| w.set_pool(&side, &pool, value).map_err(mlua::Error::external))?
     });
     wfn!(lua, world, "current_side", st, |_l, _none: ()| st
-        .with_world(|w| w
-            .current_side
-            .as_ref()
-            .map(|s| s.to_string())));
+        .with_world(|w| w.current_side.as_ref().map(|s| s.to_string())));
     wfn!(lua, world, "set_current_side", st, |_l, side: String| {
         st.with_world(|w| {
             let i = w.side_index(&side).map_err(mlua::Error::external)?;
@@ -771,28 +549,18 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             Ok(())
         })?
     });
-    wfn!(lua, world, "turn", st, |_l, _none: ()| st
-        .with_world(|w| w.turn));
-    wfn!(lua, world, "set_turn", st, |_l, t: u32| st
-        .with_world(|w| w.turn = t));
-    wfn!(lua, world, "note", st, |_l, text: String| st
-        .with_world(|w| w.note(text)));
+    wfn!(lua, world, "turn", st, |_l, _none: ()| st.with_world(|w| w.turn));
+    wfn!(lua, world, "set_turn", st, |_l, t: u32| st.with_world(|w| w.turn = t));
+    wfn!(lua, world, "note", st, |_l, text: String| st.with_world(|w| w.note(text)));
     wfn!(lua, world, "log", st, |l, n: Option<usize>| {
-        let lines = st.with_world(|w| {
-            w.log
-                .tail(n.unwrap_or(20))
-                .iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-        })?;
+        let lines = st.with_world(|w| w.log.tail(n.unwrap_or(20)).iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
         l.create_sequence_from(lines)
     });
     wfn!(lua, world, "events", st, |l, n: Option<usize>| {
         let events = st.with_world(|w| w.log.tail(n.unwrap_or(usize::MAX)).to_vec())?;
         let t = l.create_table()?;
         for e in events {
-            let v =
-                super::json_to_lua(l, &serde_json::to_value(&e).map_err(mlua::Error::external)?)?;
+            let v = super::json_to_lua(l, &serde_json::to_value(&e).map_err(mlua::Error::external)?)?;
             t.push(v)?;
         }
         Ok(t)
@@ -815,17 +583,10 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         }
         Ok(t)
     });
-    wfn!(
-        lua,
-        world,
-        "mark",
-        st,
-        |_l, (h, label): (HexArg, String)| {
-            st.with_world(|w| w.marks.push((h.0, Rc::from(label.as_str()))))
-        }
-    );
-    wfn!(lua, world, "clear_marks", st, |_l, _none: ()| st
-        .with_world(|w| w.marks.clear()));
+    wfn!(lua, world, "mark", st, |_l, (h, label): (HexArg, String)| {
+        st.with_world(|w| w.marks.push((h.0, Rc::from(label.as_str()))))
+    });
+    wfn!(lua, world, "clear_marks", st, |_l, _none: ()| st.with_world(|w| w.marks.clear()));
     wfn!(lua, world, "marks", st, |l, _none: ()| {
         let marks = st.with_world(|w| w.marks.clone())?;
         let t = l.create_table()?;
@@ -915,9 +676,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             Ok(found)
         })?,
     )?;
-    lua.globals().set(
-        "emit",
-        lua.create_function(|lua, (event, args): (String, MultiValue)| emit(lua, &event, args))?,
-    )?;
+    lua.globals()
+        .set("emit", lua.create_function(|lua, (event, args): (String, MultiValue)| emit(lua, &event, args))?)?;
     Ok(())
 }

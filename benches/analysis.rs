@@ -1,0 +1,258 @@
+//! Analysis benchmarks (a plain `main`, no harness): the reserve artillery
+//! trial through `sim` on 1 thread and on every thread, the same rule written
+//! natively in Rust (the speed of light), `exact` on the Lua rule, and the
+//! native rule enumerated the same way.
+//!
+//!   cargo bench --bench analysis                # everything
+//!   cargo bench --bench analysis -- native sim  # some parts
+//!   cargo bench --bench analysis -- --trials 2000000
+//!
+//! Figures and how to read them: docs/PERFORMANCE.md.
+
+#[path = "native_ra.rs"]
+mod native_ra;
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use sandtable::analysis::exact::{ExactConfig, ExactOutcome};
+use sandtable::analysis::sim::SimConfig;
+use sandtable::analysis::{reset_world, trial_seed, Setup};
+use sandtable::dice::{Enumeration, Source};
+use sandtable::hex::Hex;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
+    let mut best = None;
+    let mut out = None;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let r = f();
+        let d = t.elapsed();
+        if best.is_none_or(|b| d < b) {
+            best = Some(d);
+        }
+        out = Some(r);
+    }
+    (best.unwrap_or_default(), out.expect("at least one run"))
+}
+
+fn native(trials: u64) -> f64 {
+    let (template, rule) =
+        native_ra::setup(&root().join("scripts/great_war/bombardment.yaml"), native_ra::Params::default());
+    let mut w = template.clone();
+    let target = Hex::new(6, 3);
+    let (d, lost) = best_of(3, || {
+        let mut lost = 0i64;
+        for i in 0..trials {
+            reset_world(&mut w, &template);
+            w.dice.seed(trial_seed(1, i));
+            lost += rule.fire(&mut w, "allies", target, 4).figures_lost as i64;
+        }
+        lost
+    });
+    let rate = trials as f64 / d.as_secs_f64();
+    println!(
+        "native Rust rule, 1 thread:      {trials} resolutions in {:.3} s = {:>10.0} /s  (mean figures lost {:.4})",
+        d.as_secs_f64(),
+        rate,
+        lost as f64 / trials as f64
+    );
+    rate
+}
+
+fn native_exact() {
+    let (template, rule) =
+        native_ra::setup(&root().join("scripts/great_war/bombardment.yaml"), native_ra::Params::default());
+    let mut w = template.clone();
+    let target = Hex::new(6, 3);
+    let (d, (leaves, mean)) = best_of(3, || {
+        let mut walk = Enumeration::default();
+        let mut leaves = 0u64;
+        let mut mean = 0f64;
+        loop {
+            walk.restart();
+            reset_world(&mut w, &template);
+            w.dice.set_source(Source::Enumerate(walk));
+            let rec = rule.fire(&mut w, "allies", target, 4);
+            let Source::Enumerate(back) = std::mem::replace(w.dice.source_mut(), Source::Enumerate(Enumeration::default()))
+            else {
+                unreachable!()
+            };
+            walk = back;
+            let p: f64 = walk.weight_num.iter().zip(&walk.weight_den).map(|(&n, &d)| n as f64 / d as f64).product();
+            mean += p * rec.figures_lost as f64;
+            leaves += 1;
+            if !walk.advance() {
+                break;
+            }
+        }
+        (leaves, mean)
+    });
+    println!(
+        "native Rust rule, enumerated:    {leaves} leaves in {:.3} s (mean figures lost {mean:.6})",
+        d.as_secs_f64()
+    );
+}
+
+fn setup() -> Setup {
+    Setup { script: root().join("scripts/analysis/ra_bombard.lua"), ..Setup::default() }
+}
+
+fn sim(trials: u64, threads: usize) -> f64 {
+    let cfg = SimConfig {
+        setup: setup(),
+        vs: None,
+        trials,
+        seed: 1,
+        threads,
+        shard: None,
+        progress: false,
+    };
+    // Wall clock of the whole run, building one Luau state per worker included.
+    let (d, run) = best_of(3, || sandtable::analysis::sim::run(&cfg).expect("sim"));
+    let rate = trials as f64 / d.as_secs_f64();
+    let lost = run.result.metrics.get("figures_lost").map(|a| a.mean()).unwrap_or(f64::NAN);
+    println!(
+        "sim (Luau rule), {threads} thread{}:       {trials} trials in {:.3} s = {:>10.0} /s  (mean figures lost {:.4})",
+        if threads == 1 { " " } else { "s" },
+        d.as_secs_f64(),
+        rate,
+        lost
+    );
+    rate
+}
+
+fn exact(threads: usize) {
+    let cfg = ExactConfig { setup: setup(), vs: None, seed: 1, threads, max_leaves: u64::MAX, progress: false };
+    let (d, out) = best_of(3, || sandtable::analysis::exact::run(&cfg).expect("exact"));
+    if let ExactOutcome::Done { result, .. } = out {
+        let m = &result.metrics["figures_lost"];
+        println!(
+            "exact (Luau rule), {threads} thread{}:     {} leaves in {:.3} s  (mean figures lost {} ≈ {:.6})",
+            if threads == 1 { " " } else { "s" },
+            result.leaves,
+            d.as_secs_f64(),
+            sandtable::analysis::exact::ratio_str(&m.mean()),
+            sandtable::analysis::exact::ratio_f64(&m.mean())
+        );
+    }
+}
+
+fn startup() {
+    let empty = std::env::temp_dir().join("sandtable_bench_empty.lua");
+    std::fs::write(&empty, "").expect("temp file");
+    let (d, _) = best_of(20, || {
+        let host = sandtable::lua::Host::new(Default::default()).expect("host");
+        host.exec_file(Path::new(&empty)).expect("run");
+    });
+    println!("Host::new + empty script:        {:.2} ms (in process, best of 20)", d.as_secs_f64() * 1e3);
+}
+
+/// What one call from Luau into Rust costs, by how the function is made.
+fn callcost() {
+    use mlua::{ffi, Lua, LuaString, Value};
+    unsafe extern "C-unwind" fn raw_add(l: *mut ffi::lua_State) -> std::os::raw::c_int {
+        // SAFETY: reads two numbers the caller passed, pushes one.
+        unsafe {
+            let a = ffi::lua_tonumberx(l, 1, std::ptr::null_mut());
+            let b = ffi::lua_tonumberx(l, 2, std::ptr::null_mut());
+            ffi::lua_pushnumber(l, a + b);
+        }
+        1
+    }
+    let lua = Lua::new();
+    let g = lua.globals();
+    g.set("f_nums", lua.create_function(|_, (a, b): (f64, f64)| Ok(a + b)).unwrap()).unwrap();
+    g.set("f_str", lua.create_function(|_, (a, s): (f64, String)| Ok(a + s.len() as f64)).unwrap()).unwrap();
+    g.set("f_luastr", lua.create_function(|_, (a, s): (f64, LuaString)| Ok(a + s.as_bytes().len() as f64)).unwrap())
+        .unwrap();
+    g.set("f_ret_str", lua.create_function(|_, ()| Ok("allies".to_string())).unwrap()).unwrap();
+    g.set(
+        "f_multi",
+        lua.create_function(|_, ()| Ok((1..=6).map(Value::Integer).collect::<mlua::MultiValue>())).unwrap(),
+    )
+    .unwrap();
+    g.set("f_raw", unsafe { lua.create_c_function(raw_add) }.unwrap()).unwrap();
+    let src = r#"
+local N = 2000000
+local function bench(name, f)
+  local t0 = os.clock()
+  for i = 1, N do f() end
+  print(string.format("  %-40s %6.0f ns", name, (os.clock() - t0) / N * 1e9))
+end
+bench("empty Lua function", function() end)
+bench("raw C function (2 numbers)", function() f_raw(1, 2) end)
+bench("mlua function (2 numbers)", function() f_nums(1, 2) end)
+bench("mlua function (number, String)", function() f_str(1, "battle") end)
+bench("mlua function (number, LuaString)", function() f_luastr(1, "battle") end)
+bench("mlua function returning a String", function() f_ret_str() end)
+bench("mlua function returning 6 integers", function() f_multi() end)
+"#;
+    println!("Luau -> Rust call costs (no interrupt):");
+    lua.load(src).exec().unwrap();
+}
+
+/// Each API call the reserve artillery uses, timed from Luau in a host set up
+/// like an analysis worker (bench/api_calls.lua).
+fn apicost() {
+    let host = sandtable::lua::Host::new(sandtable::lua::HostOptions { time_ms: Some(600_000), ..Default::default() })
+        .expect("host");
+    sandtable::analysis::budget::install(&host.lua);
+    host.state.world.borrow_mut().log.recording = false;
+    println!("API call costs from Luau (bench/api_calls.lua):");
+    if let Err(e) = host.exec_file(&root().join("bench/api_calls.lua")) {
+        println!("  failed: {e}");
+    }
+}
+
+fn main() {
+    let mut parts: Vec<String> = Vec::new();
+    let mut trials = 1_000_000u64;
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--trials" => trials = args.next().and_then(|t| t.parse().ok()).unwrap_or(trials),
+            "--bench" => {}
+            other if other.starts_with('-') => {}
+            other => parts.push(other.to_string()),
+        }
+    }
+    let all = parts.is_empty();
+    let want = |p: &str| all || parts.iter().any(|x| x == p);
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    println!("machine: {cores} cores; trials per sim/native run: {trials}; best of 3 runs\n");
+    let mut nat = None;
+    if want("native") {
+        nat = Some(native(trials));
+    }
+    if want("sim") {
+        let one = sim(trials, 1);
+        if let Some(n) = nat {
+            println!("  -> native / sim on 1 thread = {:.1}x", n / one);
+        }
+        if cores > 1 {
+            let many = sim(trials, cores);
+            println!("  -> {cores} threads / 1 thread = {:.2}x", many / one);
+        }
+    }
+    if want("exact") {
+        exact(1);
+        if cores > 1 {
+            exact(cores);
+        }
+        native_exact();
+    }
+    if want("apicost") {
+        apicost();
+    }
+    if want("callcost") {
+        callcost();
+    }
+    if want("startup") {
+        startup();
+    }
+}

@@ -1,0 +1,307 @@
+//! The `sim`, `exact` and `merge` subcommands (argument structs and drivers;
+//! `main.rs` only dispatches to them).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Args;
+
+use super::exact::{ExactConfig, ExactOutcome, DEFAULT_MAX_LEAVES};
+use super::sim::{parse_shard, SimConfig};
+use super::{report, AnalysisError, Setup};
+
+/// Where the trial's world comes from (shared by `sim` and `exact`).
+#[derive(Args, Clone, Debug, Default)]
+pub struct SetupArgs {
+    /// The trial script: defines `function trial()` returning a number or a table of named numbers.
+    pub file: PathBuf,
+    /// Scenario YAML to load before the script's top level runs.
+    #[arg(long, value_name = "FILE")]
+    pub scenario: Option<PathBuf>,
+    /// Ruleset to load (a name under rulesets/ or a path); overrides the scenario's.
+    #[arg(long, value_name = "NAME")]
+    pub ruleset: Option<String>,
+    /// Ruleset variant to apply.
+    #[arg(long, value_name = "NAME")]
+    pub variant: Option<String>,
+    /// Override a ruleset param, e.g. --set reserve_artillery.crater_at=4 (repeatable).
+    #[arg(long = "set", value_name = "MODULE.PARAM=VALUE")]
+    pub set: Vec<String>,
+    /// Compare with a second variant: these overrides on top of the first's (repeatable).
+    #[arg(long = "vs-set", value_name = "MODULE.PARAM=VALUE")]
+    pub vs_set: Vec<String>,
+    /// Compare with a second variant: this ruleset variant (with the first's --set too).
+    #[arg(long = "vs-variant", value_name = "NAME")]
+    pub vs_variant: Option<String>,
+    /// Seed (trial i rolls from splitmix64(seed) ^ i; see docs/analysis.md).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub seed: u64,
+    /// Worker threads, each with its own Luau state (default: every core).
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// Time budget of each trial, in milliseconds (default: the ruleset's, else 1000).
+    #[arg(long, value_name = "MS")]
+    pub time_limit: Option<u64>,
+    /// Memory limit of each Luau state, in MiB (default: the ruleset's, else 256).
+    #[arg(long, value_name = "MIB")]
+    pub memory_limit: Option<u64>,
+    /// Print one JSON object instead of the readable report.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw the distributions to an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+    /// Run Luau without its native code generator (for speed comparisons).
+    #[arg(long, hide = true)]
+    pub no_jit: bool,
+}
+
+impl SetupArgs {
+    fn setup(&self) -> Setup {
+        Setup {
+            script: self.file.clone(),
+            scenario: self.scenario.clone(),
+            ruleset: self.ruleset.clone(),
+            variant: self.variant.clone(),
+            set: self.set.clone(),
+            time_ms: self.time_limit,
+            memory_mb: self.memory_limit,
+            no_jit: self.no_jit,
+        }
+    }
+
+    fn vs(&self) -> Option<Setup> {
+        (!self.vs_set.is_empty() || self.vs_variant.is_some())
+            .then(|| self.setup().with_changes(&self.vs_set, self.vs_variant.as_deref()))
+    }
+
+    fn threads(&self) -> usize {
+        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1)
+    }
+}
+
+/// `sandtable sim`: Monte Carlo.
+#[derive(Args, Clone, Debug)]
+pub struct SimArgs {
+    #[command(flatten)]
+    pub setup: SetupArgs,
+    /// Number of trials (of the whole run, when sharded).
+    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    pub trials: u64,
+    /// Run only shard K of N (1 <= K <= N) of the trials; combine the JSON outputs with `sandtable merge`.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
+}
+
+/// `sandtable exact`: enumeration.
+#[derive(Args, Clone, Debug)]
+pub struct ExactArgs {
+    #[command(flatten)]
+    pub setup: SetupArgs,
+    /// Give up past this many outcome leaves and run `sim` instead.
+    #[arg(long, default_value_t = DEFAULT_MAX_LEAVES, value_name = "N")]
+    pub max_leaves: u64,
+    /// Trials of the `sim` fallback.
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    pub trials: u64,
+}
+
+/// `sandtable merge`: combine sharded `sim --json` outputs.
+#[derive(Args, Clone, Debug)]
+pub struct MergeArgs {
+    /// JSON files written by `sandtable sim --shard K/N --json`.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print one JSON object instead of the readable report.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw the distributions to an SVG file.
+    #[arg(long, value_name = "FILE.svg")]
+    pub plot: Option<PathBuf>,
+}
+
+fn color() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}
+
+fn fail(e: &AnalysisError) -> ExitCode {
+    eprint!("{}", e.render(color()));
+    if !e.render(false).ends_with('\n') {
+        eprintln!();
+    }
+    ExitCode::FAILURE
+}
+
+fn write_plot(path: &PathBuf, title: &str, panels: &[super::plot::Panel]) -> Result<(), ExitCode> {
+    let svg = super::plot::svg(title, panels);
+    std::fs::write(path, svg).map_err(|e| {
+        eprintln!("error: cannot write {}: {e}", path.display());
+        ExitCode::from(2)
+    })?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
+fn print_json(v: &serde_json::Value) {
+    println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
+}
+
+fn show_top_output(out: &str) {
+    if !out.is_empty() {
+        eprint!("{out}");
+    }
+}
+
+fn rate(n: u64, secs: f64) -> String {
+    if secs <= 0.0 {
+        return "-".into();
+    }
+    let r = n as f64 / secs;
+    if r >= 1e6 {
+        format!("{:.2} M", r / 1e6)
+    } else if r >= 1e3 {
+        format!("{:.1} k", r / 1e3)
+    } else {
+        format!("{r:.0}")
+    }
+}
+
+fn sim_with(cfg: SimConfig, args: &SetupArgs, note: Option<&str>) -> ExitCode {
+    let run = match super::sim::run(&cfg) {
+        Ok(r) => r,
+        Err(e) => return fail(&e),
+    };
+    show_top_output(&run.top_output);
+    let secs = run.elapsed.as_secs_f64();
+    if args.json {
+        let mut v = report::sim_json(&run.result);
+        if let (Some(n), Some(o)) = (note, v.as_object_mut()) {
+            o.insert("exact_fallback".into(), serde_json::json!(n));
+        }
+        print_json(&v);
+    } else {
+        print!("{}", report::sim_text(&run.result));
+        let runs = if cfg.vs.is_some() { 2 } else { 1 };
+        println!(
+            "\n{} trials{} on {} thread{} in {:.3} s ({} trials/s)",
+            run.result.trials(),
+            if runs == 2 { " × 2 variants" } else { "" },
+            cfg.threads,
+            if cfg.threads == 1 { "" } else { "s" },
+            secs,
+            rate(run.result.trials() * runs, secs)
+        );
+    }
+    if let Some(p) = &args.plot {
+        let title = format!("{} — {} trials", args.file.display(), run.result.trials());
+        if let Err(c) = write_plot(p, &title, &super::plot::sim_panels(&run.result)) {
+            return c;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Runs `sandtable sim`.
+pub fn sim(a: &SimArgs) -> ExitCode {
+    let cfg = SimConfig {
+        setup: a.setup.setup(),
+        vs: a.setup.vs(),
+        trials: a.trials,
+        seed: a.setup.seed,
+        threads: a.setup.threads(),
+        shard: a.shard,
+        progress: !a.setup.json || std::io::stderr().is_terminal(),
+    };
+    sim_with(cfg, &a.setup, None)
+}
+
+/// Runs `sandtable exact`, falling back to `sim` when the tree is too big.
+pub fn exact(a: &ExactArgs) -> ExitCode {
+    let cfg = ExactConfig {
+        setup: a.setup.setup(),
+        vs: a.setup.vs(),
+        seed: a.setup.seed,
+        threads: a.setup.threads(),
+        max_leaves: a.max_leaves,
+        progress: true,
+    };
+    match super::exact::run(&cfg) {
+        Err(e) => fail(&e),
+        Ok(ExactOutcome::TooBig { reason }) => {
+            let note = format!("exact gave up: {reason}; these are sim estimates from {} trials", a.trials);
+            eprintln!(
+                "exact: {reason}.\n       Falling back to sim with {} trials (seed {}); raise --max-leaves to insist on exact odds.",
+                a.trials, a.setup.seed
+            );
+            let sim_cfg = SimConfig {
+                setup: cfg.setup,
+                vs: cfg.vs,
+                trials: a.trials,
+                seed: a.setup.seed,
+                threads: cfg.threads,
+                shard: None,
+                progress: true,
+            };
+            sim_with(sim_cfg, &a.setup, Some(&note))
+        }
+        Ok(ExactOutcome::Done { result, elapsed, top_output }) => {
+            show_top_output(&top_output);
+            if a.setup.json {
+                print_json(&report::exact_json(&result));
+            } else {
+                print!("{}", report::exact_text(&result));
+                let leaves = result.leaves + result.vs.as_ref().map_or(0, |v| v.leaves);
+                println!(
+                    "\n{} leaves on {} thread{} in {:.3} s ({} leaves/s)",
+                    leaves,
+                    cfg.threads,
+                    if cfg.threads == 1 { "" } else { "s" },
+                    elapsed.as_secs_f64(),
+                    rate(leaves, elapsed.as_secs_f64())
+                );
+            }
+            if let Some(p) = &a.setup.plot {
+                let title = format!("{} — exact", a.setup.file.display());
+                if let Err(c) = write_plot(p, &title, &super::plot::exact_panels(&result)) {
+                    return c;
+                }
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// Runs `sandtable merge`.
+pub fn merge(a: &MergeArgs) -> ExitCode {
+    let r = match super::merge::merge_files(&a.files) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let missing = super::merge::missing(&r);
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().take(5).map(|(x, y)| format!("{x}..{y}")).collect();
+        eprintln!(
+            "note: the files cover {} of {} trials (missing {}{}); the figures are for the trials covered",
+            r.trials(),
+            r.total_trials,
+            list.join(", "),
+            if missing.len() > 5 { ", ..." } else { "" }
+        );
+    }
+    if a.json {
+        print_json(&report::sim_json(&r));
+    } else {
+        print!("{}", report::sim_text(&r));
+    }
+    if let Some(p) = &a.plot {
+        let title = format!("{} — {} trials (merged)", r.setup.script.display(), r.trials());
+        if let Err(c) = write_plot(p, &title, &super::plot::sim_panels(&r)) {
+            return c;
+        }
+    }
+    ExitCode::SUCCESS
+}

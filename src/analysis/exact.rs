@@ -1,0 +1,484 @@
+//! Exact odds by enumeration.
+//!
+//! The trial runs again and again against the same template world, with the
+//! dice in enumeration mode ([`Source::Enumerate`]): each execution replays a
+//! prefix of outcome choices and branches at the next roll, depth first, so
+//! every *leaf* (one complete execution) is visited once. A pool of n
+//! identical dice is one choice point over the multisets of faces, weighted by
+//! multinomial coefficients (see [`crate::dice::PoolOutcomes`]); forced dice
+//! are not choice points.
+//!
+//! A leaf's probability is the product of its rolls' numerators over the
+//! product of their denominators (each `sides^n`). Products stay in `u128`
+//! while they fit; numerators are summed per denominator, per value, so the
+//! cost per leaf is a few multiplications and two hash look-ups. Only at the
+//! end are the sums turned into reduced big-integer fractions.
+//!
+//! Parallel: the first roll's outcomes are handed out to the workers one by
+//! one; each walks the subtree below its outcome.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use rand_pcg::Pcg64Mcg;
+
+use super::stats::{key_of, value_label, value_of};
+use super::{AnalysisError, Setup, Worker};
+use crate::dice::{Enumeration, Source};
+use crate::lua::ScriptError;
+
+/// What to enumerate.
+#[derive(Clone, Debug)]
+pub struct ExactConfig {
+    pub setup: Setup,
+    /// A second variant, enumerated too; the report shows exact differences.
+    pub vs: Option<Setup>,
+    /// Seed of the script's top level (trials roll no random dice).
+    pub seed: u64,
+    pub threads: usize,
+    /// Give up (and let the caller fall back to `sim`) past this many leaves.
+    pub max_leaves: u64,
+    pub progress: bool,
+}
+
+/// Default leaf budget.
+pub const DEFAULT_MAX_LEAVES: u64 = 5_000_000;
+
+/// One metric's exact distribution.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactMetric {
+    /// Probability of each value (by [`key_of`]), given the metric was returned.
+    pub dist: BTreeMap<u64, BigRational>,
+    /// Probability that a trial returned this metric at all.
+    pub present: BigRational,
+}
+
+impl ExactMetric {
+    /// The exact mean.
+    pub fn mean(&self) -> BigRational {
+        self.dist.iter().map(|(&k, p)| exact_value(value_of(k)) * p).fold(BigRational::zero(), |a, b| a + b)
+    }
+
+    /// The exact variance (population: E[X²] − E[X]²).
+    pub fn variance(&self) -> BigRational {
+        let m = self.mean();
+        let m2 = self
+            .dist
+            .iter()
+            .map(|(&k, p)| {
+                let v = exact_value(value_of(k));
+                &v * &v * p
+            })
+            .fold(BigRational::zero(), |a, b| a + b);
+        m2 - &m * &m
+    }
+
+    pub fn sd(&self) -> f64 {
+        ratio_f64(&self.variance()).max(0.0).sqrt()
+    }
+}
+
+/// The result of an enumeration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExactResult {
+    pub setup: Setup,
+    pub leaves: u64,
+    pub metrics: BTreeMap<String, ExactMetric>,
+    /// The second variant, when comparing.
+    pub vs: Option<Box<ExactResult>>,
+}
+
+/// How an enumeration ended.
+pub enum ExactOutcome {
+    Done { result: ExactResult, elapsed: Duration, top_output: String },
+    /// The tree is too big or a pool too large: use `sim` instead.
+    TooBig { reason: String },
+}
+
+/// A metric value as an exact fraction: the shortest decimal that prints as
+/// the same f64 (so 0.1 is 1/10, not the binary fraction nearest to it).
+pub fn exact_value(v: f64) -> BigRational {
+    let s = format!("{v}");
+    let (neg, digits) = match s.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, s.as_str()),
+    };
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+    let num: BigInt = format!("{int}{frac}").parse().unwrap_or_default();
+    let den = BigInt::from(10u32).pow(frac.len() as u32);
+    let r = BigRational::new(num, den);
+    if neg {
+        -r
+    } else {
+        r
+    }
+}
+
+/// A fraction as `a/b` (or `a` when whole).
+pub fn ratio_str(r: &BigRational) -> String {
+    if r.denom().is_one() {
+        r.numer().to_string()
+    } else {
+        format!("{}/{}", r.numer(), r.denom())
+    }
+}
+
+/// A fraction as f64.
+pub fn ratio_f64(r: &BigRational) -> f64 {
+    r.to_f64().unwrap_or_else(|| {
+        // Very large parts: scale down first.
+        let (n, d) = (r.numer(), r.denom());
+        let shift = n.bits().max(d.bits()).saturating_sub(1000);
+        let n = (n.abs() >> shift).to_f64().unwrap_or(f64::NAN);
+        let d = (d >> shift).to_f64().unwrap_or(f64::NAN);
+        if r.is_negative() {
+            -n / d
+        } else {
+            n / d
+        }
+    })
+}
+
+/// Per-metric sums of one worker.
+#[derive(Default)]
+struct Sums {
+    /// For each leaf denominator: the sum of leaf numerators per value.
+    small: HashMap<u128, HashMap<u64, u128>>,
+    /// Leaves whose weight did not fit in u128.
+    big: BTreeMap<u64, BigRational>,
+}
+
+impl Sums {
+    fn add(&mut self, key: u64, num: u128, den: u128) {
+        let slot = self.small.entry(den).or_default().entry(key).or_insert(0);
+        match slot.checked_add(num) {
+            Some(s) => *slot = s,
+            None => {
+                *self.big.entry(key).or_insert_with(BigRational::zero) += BigRational::new(num.into(), den.into());
+            }
+        }
+    }
+
+    fn add_big(&mut self, key: u64, w: &BigRational) {
+        *self.big.entry(key).or_insert_with(BigRational::zero) += w;
+    }
+
+    fn into_dist(self) -> BTreeMap<u64, BigRational> {
+        let mut out = self.big;
+        for (den, vals) in self.small {
+            let den = BigInt::from(den);
+            for (k, num) in vals {
+                *out.entry(k).or_insert_with(BigRational::zero) += BigRational::new(num.into(), den.clone());
+            }
+        }
+        out
+    }
+}
+
+struct Shared<'a> {
+    cfg: &'a ExactConfig,
+    setup: &'a Setup,
+    next_branch: AtomicU64,
+    branches: AtomicU64,
+    leaves: AtomicU64,
+    stop: AtomicBool,
+    too_big: Mutex<Option<String>>,
+    error: Mutex<Option<AnalysisError>>,
+}
+
+type WorkerOut = (BTreeMap<String, BTreeMap<u64, BigRational>>, String);
+
+fn take_walk(worker: &Worker) -> Option<Enumeration> {
+    let mut w = worker.host.state.world.borrow_mut();
+    match std::mem::replace(w.dice.source_mut(), Source::Random(Pcg64Mcg::new(1))) {
+        Source::Enumerate(e) => Some(e),
+        Source::Random(_) => None,
+    }
+}
+
+/// Runs one execution along `walk`; returns the walk with the leaf's weight.
+fn run_leaf(worker: &mut Worker, mut walk: Enumeration) -> Result<Enumeration, (Option<Enumeration>, ScriptError)> {
+    walk.restart();
+    {
+        let mut w = worker.host.state.world.borrow_mut();
+        super::reset_world(&mut w, &worker.template);
+        w.dice.set_source(Source::Enumerate(walk));
+    }
+    let r = worker.call_trial();
+    let walk = take_walk(worker);
+    match (r, walk) {
+        (Ok(()), Some(w)) => Ok(w),
+        (Err(e), w) => Err((w, e)),
+        (Ok(()), None) => Err((
+            None,
+            ScriptError::plain("the trial reseeded the dice (dice.seed), so its rolls cannot be enumerated; exact needs every roll to come from the dice box"),
+        )),
+    }
+}
+
+fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
+    let fail = |e: AnalysisError| {
+        sh.stop.store(true, Ordering::Relaxed);
+        let mut slot = sh.error.lock().unwrap_or_else(|p| p.into_inner());
+        slot.get_or_insert(e);
+    };
+    let too_big = |why: String| {
+        sh.stop.store(true, Ordering::Relaxed);
+        sh.too_big.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(why);
+    };
+    let mut worker = match Worker::new(sh.setup, sh.cfg.seed) {
+        Ok(w) => w,
+        Err(e) => {
+            fail(e);
+            return None;
+        }
+    };
+    let leaf_error = |worker: &Worker, walk: Option<&Enumeration>, e: ScriptError| -> AnalysisError {
+        let _ = worker;
+        let path = walk.map(|w| format!(" (outcome path {:?})", &w.path[..w.pos.min(w.path.len())])).unwrap_or_default();
+        AnalysisError { context: format!("exact enumeration of trial(){path}"), error: e }
+    };
+    // Probe: one execution to learn how many outcomes the first roll has.
+    let probe = match run_leaf(&mut worker, Enumeration::default()) {
+        Ok(w) => w,
+        Err((w, e)) => {
+            if w.as_ref().is_some_and(|w| w.overflow) {
+                too_big("a pool is too large to enumerate (its outcome weights overflow 128 bits)".into());
+            } else {
+                fail(leaf_error(&worker, w.as_ref(), e));
+            }
+            return None;
+        }
+    };
+    let mut sums: Vec<Sums> = Vec::new();
+    let root_width = probe.widths.first().copied();
+    sh.branches.store(root_width.unwrap_or(1) as u64, Ordering::Relaxed);
+    let mut walk = probe;
+    let record = |worker: &Worker, walk: &Enumeration, sums: &mut Vec<Sums>| {
+        if sums.len() < worker.values.len() {
+            sums.resize_with(worker.values.len(), Sums::default);
+        }
+        let mut num: Option<u128> = Some(1);
+        let mut den: Option<u128> = Some(1);
+        for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
+            num = num.and_then(|x| x.checked_mul(n));
+            den = den.and_then(|x| x.checked_mul(d));
+        }
+        match (num, den) {
+            (Some(n), Some(d)) => {
+                for (s, &v) in sums.iter_mut().zip(&worker.values) {
+                    if !v.is_nan() {
+                        s.add(key_of(v), n, d);
+                    }
+                }
+            }
+            _ => {
+                let mut w = BigRational::one();
+                for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
+                    w *= BigRational::new(n.into(), d.into());
+                }
+                for (s, &v) in sums.iter_mut().zip(&worker.values) {
+                    if !v.is_nan() {
+                        s.add_big(key_of(v), &w);
+                    }
+                }
+            }
+        }
+    };
+    match root_width {
+        None => {
+            // No roll at all: one leaf, counted by the first worker to get here.
+            if sh.next_branch.fetch_add(1, Ordering::Relaxed) == 0 {
+                record(&worker, &walk, &mut sums);
+                sh.leaves.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        Some(width) => loop {
+            if sh.stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let c = sh.next_branch.fetch_add(1, Ordering::Relaxed);
+            if c >= width as u64 {
+                break;
+            }
+            let c = c as u32;
+            walk.path.clear();
+            walk.widths.clear();
+            walk.path.push(c);
+            walk.widths.push(width);
+            let mut local_leaves = 0u64;
+            loop {
+                walk = match run_leaf(&mut worker, walk) {
+                    Ok(w) => w,
+                    Err((w, e)) => {
+                        if w.as_ref().is_some_and(|w| w.overflow) {
+                            too_big("a pool is too large to enumerate (its outcome weights overflow 128 bits)".into());
+                        } else {
+                            fail(leaf_error(&worker, w.as_ref(), e));
+                        }
+                        return None;
+                    }
+                };
+                if walk.widths.first() != Some(&width) {
+                    fail(AnalysisError::plain(
+                        "exact: the trial's first roll changed between executions; a trial must make the same first roll every time it starts",
+                    ));
+                    return None;
+                }
+                record(&worker, &walk, &mut sums);
+                local_leaves += 1;
+                if local_leaves % 4096 == 0 {
+                    let total = sh.leaves.fetch_add(4096, Ordering::Relaxed) + 4096;
+                    worker.start_batch();
+                    if total > sh.cfg.max_leaves {
+                        too_big(format!("the trial has more than {} outcome leaves (--max-leaves)", sh.cfg.max_leaves));
+                        return None;
+                    }
+                    if sh.stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                }
+                if !walk.advance() || walk.path[0] != c {
+                    break;
+                }
+            }
+            let total = sh.leaves.fetch_add(local_leaves % 4096, Ordering::Relaxed) + local_leaves % 4096;
+            if total > sh.cfg.max_leaves {
+                too_big(format!("the trial has more than {} outcome leaves (--max-leaves)", sh.cfg.max_leaves));
+                return None;
+            }
+        },
+    }
+    let mut out = BTreeMap::new();
+    for (name, s) in worker.names.iter().zip(sums) {
+        out.insert(name.clone(), s.into_dist());
+    }
+    Some((out, std::mem::take(&mut worker.top_output)))
+}
+
+fn enumerate(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, String), String>, AnalysisError> {
+    let started = Instant::now();
+    let threads = cfg.threads.max(1);
+    let sh = Shared {
+        cfg,
+        setup,
+        next_branch: AtomicU64::new(0),
+        branches: AtomicU64::new(0),
+        leaves: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        too_big: Mutex::new(None),
+        error: Mutex::new(None),
+    };
+    let outs: Vec<Option<WorkerOut>> = std::thread::scope(|s| {
+        let main = std::thread::current();
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let main = main.clone();
+                let sh = &sh;
+                s.spawn(move || {
+                    let out = worker_loop(sh);
+                    main.unpark();
+                    out
+                })
+            })
+            .collect();
+        let mut bar: Option<indicatif::ProgressBar> = None;
+        while !handles.iter().all(|h| h.is_finished()) {
+            std::thread::park_timeout(Duration::from_millis(100));
+            if cfg.progress && bar.is_none() && started.elapsed() > Duration::from_secs(1) {
+                let pb = indicatif::ProgressBar::new(sh.branches.load(Ordering::Relaxed).max(1));
+                if let Ok(style) = indicatif::ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {wide_bar} first-roll outcome {pos}/{len}, {msg} leaves",
+                ) {
+                    pb.set_style(style);
+                }
+                bar = Some(pb);
+            }
+            if let Some(pb) = &bar {
+                let n = sh.branches.load(Ordering::Relaxed);
+                pb.set_length(n.max(1));
+                pb.set_position(sh.next_branch.load(Ordering::Relaxed).min(n).saturating_sub(threads as u64));
+                pb.set_message(sh.leaves.load(Ordering::Relaxed).to_string());
+            }
+        }
+        if let Some(pb) = bar {
+            pb.finish_and_clear();
+        }
+        handles.into_iter().map(|h| h.join().unwrap_or(None)).collect()
+    });
+    if let Some(e) = sh.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    if let Some(why) = sh.too_big.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Ok(Err(why));
+    }
+    let mut dists: BTreeMap<String, BTreeMap<u64, BigRational>> = BTreeMap::new();
+    let mut top_output = None;
+    for (o, out) in outs.into_iter().flatten() {
+        for (name, d) in o {
+            let target = dists.entry(name).or_default();
+            for (k, p) in d {
+                *target.entry(k).or_insert_with(BigRational::zero) += p;
+            }
+        }
+        top_output.get_or_insert(out);
+    }
+    let metrics = dists
+        .into_iter()
+        .filter_map(|(name, dist)| {
+            let present = dist.values().fold(BigRational::zero(), |a, b| a + b);
+            if present.is_zero() {
+                return None;
+            }
+            let dist = dist.into_iter().filter(|(_, p)| !p.is_zero()).map(|(k, p)| (k, p / &present)).collect();
+            Some((name, ExactMetric { dist, present }))
+        })
+        .collect();
+    Ok(Ok((
+        ExactResult { setup: setup.clone(), leaves: sh.leaves.load(Ordering::Relaxed), metrics, vs: None },
+        top_output.unwrap_or_default(),
+    )))
+}
+
+/// Enumerates the trial (and the `--vs` variant, when given).
+pub fn run(cfg: &ExactConfig) -> Result<ExactOutcome, AnalysisError> {
+    let started = Instant::now();
+    let (mut result, top_output) = match enumerate(cfg, &cfg.setup)? {
+        Ok(r) => r,
+        Err(reason) => return Ok(ExactOutcome::TooBig { reason }),
+    };
+    if let Some(vs) = &cfg.vs {
+        match enumerate(cfg, vs) {
+            Ok(Ok((r, _))) => result.vs = Some(Box::new(r)),
+            Ok(Err(reason)) => return Ok(ExactOutcome::TooBig { reason: format!("the --vs variant: {reason}") }),
+            Err(mut e) => {
+                e.context = format!("the --vs variant ({}): {}", vs.describe_changes(), e.context);
+                return Err(e);
+            }
+        }
+    }
+    Ok(ExactOutcome::Done { result, elapsed: started.elapsed(), top_output })
+}
+
+/// The distribution as (label, fraction) pairs in value order.
+pub fn labelled(m: &ExactMetric) -> Vec<(String, &BigRational)> {
+    m.dist.iter().map(|(&k, p)| (value_label(value_of(k)), p)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_values_are_exact_decimals() {
+        assert_eq!(ratio_str(&exact_value(0.1)), "1/10");
+        assert_eq!(ratio_str(&exact_value(-2.5)), "-5/2");
+        assert_eq!(ratio_str(&exact_value(3.0)), "3");
+        assert_eq!(ratio_str(&exact_value(0.0000001)), "1/10000000");
+    }
+}

@@ -1,0 +1,178 @@
+//! `sandtable merge`: combines the JSON of `sim --shard K/N` runs into the
+//! result of one run.
+//!
+//! Each shard's JSON carries the exact accumulators (`raw`: count,
+//! fixed-point sums, min, max, counts per value), the seed, the setup and the
+//! trial ranges it covers. Shards must come from the same script, setup, seed
+//! and total trial count, and their ranges must not overlap; when they cover
+//! every trial the merged JSON is byte for byte the JSON of a single run.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::sim::SimResult;
+use super::stats::{key_of, Acc, Metrics};
+use super::Setup;
+
+fn field<'a>(v: &'a Value, k: &str, file: &str) -> Result<&'a Value, String> {
+    v.get(k).ok_or_else(|| format!("{file}: no `{k}` field (is this the --json output of `sandtable sim`?)"))
+}
+
+fn parse_acc(v: &Value, file: &str, name: &str) -> Result<Acc, String> {
+    let bad = |what: &str| format!("{file}: metric '{name}': {what}");
+    let raw = v.get("raw").ok_or_else(|| bad("no `raw` part (written by an older sandtable?)"))?;
+    let int = |k: &str| -> Result<i128, String> {
+        raw.get(k).and_then(Value::as_str).and_then(|s| s.parse().ok()).ok_or_else(|| bad(&format!("bad raw.{k}")))
+    };
+    let float = |k: &str| -> Result<f64, String> {
+        raw.get(k).and_then(Value::as_str).and_then(|s| s.parse().ok()).ok_or_else(|| bad(&format!("bad raw.{k}")))
+    };
+    if raw.get("fixed_bits").and_then(Value::as_u64) != Some(super::stats::FIXED_BITS as u64) {
+        return Err(bad("made with another fixed-point scale"));
+    }
+    let counts = match raw.get("counts") {
+        Some(Value::Object(m)) => {
+            let mut c = BTreeMap::new();
+            for (k, n) in m {
+                let v: f64 = k.parse().map_err(|_| bad(&format!("bad value '{k}' in raw.counts")))?;
+                let n = n.as_u64().ok_or_else(|| bad("bad count in raw.counts"))?;
+                c.insert(key_of(v), n);
+            }
+            Some(c)
+        }
+        _ => None,
+    };
+    Ok(Acc {
+        n: raw.get("n").and_then(Value::as_u64).ok_or_else(|| bad("bad raw.n"))?,
+        sum: int("sum")?,
+        sum_sq: int("sum_sq")?,
+        min: float("min")?,
+        max: float("max")?,
+        counts,
+    })
+}
+
+fn parse_metrics(v: &Value, file: &str) -> Result<Metrics, String> {
+    let obj = v.as_object().ok_or_else(|| format!("{file}: `metrics` is not an object"))?;
+    obj.iter().map(|(k, m)| Ok((k.clone(), parse_acc(m, file, k)?))).collect()
+}
+
+/// Reads one `sim --json` output back into a result.
+pub fn parse_sim(v: &Value, file: &str) -> Result<SimResult, String> {
+    if field(v, "command", file)?.as_str() != Some("sim") {
+        return Err(format!("{file}: not the output of `sandtable sim --json` (only sim runs can be merged)"));
+    }
+    let setup: Setup = serde_json::from_value(field(v, "setup", file)?.clone()).map_err(|e| format!("{file}: setup: {e}"))?;
+    let seed = field(v, "seed", file)?.as_u64().ok_or_else(|| format!("{file}: bad seed"))?;
+    let total_trials = field(v, "total_trials", file)?.as_u64().ok_or_else(|| format!("{file}: bad total_trials"))?;
+    let ranges = field(v, "ranges", file)?
+        .as_array()
+        .ok_or_else(|| format!("{file}: bad ranges"))?
+        .iter()
+        .map(|r| match (r.get(0).and_then(Value::as_u64), r.get(1).and_then(Value::as_u64)) {
+            (Some(a), Some(b)) if a <= b => Ok((a, b)),
+            _ => Err(format!("{file}: bad range {r}")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let shard = match v.get("shard").and_then(Value::as_str) {
+        Some(s) => Some(super::sim::parse_shard(s).map_err(|e| format!("{file}: {e}"))?),
+        None => None,
+    };
+    let metrics = parse_metrics(field(v, "metrics", file)?, file)?;
+    let (vs, vs_metrics) = match v.get("vs") {
+        Some(vs) => (
+            Some(serde_json::from_value(field(vs, "setup", file)?.clone()).map_err(|e| format!("{file}: vs.setup: {e}"))?),
+            Some(parse_metrics(field(vs, "metrics", file)?, file)?),
+        ),
+        None => (None, None),
+    };
+    let diff = match v.get("diff") {
+        Some(d) => Some(parse_metrics(d, file)?),
+        None => None,
+    };
+    Ok(SimResult { setup, vs, seed, total_trials, ranges, shard, metrics, vs_metrics, diff })
+}
+
+/// Joins sorted ranges that touch; fails on overlaps.
+fn join_ranges(mut rs: Vec<(u64, u64)>) -> Result<Vec<(u64, u64)>, String> {
+    rs.retain(|(a, b)| a < b);
+    rs.sort_unstable();
+    let mut out: Vec<(u64, u64)> = Vec::new();
+    for (a, b) in rs {
+        match out.last_mut() {
+            Some(last) if a < last.1 => {
+                return Err(format!(
+                    "trials {}..{} appear in more than one file (the same shard given twice?)",
+                    a,
+                    b.min(last.1)
+                ))
+            }
+            Some(last) if a == last.1 => last.1 = b,
+            _ => out.push((a, b)),
+        }
+    }
+    Ok(out)
+}
+
+/// Merges results of the same run's shards.
+pub fn merge(parts: Vec<(String, SimResult)>) -> Result<SimResult, String> {
+    let mut it = parts.into_iter();
+    let (first_file, mut acc) = it.next().ok_or("merge: give at least one JSON file")?;
+    let mut ranges = acc.ranges.clone();
+    for (file, r) in it {
+        let differs = |what: &str| format!("{file} and {first_file} come from different runs: their {what} differ");
+        if r.setup != acc.setup {
+            return Err(differs("scripts or setups"));
+        }
+        if r.vs != acc.vs {
+            return Err(differs("--vs variants"));
+        }
+        if r.seed != acc.seed {
+            return Err(differs("seeds"));
+        }
+        if r.total_trials != acc.total_trials {
+            return Err(differs("--trials"));
+        }
+        ranges.extend(r.ranges.iter().copied());
+        super::stats::merge_metrics(&mut acc.metrics, &r.metrics);
+        if let (Some(a), Some(b)) = (&mut acc.vs_metrics, &r.vs_metrics) {
+            super::stats::merge_metrics(a, b);
+        }
+        if let (Some(a), Some(b)) = (&mut acc.diff, &r.diff) {
+            super::stats::merge_metrics(a, b);
+        }
+    }
+    acc.ranges = join_ranges(ranges)?;
+    acc.shard = None;
+    Ok(acc)
+}
+
+/// Reads and merges files.
+pub fn merge_files(files: &[impl AsRef<Path>]) -> Result<SimResult, String> {
+    let mut parts = Vec::new();
+    for f in files {
+        let name = f.as_ref().display().to_string();
+        let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let v: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: not JSON: {e}"))?;
+        parts.push((name.clone(), parse_sim(&v, &name)?));
+    }
+    merge(parts)
+}
+
+/// Trials of the full run that no merged file covered.
+pub fn missing(r: &SimResult) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for &(a, b) in &r.ranges {
+        if a > at {
+            out.push((at, a));
+        }
+        at = b;
+    }
+    if at < r.total_trials {
+        out.push((at, r.total_trials));
+    }
+    out
+}

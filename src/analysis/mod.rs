@@ -1,0 +1,532 @@
+//! Analysis: Monte Carlo (`sim`), exact enumeration (`exact`), variant
+//! comparison on common random numbers, and merging of sharded runs.
+//!
+//! A *trial script* is a Lua file defining a global `function trial()` that
+//! returns a number, a boolean (0/1), or a table of named numbers and
+//! booleans (the *metrics*). Its top level runs once per worker (it may load a
+//! scenario with `scenario(...)` or get one from `--scenario`); the world as it
+//! stands afterwards is the *template*, and every trial starts from a fresh
+//! copy of it.
+//!
+//! Seeds: trial `i` of a run with seed `S` rolls from
+//! `DiceBox::seed(trial_seed(S, i))` where `trial_seed(S, i) = splitmix64(S) ^ i`
+//! (and `DiceBox::seed` spreads that over the PCG-64 state with SplitMix64
+//! again). So a trial's dice depend only on `(S, i)`: any thread count, any
+//! shard split, gives the same trials and the same result.
+//!
+//! See `docs/analysis.md` for the user's guide.
+
+pub mod cli;
+pub mod exact;
+pub mod merge;
+pub mod plot;
+pub mod report;
+pub mod sim;
+pub mod stats;
+
+use std::fmt;
+use std::path::PathBuf;
+
+use mlua::{Function, Value};
+
+use crate::battlefield::World;
+use crate::dice::splitmix64;
+use crate::lua::{render_error, DecisionMode, Host, HostOptions, ScenarioOverrides, ScriptError};
+use crate::ruleset::Ruleset;
+
+/// The dice seed of trial `i` in a run seeded with `seed`.
+#[inline]
+pub fn trial_seed(seed: u64, i: u64) -> u64 {
+    splitmix64(seed) ^ i
+}
+
+/// The time budget of trials, checked from a bare Luau interrupt.
+///
+/// The host's own interrupt goes through mlua's callback wrapper, which cost
+/// about 12% of a reserve artillery trial; analysis workers replace it with a
+/// plain `extern "C"` callback that counts ticks and looks at the clock every
+/// 1024 of them. The deadline is per thread (each worker thread runs one trial
+/// at a time), so a runaway trial still stops with a clear error.
+pub mod budget {
+    use std::cell::Cell;
+    use std::os::raw::c_int;
+    use std::time::{Duration, Instant};
+
+    use mlua::ffi;
+
+    thread_local! {
+        static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+        static TICKS: Cell<u32> = const { Cell::new(0) };
+        static TRIPPED: Cell<bool> = const { Cell::new(false) };
+    }
+
+    const MESSAGE: &[u8] = b"time limit: the trial ran longer than its budget\0";
+
+    unsafe extern "C-unwind" fn interrupt(l: *mut ffi::lua_State, gc: c_int) {
+        if gc >= 0 {
+            return; // a GC step: raising an error here is not allowed
+        }
+        let t = TICKS.with(|c| {
+            let t = c.get().wrapping_add(1);
+            c.set(t);
+            t
+        });
+        let over = TRIPPED.with(Cell::get)
+            || (t % 1024 == 0 && DEADLINE.with(Cell::get).is_some_and(|d| Instant::now() > d));
+        if over {
+            TRIPPED.with(|c| c.set(true));
+            // SAFETY: `l` is the running state; no Rust value with a destructor
+            // is alive in this frame when lua_error unwinds out of it.
+            unsafe {
+                ffi::lua_pushstring(l, MESSAGE.as_ptr().cast());
+                ffi::lua_error(l);
+            }
+        }
+    }
+
+    /// Replaces the state's interrupt with the bare one.
+    pub fn install(lua: &mlua::Lua) {
+        // SAFETY: only sets the interrupt pointer of the state's callbacks.
+        let _ = unsafe {
+            lua.exec_raw::<()>((), |l| {
+                (*ffi::lua_callbacks(l)).interrupt = Some(interrupt);
+            })
+        };
+    }
+
+    /// Starts the budget of one trial.
+    pub fn start(ms: u64) {
+        DEADLINE.with(|d| d.set(Some(Instant::now() + Duration::from_millis(ms))));
+        TRIPPED.with(|c| c.set(false));
+    }
+
+    /// Ends it; true if the trial ran out of time.
+    pub fn stop() -> bool {
+        DEADLINE.with(|d| d.set(None));
+        TRIPPED.with(|c| c.replace(false))
+    }
+}
+
+/// Calls the function at the top of the stack with no arguments and reads
+/// its result as metrics into `names`/`values` (by slot; new names are added).
+/// A result that is not a metric leaves its explanation in `problem` (no Lua
+/// error is raised for it). Lua errors from the call unwind to the caller's
+/// protected call (`exec_raw`); nothing with a destructor is alive across it.
+///
+/// # Safety
+/// `l` must be a state with the function on top of its stack.
+unsafe fn read_raw(l: *mut mlua::ffi::lua_State, names: &mut Vec<String>, values: &mut Vec<f64>, problem: &mut Option<String>) {
+    use mlua::ffi;
+    unsafe {
+        ffi::lua_call(l, 0, 1);
+        let top = ffi::lua_gettop(l);
+        match ffi::lua_type(l, top) {
+            ffi::LUA_TTABLE => {
+                ffi::lua_pushnil(l);
+                while ffi::lua_next(l, top) != 0 {
+                    if problem.is_none() {
+                        if ffi::lua_type(l, -2) == ffi::LUA_TSTRING {
+                            let mut len = 0usize;
+                            let p = ffi::lua_tolstring(l, -2, &mut len);
+                            let name = std::slice::from_raw_parts(p.cast::<u8>(), len);
+                            put_raw(l, name, names, values, problem);
+                        } else {
+                            *problem = Some(format!(
+                                "trial() returned a table with a {} key; name each metric, e.g. return {{ hits = h, crater = c }}",
+                                type_name(l, -2)
+                            ));
+                        }
+                    }
+                    ffi::lua_settop(l, -2);
+                }
+            }
+            ffi::LUA_TNIL => {
+                *problem =
+                    Some("trial() returned nothing; return a number, a boolean or a table of named numbers".into());
+            }
+            _ => put_raw(l, b"value", names, values, problem),
+        }
+        ffi::lua_settop(l, top - 1);
+    }
+}
+
+unsafe fn type_name(l: *mut mlua::ffi::lua_State, idx: std::os::raw::c_int) -> String {
+    unsafe {
+        let t = mlua::ffi::lua_typename(l, mlua::ffi::lua_type(l, idx));
+        std::ffi::CStr::from_ptr(t).to_string_lossy().into_owned()
+    }
+}
+
+/// Reads the value at the top of the stack as metric `name`.
+unsafe fn put_raw(
+    l: *mut mlua::ffi::lua_State,
+    name: &[u8],
+    names: &mut Vec<String>,
+    values: &mut Vec<f64>,
+    problem: &mut Option<String>,
+) {
+    use mlua::ffi;
+    let x = unsafe {
+        match ffi::lua_type(l, -1) {
+            ffi::LUA_TNUMBER => ffi::lua_tonumberx(l, -1, std::ptr::null_mut()),
+            ffi::LUA_TBOOLEAN => f64::from(u8::from(ffi::lua_toboolean(l, -1) != 0)),
+            ffi::LUA_TNIL => return,
+            _ => {
+                *problem = Some(format!(
+                    "trial() returned {} for metric '{}'; metrics are numbers or booleans",
+                    type_name(l, -1),
+                    String::from_utf8_lossy(name)
+                ));
+                return;
+            }
+        }
+    };
+    if !x.is_finite() || x.abs() > stats::MAX_ABS_VALUE {
+        *problem = Some(format!(
+            "trial() returned {x} for metric '{}'; metrics are finite numbers within ±1e12",
+            String::from_utf8_lossy(name)
+        ));
+        return;
+    }
+    let i = match names.iter().position(|n| n.as_bytes() == name) {
+        Some(i) => i,
+        None => match std::str::from_utf8(name) {
+            Ok(s) if !s.is_empty() => {
+                names.push(s.to_string());
+                values.push(f64::NAN);
+                names.len() - 1
+            }
+            _ => {
+                *problem = Some("trial() returned a metric whose name is empty or not UTF-8".into());
+                return;
+            }
+        },
+    };
+    values[i] = x;
+}
+
+/// Makes `w` equal to `t` (a fresh copy of the template for the next trial),
+/// reusing `w`'s allocations and keeping shared parts shared. The same as
+/// `*w = t.clone()`, but cheaper: a plain clone was a third of the time of a
+/// small trial. The event log is emptied (trials do not record).
+pub fn reset_world(w: &mut World, t: &World) {
+    // Exhaustive on purpose: a new World field must be reset here too.
+    let World { map, board, sections, sides, units, current_side, turn, dice, log, marks } = t;
+    w.map.clone_from(map);
+    if !std::rc::Rc::ptr_eq(&w.board, board) {
+        w.board = board.clone();
+    }
+    if !std::rc::Rc::ptr_eq(&w.sections, sections) {
+        w.sections = sections.clone();
+    }
+    w.sides.clone_from(sides);
+    w.units.clone_from(units);
+    w.current_side.clone_from(current_side);
+    w.turn = *turn;
+    w.dice.reset_from(dice);
+    w.log.events.clear();
+    w.log.events.extend(log.events.iter().cloned());
+    w.log.recording = log.recording;
+    w.marks.clone_from(marks);
+}
+
+/// Where a trial's world comes from: the script and the setup around it.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Setup {
+    pub script: PathBuf,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<PathBuf>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruleset: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set: Vec<String>,
+    /// Per-trial time budget in ms (default: the ruleset's, else 1000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_mb: Option<u64>,
+    /// Run Luau without its native code generator (for comparisons).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_jit: bool,
+}
+
+impl Setup {
+    /// The second variant of a comparison: this setup plus more `--set`s and
+    /// perhaps another variant.
+    pub fn with_changes(&self, set: &[String], variant: Option<&str>) -> Setup {
+        let mut s = self.clone();
+        s.set.extend(set.iter().cloned());
+        if let Some(v) = variant {
+            s.variant = Some(v.to_string());
+        }
+        s
+    }
+
+    /// A short description: `--variant X --set a=b ...`, or `baseline`.
+    pub fn describe_changes(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(v) = &self.variant {
+            parts.push(format!("--variant {v}"));
+        }
+        for s in &self.set {
+            parts.push(format!("--set {s}"));
+        }
+        if parts.is_empty() {
+            "as is".into()
+        } else {
+            parts.join(" ")
+        }
+    }
+}
+
+/// Something that stopped an analysis run.
+#[derive(Debug)]
+pub struct AnalysisError {
+    /// What was being done (e.g. `trial 17 (dice seed 0x...)`).
+    pub context: String,
+    pub error: ScriptError,
+}
+
+impl AnalysisError {
+    pub fn plain(msg: impl Into<String>) -> AnalysisError {
+        AnalysisError { context: String::new(), error: ScriptError::plain(msg) }
+    }
+
+    fn script(context: impl Into<String>, error: ScriptError) -> AnalysisError {
+        AnalysisError { context: context.into(), error }
+    }
+
+    /// The error as shown to a person.
+    pub fn render(&self, color: bool) -> String {
+        let body = render_error(&self.error, color);
+        if self.context.is_empty() {
+            body
+        } else {
+            format!("in {}:\n{body}", self.context)
+        }
+    }
+}
+
+impl fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.context.is_empty() {
+            write!(f, "{}", self.error)
+        } else {
+            write!(f, "in {}: {}", self.context, self.error)
+        }
+    }
+}
+
+impl std::error::Error for AnalysisError {}
+
+/// One Lua state set up to run trials: the host, the `trial` function, the
+/// template world, and the metric names seen so far.
+pub struct Worker {
+    pub host: Host,
+    trial: Function,
+    pub template: World,
+    /// Metric names by slot, in the order first seen.
+    pub names: Vec<String>,
+    /// The last trial's values by slot (NaN where a metric was absent).
+    pub values: Vec<f64>,
+    /// Anything the script's top level printed.
+    pub top_output: String,
+}
+
+impl Worker {
+    /// Builds a host for `setup`, runs the script's top level and keeps the
+    /// world it leaves as the template. `seed` seeds the dice of the top level.
+    pub fn new(setup: &Setup, seed: u64) -> Result<Worker, AnalysisError> {
+        let ctx = |what: &str| format!("{what} of {}", setup.script.display());
+        let host = Host::new(HostOptions {
+            time_ms: setup.time_ms,
+            memory_mb: setup.memory_mb,
+            capture_output: true,
+            no_jit: setup.no_jit,
+        })
+        .map_err(|e| AnalysisError::script("starting Luau", ScriptError::from_lua(&e)))?;
+        host.set_decision_mode(DecisionMode::Auto);
+        let overrides = ScenarioOverrides {
+            ruleset: setup.ruleset.clone(),
+            variant: setup.variant.clone(),
+            seed: Some(seed),
+            set: setup.set.clone(),
+        };
+        host.set_overrides(&overrides);
+        host.state.world.borrow_mut().log.recording = false;
+        if let Some(path) = &setup.scenario {
+            host.load_scenario(path, &overrides).map_err(|e| AnalysisError::script("loading the scenario", e))?;
+        } else if let Some(name) = &setup.ruleset {
+            let bad = |e: &dyn fmt::Display| AnalysisError::script("loading the ruleset", ScriptError::plain_diag(e));
+            let mut rs = Ruleset::load(name).map_err(|e| bad(&e))?;
+            if let Some(v) = &setup.variant {
+                rs.apply_variant(v).map_err(|e| bad(&e))?;
+            }
+            for s in &setup.set {
+                rs.set_param(s).map_err(|e| bad(&e))?;
+            }
+            host.load_ruleset(rs).map_err(|e| AnalysisError::script("loading the ruleset", e))?;
+        }
+        host.state.world.borrow_mut().dice.seed(seed);
+        host.exec_file(&setup.script).map_err(|e| AnalysisError::script(ctx("the top level"), e))?;
+        let top_output = host.take_output();
+        budget::install(&host.lua);
+        if (!setup.set.is_empty() || setup.variant.is_some()) && host.state.ruleset.borrow().is_none() {
+            return Err(AnalysisError::plain(
+                "--set and --variant need a ruleset: give --ruleset or --scenario, or load a scenario in the script",
+            ));
+        }
+        let trial = match host.lua.globals().get::<Value>("trial") {
+            Ok(Value::Function(f)) => f,
+            _ => {
+                return Err(AnalysisError::plain(format!(
+                    "{} defines no global `function trial()`; a trial script returns a number or a table of named numbers from trial()",
+                    setup.script.display()
+                )))
+            }
+        };
+        let mut template = host.snapshot();
+        template.log.recording = false;
+        template.log.events.clear();
+        Ok(Worker { host, trial, template, names: Vec::new(), values: Vec::new(), top_output })
+    }
+
+    /// Puts the template world back before a trial.
+    #[inline]
+    fn reset_world(&self) {
+        let mut w = self.host.state.world.borrow_mut();
+        reset_world(&mut w, &self.template);
+    }
+
+    /// Runs one trial with the dice seeded by `dice_seed`, leaving its metric
+    /// values in `self.values`.
+    pub fn run_seeded(&mut self, dice_seed: u64) -> Result<(), ScriptError> {
+        self.reset_world();
+        self.host.state.world.borrow_mut().dice.seed(dice_seed);
+        self.call_trial()
+    }
+
+    /// Calls `trial()` on the world as it stands and reads its metrics, under
+    /// the per-trial time budget (see [`budget`]).
+    ///
+    /// The call and the reading of the returned table happen in one protected
+    /// call on the Lua stack ([`read_raw`]): no registry references, no
+    /// strings copied for metric names already seen. Reading a table of five
+    /// metrics through `Table::pairs` cost as much as a small trial.
+    pub fn call_trial(&mut self) -> Result<(), ScriptError> {
+        let Worker { host, trial, names, values, .. } = self;
+        values.iter_mut().for_each(|x| *x = f64::NAN);
+        let mut problem: Option<String> = None;
+        budget::start(host.state.limits.get().time_ms);
+        // SAFETY: the closure only calls the function mlua pushed, and reads
+        // the stack above it; see `read_raw`.
+        let r = unsafe { host.lua.exec_raw::<()>(&*trial, |l| read_raw(l, names, values, &mut problem)) };
+        let tripped = budget::stop();
+        match r {
+            Ok(()) => problem.map_or(Ok(()), |p| Err(ScriptError::plain(p))),
+            Err(_) if tripped => Err(ScriptError::plain(format!(
+                "time limit: the trial ran longer than its budget of {} ms (raise it with --time-limit or `limits: {{ time_ms: ... }}` in ruleset.yaml)",
+                host.state.limits.get().time_ms
+            ))),
+            Err(e) => Err(ScriptError::from_lua(&e)),
+        }
+    }
+
+    /// Starts a batch of trials: resets the host's per-call budgets (the
+    /// output limit) and drops what earlier trials printed.
+    pub fn start_batch(&self) {
+        let _ = self.host.guarded(|_| Ok(()));
+        let _ = self.host.take_output();
+    }
+
+    /// Re-runs a failed trial with a traceback, for the error report
+    /// (`first` is the error it gave; a time-out is not run again).
+    pub fn explain_failure(&mut self, dice_seed: u64, first: ScriptError) -> ScriptError {
+        if first.message().starts_with("time limit") {
+            return first;
+        }
+        self.reset_world();
+        self.host.state.world.borrow_mut().dice.seed(dice_seed);
+        let f = self.trial.clone();
+        budget::start(self.host.state.limits.get().time_ms);
+        let r = crate::lua::call_with_traceback(&self.host.lua, &f, mlua::MultiValue::new());
+        budget::stop();
+        match r {
+            Err(e) => ScriptError::from_lua(&e),
+            Ok(v) => match self.read_metrics(v.into_iter().next().unwrap_or(Value::Nil)) {
+                Err(e) => e,
+                Ok(()) => first,
+            },
+        }
+    }
+
+    fn slot(&mut self, name: &[u8]) -> Result<usize, ScriptError> {
+        if let Some(i) = self.names.iter().position(|n| n.as_bytes() == name) {
+            return Ok(i);
+        }
+        let s = std::str::from_utf8(name)
+            .map_err(|_| ScriptError::plain("trial() returned a metric whose name is not UTF-8"))?
+            .to_string();
+        if s.is_empty() {
+            return Err(ScriptError::plain("trial() returned a metric with an empty name"));
+        }
+        self.names.push(s);
+        self.values.push(f64::NAN);
+        Ok(self.names.len() - 1)
+    }
+
+    fn put(&mut self, name: &[u8], v: &Value) -> Result<(), ScriptError> {
+        let x = match v {
+            Value::Integer(i) => *i as f64,
+            Value::Number(x) => *x,
+            Value::Boolean(b) => f64::from(u8::from(*b)),
+            Value::Nil => return Ok(()),
+            other => {
+                return Err(ScriptError::plain(format!(
+                    "trial() returned {} for metric '{}'; metrics are numbers or booleans",
+                    other.type_name(),
+                    String::from_utf8_lossy(name)
+                )))
+            }
+        };
+        if !x.is_finite() || x.abs() > stats::MAX_ABS_VALUE {
+            return Err(ScriptError::plain(format!(
+                "trial() returned {x} for metric '{}'; metrics are finite numbers within ±1e12",
+                String::from_utf8_lossy(name)
+            )));
+        }
+        let i = self.slot(name)?;
+        self.values[i] = x;
+        Ok(())
+    }
+
+    fn read_metrics(&mut self, v: Value) -> Result<(), ScriptError> {
+        self.values.iter_mut().for_each(|x| *x = f64::NAN);
+        match v {
+            Value::Table(t) => {
+                for pair in t.pairs::<Value, Value>() {
+                    let (k, v) = pair.map_err(|e| ScriptError::from_lua(&e))?;
+                    match k {
+                        Value::String(s) => {
+                            let name = s.as_bytes();
+                            self.put(&name, &v)?;
+                        }
+                        other => {
+                            return Err(ScriptError::plain(format!(
+                                "trial() returned a table with a {} key; name each metric, e.g. return {{ hits = h, crater = c }}",
+                                other.type_name()
+                            )))
+                        }
+                    }
+                }
+                Ok(())
+            }
+            Value::Nil => Err(ScriptError::plain(
+                "trial() returned nothing; return a number, a boolean or a table of named numbers",
+            )),
+            other => self.put(b"value", &other),
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! Monte Carlo over OS threads, one Luau state per worker.
+//!
+//! Trials are handed out in blocks from a shared counter; every worker builds
+//! its own [`Worker`] (a `Host` is not `Send`), runs the blocks it takes and
+//! keeps its own accumulators, which are merged at the end. Because trial `i`
+//! always rolls from `trial_seed(seed, i)` and accumulators merge exactly (see
+//! [`super::stats`]), the result does not depend on the thread count or on
+//! which worker ran which block.
+//!
+//! With a second setup (`--vs-set`, `--vs-variant`) each worker holds two
+//! states and runs every trial on both with the same dice seed (common random
+//! numbers), so the paired differences B − A have a much narrower interval
+//! than two independent runs would give.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::stats::{Acc, Metrics};
+use super::{trial_seed, AnalysisError, Setup, Worker};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct SimConfig {
+    pub setup: Setup,
+    /// The second variant, run on the same trial seeds.
+    pub vs: Option<Setup>,
+    pub trials: u64,
+    pub seed: u64,
+    /// Worker threads (at least 1).
+    pub threads: usize,
+    /// Run only shard `k` of `n` (1-based).
+    pub shard: Option<(u64, u64)>,
+    /// Show a progress bar on stderr when the run takes over a second.
+    pub progress: bool,
+}
+
+/// The outcome of a run (or of merged shards).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimResult {
+    pub setup: Setup,
+    pub vs: Option<Setup>,
+    pub seed: u64,
+    /// Trials of the whole run (all shards).
+    pub total_trials: u64,
+    /// Half-open trial ranges this result covers, sorted and joined.
+    pub ranges: Vec<(u64, u64)>,
+    /// Set on a single shard's result.
+    pub shard: Option<(u64, u64)>,
+    pub metrics: Metrics,
+    pub vs_metrics: Option<Metrics>,
+    /// Paired differences B − A per metric (trials where both returned it).
+    pub diff: Option<Metrics>,
+}
+
+impl SimResult {
+    /// Trials this result covers.
+    pub fn trials(&self) -> u64 {
+        self.ranges.iter().map(|(a, b)| b - a).sum()
+    }
+}
+
+/// The trials of shard `k` of `n` (1-based) out of `trials`.
+pub fn shard_range(trials: u64, shard: Option<(u64, u64)>) -> (u64, u64) {
+    match shard {
+        None => (0, trials),
+        Some((k, n)) => {
+            let at = |j: u64| ((trials as u128 * j as u128) / n as u128) as u64;
+            (at(k - 1), at(k))
+        }
+    }
+}
+
+/// Parses `K/N` with 1 <= K <= N.
+pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let (k, n) = s.split_once('/').ok_or_else(|| format!("--shard wants K/N (e.g. 3/8), got '{s}'"))?;
+    let k: u64 = k.trim().parse().map_err(|_| format!("--shard: '{k}' is not a whole number"))?;
+    let n: u64 = n.trim().parse().map_err(|_| format!("--shard: '{n}' is not a whole number"))?;
+    if n == 0 || k == 0 || k > n {
+        return Err(format!("--shard K/N needs 1 <= K <= N (shards are numbered from 1), got {k}/{n}"));
+    }
+    Ok((k, n))
+}
+
+/// Accumulators of one worker, by the worker's metric slots.
+#[derive(Default)]
+struct Local {
+    a: Vec<Acc>,
+    b: Vec<Acc>,
+    d: Vec<Acc>,
+    /// For each slot of A, the slot of B with the same name.
+    a_to_b: Vec<Option<usize>>,
+}
+
+fn add_values(accs: &mut Vec<Acc>, values: &[f64]) {
+    if accs.len() < values.len() {
+        accs.resize_with(values.len(), Acc::default);
+    }
+    for (acc, &v) in accs.iter_mut().zip(values) {
+        if !v.is_nan() {
+            acc.add(v);
+        }
+    }
+}
+
+fn to_metrics(names: &[String], accs: Vec<Acc>) -> Metrics {
+    names.iter().cloned().zip(accs).filter(|(_, a)| a.n > 0).collect()
+}
+
+struct Shared<'a> {
+    cfg: &'a SimConfig,
+    lo: u64,
+    hi: u64,
+    block: u64,
+    next: AtomicU64,
+    done: AtomicU64,
+    stop: AtomicBool,
+    error: Mutex<Option<(u64, AnalysisError)>>,
+}
+
+impl Shared<'_> {
+    fn fail(&self, trial: u64, e: AnalysisError) {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.as_ref().is_none_or(|(t, _)| trial < *t) {
+            *slot = Some((trial, e));
+        }
+    }
+}
+
+type WorkerOutput = (Metrics, Option<Metrics>, Option<Metrics>, String);
+
+fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
+    let cfg = sh.cfg;
+    let mut a = match Worker::new(&cfg.setup, cfg.seed) {
+        Ok(w) => w,
+        Err(e) => {
+            sh.fail(0, e);
+            return None;
+        }
+    };
+    let mut b = match &cfg.vs {
+        None => None,
+        Some(s) => match Worker::new(s, cfg.seed) {
+            Ok(w) => Some(w),
+            Err(mut e) => {
+                e.context = format!("the --vs variant ({}): {}", s.describe_changes(), e.context);
+                sh.fail(0, e);
+                return None;
+            }
+        },
+    };
+    let mut loc = Local::default();
+    loop {
+        if sh.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let k = sh.next.fetch_add(1, Ordering::Relaxed);
+        let start = sh.lo.saturating_add(k.saturating_mul(sh.block));
+        if start >= sh.hi {
+            break;
+        }
+        let end = (start + sh.block).min(sh.hi);
+        a.start_batch();
+        if let Some(b) = &b {
+            b.start_batch();
+        }
+        for i in start..end {
+            let ts = trial_seed(cfg.seed, i);
+            if let Err(first) = a.run_seeded(ts) {
+                let e = a.explain_failure(ts, first);
+                sh.fail(i, AnalysisError { context: format!("trial {i} (dice seed {ts:#x})"), error: e });
+                return None;
+            }
+            add_values(&mut loc.a, &a.values);
+            if let Some(b) = &mut b {
+                if let Err(first) = b.run_seeded(ts) {
+                    let e = b.explain_failure(ts, first);
+                    sh.fail(
+                        i,
+                        AnalysisError {
+                            context: format!("trial {i} (dice seed {ts:#x}) of the --vs variant"),
+                            error: e,
+                        },
+                    );
+                    return None;
+                }
+                add_values(&mut loc.b, &b.values);
+                if loc.a_to_b.len() != a.names.len() || loc.a_to_b.iter().any(Option::is_none) {
+                    loc.a_to_b = a.names.iter().map(|n| b.names.iter().position(|m| m == n)).collect();
+                }
+                if loc.d.len() < a.values.len() {
+                    loc.d.resize_with(a.values.len(), Acc::default);
+                }
+                for (ia, ib) in loc.a_to_b.iter().enumerate() {
+                    if let Some(ib) = ib {
+                        let (va, vb) = (a.values[ia], b.values[*ib]);
+                        if !va.is_nan() && !vb.is_nan() {
+                            loc.d[ia].add(vb - va);
+                        }
+                    }
+                }
+            }
+        }
+        sh.done.fetch_add(end - start, Ordering::Relaxed);
+    }
+    let ma = to_metrics(&a.names, loc.a);
+    let (mb, md) = match &b {
+        Some(b) => (Some(to_metrics(&b.names, loc.b)), Some(to_metrics(&a.names, loc.d))),
+        None => (None, None),
+    };
+    Some((ma, mb, md, a.top_output))
+}
+
+/// The output of a run: the result and what the script's top level printed.
+pub struct SimRun {
+    pub result: SimResult,
+    pub elapsed: Duration,
+    pub top_output: String,
+}
+
+/// Runs the trials of `cfg` (of its shard, if any) on `cfg.threads` threads.
+pub fn run(cfg: &SimConfig) -> Result<SimRun, AnalysisError> {
+    if let Some((k, n)) = cfg.shard {
+        if k == 0 || k > n {
+            return Err(AnalysisError::plain(format!("--shard K/N needs 1 <= K <= N, got {k}/{n}")));
+        }
+    }
+    let started = Instant::now();
+    let (lo, hi) = shard_range(cfg.trials, cfg.shard);
+    let threads = cfg.threads.max(1);
+    let span = hi - lo;
+    // Blocks small enough to balance and to move the progress bar, large
+    // enough that the shared counter is not a hot spot.
+    let block = (span / (threads as u64 * 64)).clamp(1, 2048);
+    let sh = Shared {
+        cfg,
+        lo,
+        hi,
+        block,
+        next: AtomicU64::new(0),
+        done: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+        error: Mutex::new(None),
+    };
+    let outputs: Vec<Option<WorkerOutput>> = std::thread::scope(|s| {
+        let main = std::thread::current();
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let main = main.clone();
+                let sh = &sh;
+                s.spawn(move || {
+                    let out = worker_loop(sh);
+                    main.unpark();
+                    out
+                })
+            })
+            .collect();
+        let mut bar: Option<indicatif::ProgressBar> = None;
+        while !handles.iter().all(|h| h.is_finished()) {
+            std::thread::park_timeout(Duration::from_millis(100));
+            if cfg.progress && bar.is_none() && started.elapsed() > Duration::from_secs(1) {
+                let pb = indicatif::ProgressBar::new(span);
+                if let Ok(style) = indicatif::ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} trials ({per_sec}, eta {eta})",
+                ) {
+                    pb.set_style(style);
+                }
+                bar = Some(pb);
+            }
+            if let Some(pb) = &bar {
+                pb.set_position(sh.done.load(Ordering::Relaxed));
+            }
+        }
+        if let Some(pb) = bar {
+            pb.finish_and_clear();
+        }
+        handles.into_iter().map(|h| h.join().unwrap_or(None)).collect()
+    });
+    if let Some((_, e)) = sh.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
+    let mut metrics = Metrics::new();
+    let mut vs_metrics = cfg.vs.as_ref().map(|_| Metrics::new());
+    let mut diff = cfg.vs.as_ref().map(|_| Metrics::new());
+    let mut top_output = None;
+    for (ma, mb, md, out) in outputs.into_iter().flatten() {
+        super::stats::merge_metrics(&mut metrics, &ma);
+        if let (Some(v), Some(mb)) = (&mut vs_metrics, &mb) {
+            super::stats::merge_metrics(v, mb);
+        }
+        if let (Some(d), Some(md)) = (&mut diff, &md) {
+            super::stats::merge_metrics(d, md);
+        }
+        top_output.get_or_insert(out);
+    }
+    Ok(SimRun {
+        result: SimResult {
+            setup: cfg.setup.clone(),
+            vs: cfg.vs.clone(),
+            seed: cfg.seed,
+            total_trials: cfg.trials,
+            ranges: if hi > lo { vec![(lo, hi)] } else { Vec::new() },
+            shard: cfg.shard,
+            metrics,
+            vs_metrics,
+            diff,
+        },
+        elapsed: started.elapsed(),
+        top_output: top_output.unwrap_or_default(),
+    })
+}

@@ -1,0 +1,155 @@
+//! Decisions at the REPL: when a rule calls `decide{...}`, the person is
+//! asked, with the options numbered and the default marked (Enter takes it).
+//!
+//! On a terminal the question is read with the same line editor as the
+//! prompt (so Ctrl-C abandons the decision, and with it the command, which
+//! then leaves the battlefield as it was). When input is piped, the answer
+//! is the next input line, so a recorded session replays its decisions.
+
+use std::cell::{Cell, RefCell};
+use std::io::{BufRead, Write};
+use std::rc::Rc;
+
+use rustyline::error::ReadlineError;
+use rustyline::history::FileHistory;
+use rustyline::Editor;
+
+use super::helper::ReplHelper;
+use crate::lua::{Asker, DecisionRequest};
+
+/// The question as shown: who decides, what, and the numbered options.
+pub fn question(req: &DecisionRequest) -> String {
+    let mut s = String::new();
+    if !req.side.is_empty() {
+        s.push_str(&req.side);
+        s.push_str(": ");
+    }
+    s.push_str(&req.prompt);
+    s.push('\n');
+    for (i, o) in req.options.iter().enumerate() {
+        let mark = if i == req.default { "   (default)" } else { "" };
+        s.push_str(&format!("  {}) {o}{mark}\n", i + 1));
+    }
+    s
+}
+
+/// The answer prompt: `choose 1-3 [2]: `.
+pub fn answer_prompt(req: &DecisionRequest) -> String {
+    format!("choose 1-{} [{}]: ", req.options.len(), req.default + 1)
+}
+
+/// Reads an answer: empty takes the default; a number picks that option; an
+/// option's text (or a unique start of it) picks that option.
+pub fn parse_answer(req: &DecisionRequest, text: &str) -> Result<usize, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(req.default);
+    }
+    if let Ok(n) = t.parse::<usize>() {
+        if (1..=req.options.len()).contains(&n) {
+            return Ok(n - 1);
+        }
+        return Err(format!("{n} is not between 1 and {}", req.options.len()));
+    }
+    if let Some(i) = req.options.iter().position(|o| o == t) {
+        return Ok(i);
+    }
+    let starts: Vec<usize> = (0..req.options.len()).filter(|&i| req.options[i].starts_with(t)).collect();
+    match starts.as_slice() {
+        [one] => Ok(*one),
+        [] => Err(format!("'{t}' is not one of the options; type a number from 1 to {}", req.options.len())),
+        _ => Err(format!("'{t}' could be several options; type its number")),
+    }
+}
+
+/// Asks at the terminal with the REPL's line editor.
+pub struct TerminalAsker {
+    pub editor: Rc<RefCell<Editor<ReplHelper, FileHistory>>>,
+    pub asking: Rc<Cell<bool>>,
+}
+
+impl Asker for TerminalAsker {
+    fn ask(&mut self, req: &DecisionRequest) -> Result<usize, String> {
+        print!("{}", question(req));
+        let _ = std::io::stdout().flush();
+        self.asking.set(true);
+        let result = loop {
+            let line = self.editor.borrow_mut().readline(&answer_prompt(req));
+            match line {
+                Ok(text) => match parse_answer(req, &text) {
+                    Ok(i) => break Ok(i),
+                    Err(e) => println!("{e}"),
+                },
+                Err(ReadlineError::Interrupted) => break Err("decision abandoned (Ctrl-C)".to_string()),
+                Err(ReadlineError::Eof) => break Err("decision abandoned (Ctrl-D)".to_string()),
+                Err(e) => break Err(format!("cannot read the answer: {e}")),
+            }
+        };
+        self.asking.set(false);
+        result
+    }
+}
+
+/// Where piped input comes from: shared by the REPL loop and the asker, so a
+/// decision's answer is simply the next line.
+pub type Lines = Rc<RefCell<Box<dyn BufRead>>>;
+
+/// Reads one line (without its line end); `None` at the end of input.
+pub fn next_line(lines: &Lines) -> Option<String> {
+    let mut s = String::new();
+    match lines.borrow_mut().read_line(&mut s) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => {
+            while s.ends_with('\n') || s.ends_with('\r') {
+                s.pop();
+            }
+            Some(s)
+        }
+    }
+}
+
+/// Asks through piped input: prints the question and reads the next line
+/// (the default at the end of input).
+pub struct LineAsker {
+    pub lines: Lines,
+}
+
+impl Asker for LineAsker {
+    fn ask(&mut self, req: &DecisionRequest) -> Result<usize, String> {
+        print!("{}{}", question(req), answer_prompt(req));
+        let answer = next_line(&self.lines);
+        println!("{}", answer.as_deref().unwrap_or(""));
+        match answer {
+            None => Ok(req.default),
+            Some(text) => parse_answer(req, &text).map_err(|e| format!("decision '{}': {e}", req.prompt)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req() -> DecisionRequest {
+        DecisionRequest {
+            side: "allies".into(),
+            prompt: "retreat where?".into(),
+            options: vec!["(1,2)".into(), "(2,2)".into(), "stay".into()],
+            default: 1,
+        }
+    }
+
+    #[test]
+    fn answers() {
+        let r = req();
+        assert_eq!(parse_answer(&r, ""), Ok(1));
+        assert_eq!(parse_answer(&r, "3"), Ok(2));
+        assert_eq!(parse_answer(&r, " stay "), Ok(2));
+        assert_eq!(parse_answer(&r, "st"), Ok(2));
+        assert!(parse_answer(&r, "4").is_err());
+        assert!(parse_answer(&r, "(").is_err());
+        let q = question(&r);
+        assert!(q.starts_with("allies: retreat where?\n  1) (1,2)\n  2) (2,2)   (default)\n"), "{q}");
+        assert_eq!(answer_prompt(&r), "choose 1-3 [2]: ");
+    }
+}

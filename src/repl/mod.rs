@@ -1,0 +1,773 @@
+//! The REPL: the designer's workbench.
+//!
+//! `sandtable` (or `sandtable repl`) opens a line editor on a live
+//! battlefield. Each input is Luau run against the world (tried as an
+//! expression first, so results print) or a `:command`. Every input is a
+//! transaction: an error, a time or memory overrun, or Ctrl-C leaves the
+//! battlefield exactly as it was, and the session goes on. Inputs that
+//! change the battlefield are remembered for `:undo`/`:redo`; the ruleset's
+//! files are watched and reloaded (keeping the board) when they change.
+//!
+//! With standard input not a terminal, the same session reads lines,
+//! continuing unfinished chunks, prints results on stdout and errors on
+//! stderr, and exits at the end of input: status 0 when every input
+//! succeeded, 1 when any failed (the session still runs them all), 2 when
+//! the battlefield could not be set up.
+//!
+//! The parts: `api` (the command and Lua API list that `:help` prints),
+//! `eval` (compiling input), `pretty` (printing values), `complete` and
+//! `helper` (completion, hints, colours, multi-line input), `ask`
+//! (decisions), `save` (`:save` as scenario YAML), `watch` (file watching),
+//! `commands` (the `:commands`).
+
+mod api;
+mod ask;
+mod commands;
+mod complete;
+mod eval;
+mod helper;
+mod lexer;
+mod pretty;
+mod save;
+mod watch;
+
+use std::cell::{Cell, RefCell};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use mlua::{MultiValue, Value};
+use rustyline::error::ReadlineError;
+use rustyline::history::FileHistory;
+use rustyline::{CompletionType, Config, Editor, ExternalPrinter as _};
+
+pub use api::{ApiEntry, Command, Returns, API, COMMANDS, GROUPS, KEYS};
+pub use eval::is_incomplete;
+pub use pretty::{pretty, pretty_all, Limits};
+pub use save::{scenario_yaml, SaveInfo};
+
+use crate::battlefield::World;
+use crate::lua::{call_with_traceback, render_error, Host, HostOptions, ScenarioOverrides, ScriptError};
+use crate::ruleset::Ruleset;
+use crate::scenario::Scenario;
+
+/// Where the REPL starts when no scenario or ruleset is given, relative to
+/// the project folder (found by `ruleset::project_root`, so any working
+/// folder will do).
+pub const DEFAULT_SCENARIO: &str = "scripts/great_war/bombardment.yaml";
+
+/// The prompt.
+pub const PROMPT: &str = "sandtable> ";
+
+/// How many commands `:undo` can go back.
+const UNDO_DEPTH: usize = 200;
+
+/// What the REPL starts with (the `repl` subcommand's options).
+#[derive(Clone, Debug, Default)]
+pub struct ReplOptions {
+    pub scenario: Option<PathBuf>,
+    pub ruleset: Option<String>,
+    pub variant: Option<String>,
+    pub seed: Option<u64>,
+    pub set: Vec<String>,
+    pub time_ms: Option<u64>,
+    pub memory_mb: Option<u64>,
+    /// History file (else `$SANDTABLE_HISTORY`, else the platform's state folder).
+    pub history: Option<PathBuf>,
+}
+
+/// The battlefield before a command, to go back to.
+struct Snapshot {
+    world: World,
+    ruleset: Option<Ruleset>,
+    scenario: Option<PathBuf>,
+    seed: Option<u64>,
+    label: String,
+}
+
+fn same_ruleset(a: Option<&Ruleset>, b: Option<&Ruleset>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a.dir == b.dir && a.values == b.values && a.variant == b.variant,
+        _ => false,
+    }
+}
+
+/// Whether two worlds differ in anything a rule or a person could see.
+/// (The dice generator compares by state; its `Debug` hides the state.)
+fn same_world(a: &World, b: &World) -> bool {
+    use crate::dice::Source;
+    let dice_same = a.dice.unused_forced() == b.dice.unused_forced()
+        && format!("{:?}", a.dice.kinds()) == format!("{:?}", b.dice.kinds())
+        && match (a.dice.source(), b.dice.source()) {
+            (Source::Random(x), Source::Random(y)) => x == y,
+            (x, y) => format!("{x:?}") == format!("{y:?}"),
+        };
+    a.map == b.map
+        && (Rc::ptr_eq(&a.board, &b.board) || a.board == b.board)
+        && (Rc::ptr_eq(&a.sections, &b.sections) || a.sections == b.sections)
+        && a.sides == b.sides
+        && a.units == b.units
+        && a.current_side == b.current_side
+        && a.turn == b.turn
+        && a.marks == b.marks
+        && a.log.events.len() == b.log.events.len()
+        && dice_same
+}
+
+/// The one handler Ctrl-C has while scripts run: it sets the running
+/// session's cancel flag (Luau's interrupt then stops the script).
+static CANCEL: Mutex<Option<Arc<AtomicBool>>> = Mutex::new(None);
+
+fn install_ctrl_c(flag: Arc<AtomicBool>) {
+    if let Ok(mut c) = CANCEL.lock() {
+        *c = Some(flag);
+    }
+    // A second session in the same process keeps the first handler, which reads CANCEL.
+    let _ = ctrlc::set_handler(|| {
+        if let Ok(c) = CANCEL.lock() {
+            if let Some(f) = c.as_ref() {
+                f.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+}
+
+/// A line printer the file watcher may call from its thread.
+type SharedPrinter = Arc<Mutex<Box<dyn FnMut(String) + Send>>>;
+
+/// One REPL session: the host, its undo history and what it prints to.
+pub struct Session {
+    pub host: Host,
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+    /// Every input compiled so far, by chunk name, to show the line an error points at.
+    chunks: Vec<(String, String)>,
+    /// The seed the dice were last seeded with (shown, and saved by `:save`).
+    pub seed: Option<u64>,
+    /// ANSI colours in maps, results and errors.
+    pub color: bool,
+    /// Columns available for maps and wrapped values.
+    pub width: usize,
+    /// Reading from a person (seeds are random when none is given) or a pipe.
+    pub interactive: bool,
+    out: Box<dyn Write>,
+    err: Box<dyn Write>,
+    watcher: Option<watch::RulesetWatcher>,
+    printer: Option<SharedPrinter>,
+    /// Set by `:quit`.
+    pub quit: bool,
+    /// Inputs that failed.
+    pub failures: usize,
+    /// The scenario's name, for the banner, `:save` and SVG titles.
+    pub scenario_name: String,
+}
+
+impl Session {
+    /// A session over a host; output goes to `out` and errors to `err`.
+    pub fn new(host: Host, out: Box<dyn Write>, err: Box<dyn Write>, interactive: bool) -> Session {
+        Session {
+            host,
+            undo: Vec::new(),
+            redo: Vec::new(),
+            chunks: Vec::new(),
+            seed: None,
+            color: false,
+            width: 100,
+            interactive,
+            out,
+            err,
+            watcher: None,
+            printer: None,
+            quit: false,
+            failures: 0,
+            scenario_name: String::new(),
+        }
+    }
+
+    fn say(&mut self, text: &str) {
+        let _ = self.out.write_all(text.as_bytes());
+        if !text.ends_with('\n') {
+            let _ = self.out.write_all(b"\n");
+        }
+        let _ = self.out.flush();
+    }
+
+    fn complain(&mut self, e: &ScriptError) {
+        let _ = self.out.flush();
+        let text = render_error(e, self.color);
+        let _ = self.err.write_all(text.as_bytes());
+        let _ = self.err.flush();
+    }
+
+    /// Prints a short error (a mistyped command): one line on stderr.
+    fn complain_text(&mut self, text: &str) {
+        let _ = self.out.flush();
+        let line = if self.color { format!("\x1b[31merror:\x1b[0m {text}\n") } else { format!("error: {text}\n") };
+        let _ = self.err.write_all(line.as_bytes());
+        let _ = self.err.flush();
+    }
+
+    /// Moves what Lua printed (when captured) to the session's output.
+    fn flush_lua_output(&mut self) {
+        let printed = self.host.take_output();
+        if !printed.is_empty() {
+            let _ = self.out.write_all(printed.as_bytes());
+        }
+        let _ = self.out.flush();
+    }
+
+    fn snapshot(&self, label: &str) -> Snapshot {
+        Snapshot {
+            world: self.host.snapshot(),
+            ruleset: self.host.state.ruleset.borrow().clone(),
+            scenario: self.host.state.scenario.borrow().clone(),
+            seed: self.seed,
+            label: label.trim().lines().next().unwrap_or("").chars().take(60).collect(),
+        }
+    }
+
+    /// Remembers `before` for `:undo` when the command changed the battlefield or the ruleset.
+    fn record(&mut self, before: Snapshot) {
+        let changed = !same_world(&before.world, &self.host.state.world.borrow())
+            || !same_ruleset(before.ruleset.as_ref(), self.host.state.ruleset.borrow().as_ref());
+        if changed {
+            self.undo.push(before);
+            if self.undo.len() > UNDO_DEPTH {
+                self.undo.remove(0);
+            }
+            self.redo.clear();
+        }
+    }
+
+    /// Puts a snapshot back (its ruleset too, re-running the scripts when it differs).
+    fn restore(&mut self, snap: Snapshot) -> Result<(), ScriptError> {
+        let current = self.host.state.ruleset.borrow().clone();
+        if !same_ruleset(snap.ruleset.as_ref(), current.as_ref()) {
+            match snap.ruleset.clone() {
+                Some(rs) => self.host.load_ruleset(rs)?,
+                None => *self.host.state.ruleset.borrow_mut() = None,
+            }
+            self.rewatch();
+        }
+        self.host.restore(snap.world);
+        *self.host.state.scenario.borrow_mut() = snap.scenario;
+        self.seed = snap.seed;
+        Ok(())
+    }
+
+    /// Runs one complete input: a `:command` or Luau. Returns whether it succeeded.
+    pub fn handle(&mut self, input: &str) -> bool {
+        self.handle_at(input, None)
+    }
+
+    /// Like [`Session::handle`], for input that started on line `line` of a pipe.
+    pub fn handle_at(&mut self, input: &str, line: Option<usize>) -> bool {
+        let ok = if input.trim().is_empty() {
+            true
+        } else if input.trim_start().starts_with(':') {
+            self.command(input.trim())
+        } else {
+            self.eval_lua(input, line)
+        };
+        if !ok {
+            self.failures += 1;
+        }
+        ok
+    }
+
+    /// Evaluates Luau as one transaction and prints its results.
+    /// `line` is the input line it started on, when reading a pipe.
+    pub fn eval_lua(&mut self, src: &str, line: Option<usize>) -> bool {
+        let name = match line {
+            Some(l) => format!("stdin#{l}"),
+            None => format!("repl#{}", self.chunks.len() + 1),
+        };
+        self.chunks.push((name.clone(), src.to_string()));
+        let func = match eval::compile(&self.host.lua, src, &name) {
+            Ok(f) => f,
+            Err(e) => {
+                let err = script_error(&self.host, &self.chunks, &e, src);
+                self.complain(&err);
+                return false;
+            }
+        };
+        let before = self.snapshot(src);
+        let chunks = &self.chunks;
+        let result = self.host.transaction(|h| {
+            h.guarded(|lua| call_with_traceback(lua, &func, MultiValue::new()))
+                .map_err(|e| script_error(h, chunks, &e, src))
+        });
+        self.flush_lua_output();
+        match result {
+            Ok(values) => {
+                let values: Vec<Value> = values.into_iter().collect();
+                if !values.is_empty() {
+                    let limits = Limits { width: self.width.clamp(40, 120), ..Limits::default() };
+                    let text = {
+                        let world = self.host.state.world.borrow();
+                        pretty_all(&self.host.lua, Some(&world), &values, &limits)
+                    };
+                    self.say(&text);
+                    if let [Value::Table(t)] = values.as_slice() {
+                        let own_text = t.metatable().is_some_and(|mt| !matches!(mt.raw_get::<Value>("__tostring"), Ok(Value::Nil) | Err(_)));
+                        if own_text {
+                            let note = "-- the ruleset gives this value its own summary: print(it) shows it";
+                            let note = if self.color { format!("\x1b[90m{note}\x1b[0m") } else { note.to_string() };
+                            self.say(&note);
+                        }
+                    }
+                }
+                self.record(before);
+                true
+            }
+            Err(e) => {
+                self.complain(&e);
+                false
+            }
+        }
+    }
+
+    /// Reloads the ruleset if its files changed since the last input.
+    pub fn poll_reload(&mut self) {
+        let Some(changed) = self.watcher.as_ref().and_then(|w| w.changed()) else { return };
+        let what = watch::names(&changed);
+        self.reload(Some(&what));
+    }
+
+    /// Re-runs the ruleset's scripts against the same battlefield.
+    fn reload(&mut self, because: Option<&str>) -> bool {
+        let name = self.host.state.ruleset.borrow().as_ref().map(|r| r.name.clone());
+        let Some(name) = name else {
+            self.complain_text("no ruleset is loaded; :ruleset NAME or :load SCENARIO loads one");
+            return false;
+        };
+        let r = self.reload_scripts();
+        match r {
+            Ok(()) => {
+                let why = because.map(|w| format!(" after a change to {w}")).unwrap_or_default();
+                let msg = format!("reloaded ruleset {name}{why}; the battlefield is unchanged");
+                let msg = if self.color { format!("\x1b[36m{msg}\x1b[0m") } else { msg };
+                self.say(&msg);
+                true
+            }
+            Err(e) => {
+                self.complain(&e);
+                self.complain_text("the reload failed; the previous scripts stay in place");
+                false
+            }
+        }
+    }
+
+    /// Re-runs the ruleset's scripts as one transaction. Dice queued with
+    /// `:force` stay queued (redefining a die kind would drop them).
+    fn reload_scripts(&mut self) -> Result<(), ScriptError> {
+        let forced = self.host.state.world.borrow().dice.unused_forced();
+        let r = self.host.transaction(|h| h.reload());
+        self.flush_lua_output();
+        if r.is_ok() {
+            let mut w = self.host.state.world.borrow_mut();
+            for (kind, faces) in forced {
+                let Ok(k) = w.dice.kind_index(&kind) else { continue };
+                let idx: Vec<u32> = faces.iter().filter_map(|f| w.dice.kind(k).value_index_str(f)).map(|i| i as u32).collect();
+                let already = w.dice.unused_forced().into_iter().any(|(n, _)| n == kind);
+                if !already {
+                    w.dice.force(k, &idx);
+                }
+            }
+        }
+        r
+    }
+
+    /// Watches the current ruleset's folder and `lib/` (interactive sessions only).
+    fn rewatch(&mut self) {
+        if !self.interactive {
+            return;
+        }
+        let dirs: Vec<PathBuf> = match self.host.state.ruleset.borrow().as_ref() {
+            None => Vec::new(),
+            Some(rs) => {
+                let lib = rs.dir.parent().map(|p| p.join("lib")).filter(|p| p.is_dir());
+                let lib = lib.unwrap_or_else(|| crate::ruleset::project_root().join("rulesets").join("lib"));
+                vec![rs.dir.clone(), lib]
+            }
+        };
+        if self.watcher.as_ref().is_some_and(|w| w.dirs.iter().zip(&dirs).all(|(a, b)| a == b) && w.dirs.len() == dirs.len()) {
+            return;
+        }
+        self.watcher = None;
+        if dirs.is_empty() {
+            return;
+        }
+        let notify: Option<watch::Notify> = self.printer.clone().map(|p| {
+            Box::new(move |line: String| {
+                if let Ok(mut print) = p.lock() {
+                    (*print)(line);
+                }
+            }) as watch::Notify
+        });
+        match watch::RulesetWatcher::new(&dirs, notify) {
+            Ok(w) => self.watcher = Some(w),
+            Err(e) => self.complain_text(&format!("cannot watch the ruleset's files for changes ({e}); use :reload after editing")),
+        }
+    }
+
+    /// The lines a session opens with: where you are and what to type.
+    pub fn banner(&self) -> String {
+        let world = self.host.state.world.borrow();
+        let rs = self.host.state.ruleset.borrow();
+        let mut out = String::new();
+        let bold = |s: &str| if self.color { format!("\x1b[1m{s}\x1b[0m") } else { s.to_string() };
+        let mut head = format!("sandtable {}", env!("CARGO_PKG_VERSION"));
+        if !self.scenario_name.is_empty() {
+            head.push_str(&format!(" · {}", bold(&self.scenario_name)));
+        }
+        match rs.as_ref() {
+            Some(r) => {
+                head.push_str(&format!(" · ruleset {}", r.name));
+                if let Some(v) = &r.variant {
+                    head.push_str(&format!(" ({v})"));
+                }
+            }
+            None => head.push_str(" · no ruleset"),
+        }
+        if let Some(seed) = self.seed {
+            head.push_str(&format!(" · seed {seed}"));
+        }
+        out.push_str(&head);
+        out.push('\n');
+        out.push_str(&format!("{}\n", commands::summary(&world)));
+        out.push_str("Type Lua to act on the battlefield; :map draws it, :units lists units, :help shows commands and the API.\n");
+        if let Some(ex) = example_call(&self.host, rs.as_ref(), &world) {
+            out.push_str(&format!("Try: {ex}\n"));
+        }
+        out
+    }
+}
+
+/// An example call for the banner, from what the ruleset exposes: a module's
+/// `example` string field, else the first line under an `-- At a prompt:`
+/// comment in a module's file, else a roll of one of the ruleset's dice.
+fn example_call(host: &Host, rs: Option<&Ruleset>, world: &World) -> Option<String> {
+    let rs = rs?;
+    for m in &rs.modules {
+        if let Some(Value::Table(t)) = complete::global(&host.lua, m) {
+            if let Ok(Value::String(s)) = t.raw_get::<Value>("example") {
+                return Some(s.to_string_lossy().to_string());
+            }
+        }
+    }
+    for m in &rs.modules {
+        let Ok(src) = std::fs::read_to_string(rs.dir.join(format!("{m}.lua"))) else { continue };
+        let mut lines = src.lines().take_while(|l| l.trim_start().starts_with("--"));
+        if lines.any(|l| l.trim_start_matches('-').trim().eq_ignore_ascii_case("at a prompt:")) {
+            if let Some(code) = lines.next() {
+                let code = code.trim_start_matches('-').trim();
+                if !code.is_empty() {
+                    return Some(code.to_string());
+                }
+            }
+        }
+    }
+    let die = rs.dice.first()?;
+    let side = world.sides.first().map(|s| format!("  ·  world:units{{side=\"{}\"}}", s.name)).unwrap_or_default();
+    Some(format!("dice.roll(3, \"{}\"){side}", die.name))
+}
+
+/// Turns an mlua error from REPL input into a located error: the line it
+/// points at is shown from the input it came from (an earlier one, when a
+/// function defined then failed now); a traceback that only walks through
+/// the prompt's own input is dropped; a likely typo gets a suggestion.
+fn script_error(host: &Host, chunks: &[(String, String)], e: &mlua::Error, src: &str) -> ScriptError {
+    let text = e.to_string();
+    let chunk = first_chunk_name(&text).and_then(|name| chunks.iter().rev().find(|(n, _)| *n == name));
+    let mut err = ScriptError::from_lua_with(e, chunk.map(|(n, s)| (n.as_str(), s.as_str())));
+    let hint = commands::suggest(&host.lua, &host.state, src, &err.message());
+    let help = match &mut err {
+        ScriptError::Located(l) => &mut l.help,
+        ScriptError::Plain { help, .. } => help,
+    };
+    if help.as_deref().is_some_and(|h| h.contains("traceback") && !h.contains(".lua:") && !h.contains(".luau:")) {
+        *help = None;
+    }
+    if let Some(hint) = hint {
+        *help = Some(match help.take() {
+            Some(h) => format!("{hint}\n{h}"),
+            None => hint,
+        });
+    }
+    err
+}
+
+/// The first `repl#N` or `stdin#N` chunk name in an error's text.
+fn first_chunk_name(text: &str) -> Option<String> {
+    let mut best: Option<(usize, String)> = None;
+    for prefix in ["repl#", "stdin#"] {
+        let mut from = 0;
+        while let Some(i) = text[from..].find(prefix).map(|i| i + from) {
+            let digits: String = text[i + prefix.len()..].chars().take_while(char::is_ascii_digit).collect();
+            if !digits.is_empty() && text[i + prefix.len() + digits.len()..].starts_with(':') {
+                if best.as_ref().is_none_or(|(b, _)| i < *b) {
+                    best = Some((i, format!("{prefix}{digits}")));
+                }
+                break;
+            }
+            from = i + prefix.len();
+        }
+    }
+    best.map(|(_, n)| n)
+}
+
+/// The history file: `--history`, else `$SANDTABLE_HISTORY`, else
+/// `<state dir>/sandtable/history` (`~/.local/state/sandtable/history` on Linux).
+pub fn history_path(explicit: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = explicit {
+        return Some(p.to_path_buf());
+    }
+    if let Some(p) = std::env::var_os("SANDTABLE_HISTORY").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    dirs::state_dir().or_else(dirs::data_local_dir).map(|d| d.join("sandtable").join("history"))
+}
+
+/// Finds a scenario file: as given, with `.yaml` added, under `scripts/`, or
+/// under the project folder.
+pub fn resolve_scenario(arg: &str) -> Option<PathBuf> {
+    let root = crate::ruleset::project_root();
+    let p = PathBuf::from(arg);
+    let with_ext = |p: &Path| if p.extension().is_none() { Some(p.with_extension("yaml")) } else { None };
+    let mut candidates = vec![p.clone()];
+    candidates.extend(with_ext(&p));
+    if p.is_relative() {
+        candidates.push(root.join("scripts").join(&p));
+        candidates.extend(with_ext(&root.join("scripts").join(&p)));
+        candidates.push(root.join(&p));
+    }
+    candidates.into_iter().find(|c| c.is_file())
+}
+
+/// A seed when neither the command line nor the scenario gives one: random
+/// for a person (every session rolls differently, and the banner shows the
+/// seed to replay it), 0 for piped input (a recorded session replays).
+fn fresh_seed(interactive: bool) -> u64 {
+    if !interactive {
+        return 0;
+    }
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    crate::dice::splitmix64(nanos ^ u64::from(std::process::id())) % 1_000_000
+}
+
+/// Loads a scenario into the session (used at start, by `:load` and `:open`).
+pub(crate) fn load_scenario(session: &mut Session, path: &Path, overrides: &ScenarioOverrides) -> Result<(), ScriptError> {
+    session.host.load_scenario(path, overrides)?;
+    let sc = Scenario::load(path).ok();
+    session.scenario_name = sc.as_ref().map(|s| s.name.clone()).unwrap_or_else(|| path.display().to_string());
+    let seed = overrides.seed.or_else(|| sc.as_ref().and_then(|s| s.seed));
+    let seed = match seed {
+        Some(s) => s,
+        None => {
+            let s = fresh_seed(session.interactive);
+            session.host.state.world.borrow_mut().dice.seed(s);
+            s
+        }
+    };
+    session.seed = Some(seed);
+    session.rewatch();
+    Ok(())
+}
+
+/// Builds the session's world from the options: a scenario, a ruleset on an
+/// empty map, or the default scenario. Errors are for the person to read.
+pub fn setup(opts: &ReplOptions, out: Box<dyn Write>, err: Box<dyn Write>, interactive: bool, capture: bool) -> Result<Session, ScriptError> {
+    let host = Host::new(HostOptions { time_ms: opts.time_ms, memory_mb: opts.memory_mb, capture_output: capture, ..HostOptions::default() })
+        .map_err(|e| ScriptError::from_lua(&e))?;
+    let overrides = ScenarioOverrides {
+        ruleset: opts.ruleset.clone(),
+        variant: opts.variant.clone(),
+        seed: opts.seed,
+        set: opts.set.clone(),
+    };
+    host.set_overrides(&overrides);
+    let mut session = Session::new(host, out, err, interactive);
+    if let Some(path) = &opts.scenario {
+        let found = resolve_scenario(&path.to_string_lossy()).unwrap_or_else(|| path.clone());
+        load_scenario(&mut session, &found, &overrides)?;
+    } else if let Some(name) = &opts.ruleset {
+        let mut rs = Ruleset::load(name).map_err(ScriptError::plain_diag)?;
+        if let Some(v) = &opts.variant {
+            rs.apply_variant(v).map_err(ScriptError::plain_diag)?;
+        }
+        for s in &opts.set {
+            rs.set_param(s).map_err(ScriptError::plain_diag)?;
+        }
+        session.host.load_ruleset(rs)?;
+        let seed = opts.seed.unwrap_or_else(|| fresh_seed(interactive));
+        session.host.state.world.borrow_mut().dice.seed(seed);
+        session.seed = Some(seed);
+        session.scenario_name = "an empty map".into();
+        session.rewatch();
+    } else {
+        let default = crate::ruleset::project_root().join(DEFAULT_SCENARIO);
+        if default.is_file() {
+            load_scenario(&mut session, &default, &overrides)?;
+        } else {
+            if !opts.set.is_empty() || opts.variant.is_some() {
+                return Err(ScriptError::plain("--set and --variant need a ruleset: give --ruleset or --scenario"));
+            }
+            let seed = opts.seed.unwrap_or_else(|| fresh_seed(interactive));
+            session.host.state.world.borrow_mut().dice.seed(seed);
+            session.seed = Some(seed);
+            session.scenario_name = format!("an empty map (no {DEFAULT_SCENARIO} found; :load a scenario)");
+        }
+    }
+    Ok(session)
+}
+
+fn color_on(stream_is_terminal: bool) -> bool {
+    stream_is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Runs the REPL: interactive on a terminal, line by line from a pipe.
+pub fn run(opts: ReplOptions) -> ExitCode {
+    if std::io::stdin().is_terminal() {
+        run_interactive(opts)
+    } else {
+        run_piped(opts, Box::new(std::io::BufReader::new(std::io::stdin())))
+    }
+}
+
+/// Reads inputs from `input` (continuing unfinished chunks), runs them in
+/// order and exits at the end: 0 if all succeeded, 1 if any failed.
+pub fn run_piped(opts: ReplOptions, input: Box<dyn std::io::BufRead>) -> ExitCode {
+    let err_color = color_on(std::io::stderr().is_terminal());
+    let mut session = match setup(&opts, Box::new(std::io::stdout()), Box::new(std::io::stderr()), false, false) {
+        Ok(s) => s,
+        Err(e) => {
+            eprint!("{}", render_error(&e, err_color));
+            return ExitCode::from(2);
+        }
+    };
+    session.color = false;
+    let lines: ask::Lines = Rc::new(RefCell::new(input));
+    session.host.set_asker(Some(Box::new(ask::LineAsker { lines: lines.clone() })));
+    let mut line_no = 0usize;
+    while !session.quit {
+        let Some(first) = ask::next_line(&lines) else { break };
+        line_no += 1;
+        let start = line_no;
+        let mut chunk = first;
+        while is_incomplete(&session.host.lua, &chunk) {
+            match ask::next_line(&lines) {
+                Some(more) => {
+                    line_no += 1;
+                    chunk.push('\n');
+                    chunk.push_str(&more);
+                }
+                None => break,
+            }
+        }
+        session.handle_at(&chunk, Some(start));
+    }
+    session.host.set_asker(None);
+    if session.failures > 0 {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn run_interactive(opts: ReplOptions) -> ExitCode {
+    let color = color_on(std::io::stdout().is_terminal());
+    let mut session = match setup(&opts, Box::new(std::io::stdout()), Box::new(std::io::stderr()), true, false) {
+        Ok(s) => s,
+        Err(e) => {
+            eprint!("{}", render_error(&e, color_on(std::io::stderr().is_terminal())));
+            return ExitCode::from(2);
+        }
+    };
+    session.color = color;
+    install_ctrl_c(session.host.state.guard.cancel.clone());
+
+    let builder = Config::builder().completion_type(CompletionType::List).auto_add_history(false);
+    let config = builder
+        .max_history_size(2000)
+        .and_then(|b| b.history_ignore_dups(true))
+        .map(|b| b.build())
+        .unwrap_or_default();
+    let asking = Rc::new(Cell::new(false));
+    let helper = helper::ReplHelper::new(session.host.lua.clone(), session.host.state.clone(), asking.clone(), color);
+    let editor: Editor<helper::ReplHelper, FileHistory> = match Editor::with_config(config) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: cannot open the line editor: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let editor = Rc::new(RefCell::new(editor));
+    editor.borrow_mut().set_helper(Some(helper));
+    if let Ok(mut p) = editor.borrow_mut().create_external_printer() {
+        let printer: SharedPrinter = Arc::new(Mutex::new(Box::new(move |line: String| {
+            let _ = p.print(format!("{line}\n"));
+        })));
+        session.printer = Some(printer);
+        // Start watching now that notices have somewhere to go.
+        session.watcher = None;
+        session.rewatch();
+    }
+    let history = history_path(opts.history.as_deref());
+    if let Some(h) = &history {
+        if h.is_file() {
+            if let Err(e) = editor.borrow_mut().load_history(h) {
+                eprintln!("warning: cannot read the history file {}: {e}", h.display());
+            }
+        }
+    }
+    session.host.set_asker(Some(Box::new(ask::TerminalAsker { editor: editor.clone(), asking })));
+    print!("{}", session.banner());
+    let _ = std::io::stdout().flush();
+
+    let mut history_warned = false;
+    while !session.quit {
+        session.poll_reload();
+        if let Some((cols, _)) = editor.borrow_mut().dimensions() {
+            session.width = usize::from(cols).max(40);
+        }
+        let line = editor.borrow_mut().readline(PROMPT);
+        match line {
+            Ok(input) => {
+                session.poll_reload();
+                if !input.trim().is_empty() && !input.starts_with(' ') {
+                    let mut ed = editor.borrow_mut();
+                    let _ = ed.add_history_entry(input.as_str());
+                    if let Some(h) = &history {
+                        let saved = h.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|_| {
+                            ed.append_history(h).map_err(std::io::Error::other)
+                        });
+                        if let Err(e) = saved {
+                            if !history_warned {
+                                eprintln!("warning: cannot write the history file {}: {e}", h.display());
+                                history_warned = true;
+                            }
+                        }
+                    }
+                }
+                session.handle(&input);
+            }
+            // Ctrl-C at the prompt clears the input.
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => {
+                eprintln!("error: cannot read input: {e}");
+                break;
+            }
+        }
+    }
+    session.host.set_asker(None);
+    ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests;

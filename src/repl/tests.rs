@@ -1,0 +1,290 @@
+//! Sessions driven in-process against `tests/fixtures/repl`: evaluation,
+//! transactions, undo and redo, `:save`/`:open` round trips, maps and
+//! reloads. (The binary itself is driven through a pty and pipes in
+//! `tests/repl.rs`.)
+
+use std::cell::RefCell;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use super::*;
+
+#[derive(Clone, Default)]
+struct Buf(Rc<RefCell<Vec<u8>>>);
+
+impl Write for Buf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Buf {
+    fn take(&self) -> String {
+        String::from_utf8_lossy(&std::mem::take(&mut *self.0.borrow_mut())).to_string()
+    }
+}
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/repl")
+}
+
+struct T {
+    s: Session,
+    out: Buf,
+    err: Buf,
+}
+
+impl T {
+    fn new_at(scenario: &Path) -> T {
+        let (out, err) = (Buf::default(), Buf::default());
+        let opts = ReplOptions { scenario: Some(scenario.to_path_buf()), ..Default::default() };
+        let s = setup(&opts, Box::new(out.clone()), Box::new(err.clone()), false, true).expect("the fixture loads");
+        T { s, out, err }
+    }
+
+    fn new() -> T {
+        T::new_at(&fixture().join("scenario.yaml"))
+    }
+
+    /// Runs an input; returns (stdout, stderr).
+    fn run(&mut self, input: &str) -> (String, String) {
+        self.s.handle(input);
+        (self.out.take(), self.err.take())
+    }
+
+    fn ok(&mut self, input: &str) -> String {
+        let (o, e) = self.run(input);
+        assert!(e.is_empty(), "{input:?} failed:\n{e}");
+        o
+    }
+
+    fn fails(&mut self, input: &str) -> String {
+        let (o, e) = self.run(input);
+        assert!(!e.is_empty(), "{input:?} should fail; printed:\n{o}");
+        e
+    }
+}
+
+#[test]
+fn expressions_print_and_globals_persist() {
+    let mut t = T::new();
+    assert_eq!(t.ok("1 + 2"), "3\n");
+    assert_eq!(t.ok("x = 41"), "");
+    assert_eq!(t.ok("x + 1"), "42\n");
+    t.ok("function double(n)\n  return n * 2\nend");
+    assert_eq!(t.ok("double(x)"), "82\n");
+    assert_eq!(t.ok("world:unit('r1')"), "r1 [red infantry] 3/4 at (2,1) with leader Rommel\n");
+    assert_eq!(t.ok("hex(1, 2), hex(1, 2):distance(hex(3, 3))"), "(1,2), 3\n");
+    assert_eq!(t.ok("print('hello') return 7"), "hello\n7\n");
+}
+
+#[test]
+fn an_error_changes_nothing_and_the_session_goes_on() {
+    let mut t = T::new();
+    let before = t.s.host.snapshot();
+    let e = t.fails("world:hit('b1', 2) error('boom')");
+    assert!(e.contains("boom"), "{e}");
+    assert!(same_world(&before, &t.s.host.state.world.borrow()), "the hit was rolled back");
+    let e = t.fails("wrold:units()");
+    assert!(e.contains("did you mean `world`"), "{e}");
+    let e = t.fails("dice.rol(2, 'battle')");
+    assert!(e.contains("did you mean `dice.roll`"), "{e}");
+    let e = t.fails("x = = 1");
+    assert!(e.contains("repl#"), "syntax errors point at the input: {e}");
+    let e = t.fails("while true do end");
+    assert!(e.contains("time limit"), "{e}");
+    assert_eq!(t.ok("1"), "1\n");
+    assert_eq!(t.s.failures, 5);
+}
+
+#[test]
+fn errors_in_functions_defined_earlier_show_their_line() {
+    let mut t = T::new();
+    t.ok("function broken()\n  local a = nil\n  return a.b\nend");
+    let e = t.fails("broken()");
+    assert!(e.contains("return a.b"), "{e}");
+}
+
+#[test]
+fn undo_restores_a_unit_a_rule_removed_and_redo_takes_it_away_again() {
+    let mut t = T::new();
+    t.ok("dice.force('battle', {'infantry', 'infantry', 'infantry', 'infantry'})");
+    t.ok(":set skirmish.dice=4");
+    let out = t.ok("skirmish.attack('b1', 'r1')");
+    assert!(out.contains("roll 4 battle: infantry infantry infantry infantry"), "{out}");
+    assert_eq!(t.ok("world:unit('r1').alive"), "false\n");
+    let out = t.ok(":undo");
+    assert!(out.contains("undid: skirmish.attack"), "{out}");
+    assert_eq!(t.ok("world:unit('r1').strength"), "3\n");
+    assert_eq!(t.ok("world:unit_at(hex(2, 1)).id"), "\"r1\"\n");
+    t.ok(":redo");
+    assert_eq!(t.ok("world:unit('r1').alive"), "false\n");
+    // Back past the :set: the param returns to its default, and the rules see it.
+    t.ok(":undo");
+    assert_eq!(t.ok("params.skirmish.dice"), "4\n");
+    t.ok(":undo");
+    assert_eq!(t.ok("params.skirmish.dice"), "2\n");
+    // Then the forced dice; looking changes nothing, so it is not an undo step.
+    t.ok(":undo");
+    t.ok("world:units()");
+    assert!(t.fails(":undo").contains("nothing to undo"));
+}
+
+#[test]
+fn save_and_open_round_trip() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("saved.yaml");
+    let mut t = T::new();
+    t.ok("world:hit('r2', 4, 'test')");
+    t.ok("world:move('b2', hex(3, 3))");
+    t.ok("world:add_token(hex(1, 1), 'crater') world:add_token(hex(1, 1), 'crater')");
+    t.ok("world:set_turn(3) world:set_current_side('red') world:add_pool('blue', 'medals', 1)");
+    t.ok("world:unit('b1').morale = 'shaken' world:unit('b1').leader = 'Ney'");
+    t.ok("skirmish.template(hex(2, 2))");
+    t.ok(":set skirmish.dice=5");
+    t.ok(&format!(":save {}", file.display()));
+    let saved = std::fs::read_to_string(&file).unwrap();
+    assert!(saved.contains("turn: 3") && saved.contains("params:") && saved.contains("marks:"), "{saved}");
+    assert!(saved.contains("{ id: r2, side: red, type: infantry, strength: 0, max: 4 }"), "{saved}");
+    let world_before = t.s.host.snapshot();
+
+    let mut u = T::new();
+    let out = u.ok(&format!(":open {}", file.display()));
+    assert!(out.contains("opened REPL skirmish"), "{out}");
+    assert!(same_world_but_log(&world_before, &u.s.host.state.world.borrow()));
+    assert_eq!(u.ok("params.skirmish.dice"), "5\n");
+    let again = dir.path().join("again.yaml");
+    u.ok(&format!(":save {}", again.display()));
+    let strip = |s: &str| s.lines().filter(|l| !l.starts_with('#')).collect::<Vec<_>>().join("\n");
+    assert_eq!(strip(&saved), strip(&std::fs::read_to_string(&again).unwrap()));
+    // :open is undoable like :load.
+    u.ok(":undo");
+    assert_eq!(u.ok("world:turn()"), "1\n");
+}
+
+fn same_world_but_log(a: &World, b: &World) -> bool {
+    let mut a = a.clone();
+    let mut b = b.clone();
+    a.log.events.clear();
+    b.log.events.clear();
+    a.dice = b.dice.clone();
+    same_world(&a, &b)
+}
+
+#[test]
+fn meta_commands() {
+    let mut t = T::new();
+    let help = t.ok(":help");
+    for c in COMMANDS {
+        assert!(help.contains(&format!(":{}", c.name)), "{}", c.name);
+    }
+    assert!(t.ok(":help dice").contains("dice.roll(n, kind, reason?)"));
+    assert!(t.ok(":help move").contains("world:move(u, path)"));
+    let e = t.fails(":laod x");
+    assert!(e.contains("did you mean :load"), "{e}");
+    let units = t.ok(":units");
+    assert!(units.contains("b2") && units.contains("morale=2") && units.contains("Rommel"), "{units}");
+    assert!(t.ok(":units red").lines().count() == 3);
+    t.ok("dice.roll(2, 'battle', 'test roll')");
+    let log = t.ok(":log 5");
+    assert!(log.contains("roll 2 battle for test roll"), "{log}");
+    assert!(t.ok(":seed 9").contains("seeded with 9"));
+    assert_eq!(t.s.seed, Some(9));
+    let f = t.ok(":force battle flag sabre");
+    assert!(f.contains("flag sabre"), "{f}");
+    assert!(t.ok("dice.roll(2, 'battle')").contains("sabre flag"));
+    assert!(t.fails(":force battle nine").contains("no face 'nine'"));
+    assert!(t.ok(":set").contains("skirmish.dice = 2"));
+    assert!(t.fails(":set skirmish.dice=9").contains("above the maximum"));
+    let m = t.ok(":map");
+    assert!(m.contains("Bin4") && m.contains("Rin3*"), "{m}");
+    let l = t.ok(":map --los 1,4 5,1");
+    assert!(l.contains("line of sight (1,4) -> (5,1)"), "{l}");
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("map.svg");
+    assert!(t.ok(&format!(":map --svg {} --los b1 r2", svg.display())).contains("wrote"));
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("id=\"los\""));
+    t.ok(":quit");
+    assert!(t.s.quit);
+}
+
+#[test]
+fn ruleset_switch_and_reload_keep_the_board() {
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["ruleset.yaml", "skirmish.lua", "scenario.yaml"] {
+        std::fs::copy(fixture().join(f), dir.path().join(f)).unwrap();
+    }
+    let mut t = T::new_at(&dir.path().join("scenario.yaml"));
+    t.ok("world:hit('b1', 1)");
+    let rs = dir.path().display().to_string();
+    let out = t.ok(&format!(":ruleset {rs} heavy"));
+    assert!(out.contains("variant heavy"), "{out}");
+    assert_eq!(t.ok("params.skirmish.dice"), "4\n");
+    assert_eq!(t.ok("world:unit('b1').strength"), "3\n");
+    let lua = dir.path().join("skirmish.lua");
+    let src = std::fs::read_to_string(&lua).unwrap();
+    std::fs::write(&lua, src.replace("return skirmish", "skirmish.edited = true\nreturn skirmish")).unwrap();
+    assert!(t.ok(":reload").contains("reloaded ruleset repl_fixture"));
+    assert_eq!(t.ok("skirmish.edited"), "true\n");
+    assert_eq!(t.ok("world:unit('b1').strength"), "3\n");
+    std::fs::write(&lua, "this is not lua").unwrap();
+    let e = t.fails(":reload");
+    assert!(e.contains("previous scripts stay"), "{e}");
+    assert_eq!(t.ok("skirmish.edited"), "true\n");
+}
+
+#[test]
+fn banner_names_the_battlefield_and_an_example() {
+    let t = T::new();
+    let b = t.s.banner();
+    assert!(b.contains("REPL skirmish") && b.contains("ruleset repl_fixture") && b.contains("seed 5"), "{b}");
+    assert!(b.contains("Try: skirmish.attack(\"b1\", \"r1\")"), "{b}");
+    assert!(b.contains(":help"), "{b}");
+}
+
+#[test]
+fn every_registered_function_is_in_the_api_list() {
+    let t = T::new();
+    let lua = &t.s.host.lua;
+    let names: Vec<&str> = API.iter().flat_map(|e| e.usage.split("  ")).map(api::entry_name).collect();
+    let known = |n: &str| names.iter().any(|x| *x == n);
+    for (table, sep) in [("world", ":"), ("dice", "."), ("hex", "."), ("tabletop", ".")] {
+        let Some(Value::Table(t)) = complete::global(lua, table) else { panic!("no {table}") };
+        t.for_each(|k: String, v: Value| {
+            if matches!(v, Value::Function(_)) {
+                assert!(known(&format!("{table}{sep}{k}")), "{table}{sep}{k} is missing from src/repl/api.rs");
+            }
+            Ok(())
+        })
+        .unwrap();
+    }
+    for m in ["distance", "neighbor", "neighbors", "ring", "within", "rotate_left", "rotate_right", "rotate_around", "direction_to", "to_offset"] {
+        assert!(known(&format!("h:{m}")), "h:{m}");
+        let is_fn = lua.load(format!("return type(hex(0,0).{m})")).eval::<String>().unwrap();
+        assert_eq!(is_fn, "function", "{m} is a hex method");
+    }
+    for g in ["decide", "answers", "policy", "on", "off", "emit", "require", "print", "scenario", "describe", "it", "expect", "expect_error"] {
+        assert!(names.iter().any(|n| n.starts_with(g)), "{g}");
+        assert!(complete::global(lua, g).is_some(), "{g} is a global");
+    }
+}
+
+#[test]
+fn decisions_are_asked() {
+    struct Pick(usize);
+    impl crate::lua::Asker for Pick {
+        fn ask(&mut self, req: &crate::lua::DecisionRequest) -> Result<usize, String> {
+            assert!(req.prompt.starts_with("retreat b1"));
+            Ok(self.0)
+        }
+    }
+    let mut t = T::new();
+    t.s.host.set_asker(Some(Box::new(Pick(1))));
+    let out = t.ok("skirmish.retreat('b1')");
+    assert_eq!(out.trim(), t.ok("world:unit('b1').hex").trim());
+}

@@ -1,0 +1,458 @@
+//! Analysis: `exact` against hand-computed fractions, `sim` invariance under
+//! thread counts, shard + merge equal to one run, `sim` inside its interval
+//! around the exact answer, variant comparisons, fallbacks and errors; and the
+//! Lua reserve artillery rule against the same rule written in Rust.
+//!
+//! Hand computations are in the comments and in docs/analysis.md.
+
+#[path = "../benches/native_ra.rs"]
+mod native_ra;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use sandtable::analysis::exact::{self, ExactConfig, ExactOutcome};
+use sandtable::analysis::sim::{self, SimConfig};
+use sandtable::analysis::Setup;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn sandtable(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sandtable"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run sandtable");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> Value {
+    let (ok, out, err) = sandtable(args);
+    assert!(ok, "sandtable {args:?} failed:\n{err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}):\n{out}"))
+}
+
+fn s(v: &Value) -> &str {
+    v.as_str().unwrap_or_else(|| panic!("expected a string, got {v}"))
+}
+
+fn script(name: &str) -> PathBuf {
+    root().join(name)
+}
+
+fn exact_result(setup: Setup, threads: usize) -> exact::ExactResult {
+    let cfg = ExactConfig { setup, vs: None, seed: 1, threads, max_leaves: 10_000_000, progress: false };
+    match exact::run(&cfg).expect("exact") {
+        ExactOutcome::Done { result, .. } => result,
+        ExactOutcome::TooBig { reason } => panic!("too big: {reason}"),
+    }
+}
+
+fn sim_result(setup: Setup, vs: Option<Setup>, trials: u64, threads: usize, shard: Option<(u64, u64)>) -> sim::SimResult {
+    let cfg = SimConfig { setup, vs, trials, seed: 42, threads, shard, progress: false };
+    sim::run(&cfg).expect("sim").result
+}
+
+fn odds(script_name: &str) -> Setup {
+    Setup {
+        script: script(&format!("tests/fixtures/odds/{script_name}")),
+        ruleset: Some(root().join("tests/fixtures/odds").display().to_string()),
+        ..Setup::default()
+    }
+}
+
+// ------------------------------------------------------------ exact fractions
+
+#[test]
+fn exact_at_least_one_six_in_4d6_is_671_of_1296() {
+    // 1 - (5/6)^4 = 1 - 625/1296.
+    let v = json(&["exact", "scripts/analysis/four_d6_six.lua", "--json"]);
+    assert_eq!(v["command"], "exact");
+    assert_eq!(v["trials"], 126); // leaves: the multisets of 4 dice, C(9, 4)
+    let m = &v["metrics"]["value"];
+    assert_eq!(s(&m["mean"]), "671/1296");
+    assert_eq!(s(&m["distribution"]["1"]), "671/1296");
+    assert_eq!(s(&m["distribution"]["0"]), "625/1296");
+}
+
+#[test]
+fn exact_crater_odds_of_four_targeting_dice() {
+    // Patterns of 4d6: all different 360, one pair 720, two pairs 90,
+    // three alike 120, four alike 6 (of 1296).
+    // Crater (3+ alike): (120 + 6)/1296 = 7/72.
+    // On target (dice on a number rolled 2+ times): 0·360 + 2·720 + 4·90 + 3·120 + 4·6 = 2184 -> 91/54.
+    let v = json(&["exact", "scripts/analysis/crater_odds.lua", "--json"]);
+    let m = &v["metrics"];
+    assert_eq!(s(&m["crater"]["mean"]), "7/72");
+    assert_eq!(s(&m["crater"]["distribution"]["0"]), "65/72");
+    assert_eq!(s(&m["on_target"]["mean"]), "91/54");
+    assert_eq!(s(&m["on_target"]["distribution"]["0"]), "5/18"); // 360/1296
+    assert_eq!(s(&m["on_target"]["distribution"]["2"]), "5/9"); // 720/1296
+    assert_eq!(s(&m["on_target"]["distribution"]["3"]), "5/54"); // 120/1296
+    assert_eq!(s(&m["on_target"]["distribution"]["4"]), "2/27"); // 96/1296
+    assert_eq!(s(&m["most_alike"]["distribution"]["4"]), "1/216");
+}
+
+#[test]
+fn exact_symbol_battle_dice() {
+    // Hits (infantry x2 + sabre = 3 faces of 6) ~ Binomial(3, 1/2);
+    // flags (1 face of 6) ~ Binomial(3, 1/6).
+    let r = exact_result(Setup { script: script("scripts/analysis/battle_dice.lua"), ..Setup::default() }, 1);
+    assert_eq!(r.leaves, 35); // C(7, 3): multisets of 3 dice over 5 distinct faces
+    let dist = |name: &str| -> Vec<(String, String)> {
+        exact::labelled(&r.metrics[name]).into_iter().map(|(k, p)| (k, exact::ratio_str(p))).collect()
+    };
+    let pairs = |xs: &[(&str, &str)]| xs.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect::<Vec<_>>();
+    assert_eq!(dist("hits"), pairs(&[("0", "1/8"), ("1", "3/8"), ("2", "3/8"), ("3", "1/8")]));
+    assert_eq!(dist("flags"), pairs(&[("0", "125/216"), ("1", "25/72"), ("2", "5/72"), ("3", "1/216")]));
+    assert_eq!(exact::ratio_str(&r.metrics["eliminated"].mean()), "1/8");
+    assert_eq!(exact::ratio_str(&r.metrics["hits"].mean()), "3/2");
+}
+
+#[test]
+fn exact_follows_branching_trials_and_4d6_drop_lowest() {
+    // 1d6, and 2d6 more on a 6: 5 leaves + 21 under the 6; mean 7/2 + 7/6.
+    let r = exact_result(Setup { script: script("scripts/analysis/exploding_six.lua"), ..Setup::default() }, 2);
+    assert_eq!(r.leaves, 26);
+    assert_eq!(exact::ratio_str(&r.metrics["value"].mean()), "14/3");
+    // The classic: sum of the best three of 4d6, mean 15869/1296.
+    let r = exact_result(Setup { script: script("scripts/analysis/drop_lowest.lua"), ..Setup::default() }, 2);
+    assert_eq!(exact::ratio_str(&r.metrics["value"].mean()), "15869/1296");
+}
+
+#[test]
+fn exact_does_not_branch_on_forced_dice() {
+    let r = exact_result(Setup { script: script("tests/fixtures/odds/forced_trial.lua"), ..Setup::default() }, 1);
+    assert_eq!(r.leaves, 6);
+    assert_eq!(exact::ratio_str(&r.metrics["value"].mean()), "19/2");
+}
+
+#[test]
+fn exact_same_answer_on_any_thread_count() {
+    let setup = Setup { script: script("scripts/analysis/crater_odds.lua"), ..Setup::default() };
+    let one = exact_result(setup.clone(), 1);
+    let three = exact_result(setup, 3);
+    assert_eq!(one, three);
+}
+
+#[test]
+fn exact_params_variants_and_comparison() {
+    // Defaults: 2 dice hit on 5+ (p = 1/3): hits 4/9, 4/9, 1/9; mean 2/3; any 5/9.
+    let r = exact_result(odds("attack_trial.lua"), 1);
+    assert_eq!(exact::ratio_str(&r.metrics["hits"].mean()), "2/3");
+    assert_eq!(exact::ratio_str(&r.metrics["any"].mean()), "5/9");
+    // --vs-set odds.hit_on=6 (p = 1/6): mean 1/3, any 11/36; B - A = -1/3 and -1/4.
+    let v = json(&[
+        "exact",
+        "tests/fixtures/odds/attack_trial.lua",
+        "--ruleset",
+        "tests/fixtures/odds",
+        "--vs-set",
+        "odds.hit_on=6",
+        "--json",
+    ]);
+    assert_eq!(s(&v["metrics"]["hits"]["mean"]), "2/3");
+    assert_eq!(s(&v["vs"]["metrics"]["hits"]["mean"]), "1/3");
+    assert_eq!(s(&v["vs"]["metrics"]["any"]["mean"]), "11/36");
+    assert_eq!(s(&v["diff"]["hits"]["mean"]), "-1/3");
+    assert_eq!(s(&v["diff"]["any"]["mean"]), "-1/4");
+    assert_eq!(s(&v["diff"]["hits"]["distribution"]["0"]), "1/4"); // 25/36 - 4/9
+    // A named variant: veteran hits on 4+ (p = 1/2): mean 1, any 3/4.
+    let v = json(&[
+        "exact",
+        "tests/fixtures/odds/attack_trial.lua",
+        "--ruleset",
+        "tests/fixtures/odds",
+        "--variant",
+        "veteran",
+        "--json",
+    ]);
+    assert_eq!(s(&v["metrics"]["hits"]["mean"]), "1");
+    assert_eq!(s(&v["metrics"]["any"]["mean"]), "3/4");
+}
+
+#[test]
+fn exact_falls_back_to_sim_past_the_leaf_budget() {
+    let (ok, out, err) = sandtable(&[
+        "exact",
+        "scripts/analysis/four_d6_six.lua",
+        "--max-leaves",
+        "10",
+        "--trials",
+        "2000",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("more than 10 outcome leaves") && err.contains("Falling back to sim"), "{err}");
+    let v: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["command"], "sim");
+    assert_eq!(v["trials"], 2000);
+    assert!(s(&v["exact_fallback"]).contains("--max-leaves"));
+}
+
+// ------------------------------------------------------------ sim
+
+#[test]
+fn sim_result_is_the_same_for_any_thread_count() {
+    let setup = Setup { script: script("scripts/analysis/crater_odds.lua"), ..Setup::default() };
+    let one = sim_result(setup.clone(), None, 20_000, 1, None);
+    let two = sim_result(setup.clone(), None, 20_000, 2, None);
+    let five = sim_result(setup, None, 20_000, 5, None);
+    assert_eq!(one, two);
+    assert_eq!(one, five);
+    // ... and through the CLI, byte for byte.
+    let a = sandtable(&["sim", "scripts/analysis/crater_odds.lua", "--trials", "5000", "--threads", "1", "--json"]);
+    let b = sandtable(&["sim", "scripts/analysis/crater_odds.lua", "--trials", "5000", "--threads", "3", "--json"]);
+    assert!(a.0 && b.0);
+    assert_eq!(a.1, b.1);
+}
+
+#[test]
+fn sim_seed_changes_the_trials() {
+    let a = sandtable(&["sim", "scripts/analysis/crater_odds.lua", "--trials", "2000", "--seed", "1", "--json"]);
+    let b = sandtable(&["sim", "scripts/analysis/crater_odds.lua", "--trials", "2000", "--seed", "2", "--json"]);
+    assert_ne!(a.1, b.1);
+}
+
+#[test]
+fn shards_merged_equal_one_run() {
+    let dir = std::env::temp_dir().join(format!("sandtable-analysis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let base = [
+        "sim",
+        "tests/fixtures/odds/attack_trial.lua",
+        "--ruleset",
+        "tests/fixtures/odds",
+        "--vs-set",
+        "odds.hit_on=6",
+        "--trials",
+        "10001",
+        "--seed",
+        "9",
+        "--json",
+    ];
+    let (ok, whole, err) = sandtable(&base);
+    assert!(ok, "{err}");
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let mut args = base.to_vec();
+        args.extend(["--shard", &shard]);
+        let (ok, out, err) = sandtable(&args);
+        assert!(ok, "{err}");
+        let v: Value = serde_json::from_str(&out).expect("json");
+        assert_eq!(v["shard"], shard.as_str());
+        let f = dir.join(format!("part{k}.json"));
+        std::fs::write(&f, out).expect("write");
+        files.push(f.display().to_string());
+    }
+    // Any order.
+    let (ok, merged, err) = sandtable(&["merge", &files[2], &files[0], &files[1], "--json"]);
+    assert!(ok, "{err}");
+    assert_eq!(merged, whole, "merged shards differ from one run");
+    // Two shards only: a partial result, and a note about it.
+    let (ok, _, err) = sandtable(&["merge", &files[0], &files[1]]);
+    assert!(ok);
+    assert!(err.contains("missing"), "{err}");
+    // The same shard twice is refused.
+    let (ok, _, err) = sandtable(&["merge", &files[0], &files[0]]);
+    assert!(!ok && err.contains("more than one file"), "{err}");
+    // Another seed is another run.
+    let (ok, other, _) = sandtable(&[
+        "sim",
+        "tests/fixtures/odds/attack_trial.lua",
+        "--ruleset",
+        "tests/fixtures/odds",
+        "--vs-set",
+        "odds.hit_on=6",
+        "--trials",
+        "10001",
+        "--seed",
+        "10",
+        "--json",
+        "--shard",
+        "1/3",
+    ]);
+    assert!(ok);
+    let f = dir.join("other.json");
+    std::fs::write(&f, other).expect("write");
+    let (ok, _, err) = sandtable(&["merge", &files[1], &f.display().to_string()]);
+    assert!(!ok && err.contains("seeds differ"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every sim mean lies within its interval around the exact mean. With 7
+/// metrics, a 95% interval would miss now and then by design; the check uses
+/// the 99.9% interval (1.68 times as wide), and also counts the 95% misses.
+#[test]
+fn sim_agrees_with_exact_within_its_interval() {
+    let mut misses95 = 0;
+    let mut metrics = 0;
+    for name in ["scripts/analysis/crater_odds.lua", "scripts/analysis/battle_dice.lua", "scripts/analysis/drop_lowest.lua"]
+    {
+        let setup = Setup { script: script(name), ..Setup::default() };
+        let ex = exact_result(setup.clone(), 2);
+        let si = sim_result(setup, None, 40_000, 2, None);
+        for (metric, m) in &ex.metrics {
+            let want = exact::ratio_f64(&m.mean());
+            let acc = &si.metrics[metric];
+            let (lo, hi) = acc.ci95();
+            let (mid, half) = ((lo + hi) / 2.0, (hi - lo) / 2.0 * 3.29 / 1.96);
+            assert!(
+                (want - mid).abs() <= half,
+                "{name} {metric}: exact {want} outside sim's 99.9% interval {mid} ± {half}"
+            );
+            metrics += 1;
+            if want < lo || want > hi {
+                misses95 += 1;
+            }
+        }
+    }
+    assert!(misses95 <= 2, "{misses95} of {metrics} exact means outside the sim's 95% interval");
+}
+
+#[test]
+fn sim_variant_comparison_pairs_the_trials() {
+    // A: hits on 5+ (p 1/3), B: hits on 6 (p 1/6). B - A on the same dice:
+    // exact difference of means -1/3. Common random numbers make every paired
+    // difference 0 or -1 per die (a 5 stops hitting), so the interval is tight.
+    let a = odds("attack_trial.lua");
+    let b = a.with_changes(&["odds.hit_on=6".to_string()], None);
+    let r = sim_result(a, Some(b), 40_000, 2, None);
+    let d = &r.diff.as_ref().expect("diff")["hits"];
+    let (lo, hi) = d.ci95();
+    assert!(lo <= -1.0 / 3.0 && -1.0 / 3.0 <= hi, "[{lo}, {hi}]");
+    assert!(d.max <= 0.0, "paired: B never hits more than A on the same dice");
+    // The paired interval is narrower than the unpaired one would be.
+    let (va, vb) = (r.metrics["hits"].variance(), r.vs_metrics.as_ref().expect("vs")["hits"].variance());
+    assert!(d.variance() < va + vb);
+}
+
+#[test]
+fn sim_text_report_has_the_figures() {
+    let (ok, out, err) = sandtable(&["sim", "scripts/analysis/battle_dice.lua", "--trials", "3000", "--threads", "2"]);
+    assert!(ok, "{err}");
+    for want in ["hits", "mean", "95% CI", "sd", "quantiles", "value", "█", "3000 trials"] {
+        assert!(out.contains(want), "missing {want:?} in:\n{out}");
+    }
+}
+
+#[test]
+fn plot_writes_an_svg() {
+    let f = std::env::temp_dir().join(format!("sandtable-plot-{}.svg", std::process::id()));
+    let fs = f.display().to_string();
+    let (ok, _, err) = sandtable(&["exact", "scripts/analysis/battle_dice.lua", "--plot", &fs]);
+    assert!(ok, "{err}");
+    let svg = std::fs::read_to_string(&f).expect("svg");
+    assert!(svg.starts_with("<svg") && svg.contains("hits") && svg.contains("<rect"));
+    let _ = std::fs::remove_file(&f);
+}
+
+// ------------------------------------------------------------ errors
+
+#[test]
+fn trial_errors_name_the_trial_and_runaways_stop() {
+    let dir = std::env::temp_dir().join(format!("sandtable-analysis-err-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let write = |name: &str, src: &str| -> String {
+        let p = dir.join(name);
+        std::fs::write(&p, src).expect("write");
+        p.display().to_string()
+    };
+    let bad = write("bad.lua", "function trial()\n  if dice.roll(1, 'd6').total == 6 then error('six!') end\n  return 1\nend\n");
+    let (ok, _, err) = sandtable(&["sim", &bad, "--trials", "500"]);
+    assert!(!ok);
+    assert!(err.contains("trial ") && err.contains("dice seed") && err.contains("six!"), "{err}");
+    let none = write("none.lua", "x = 1\n");
+    let (ok, _, err) = sandtable(&["sim", &none, "--trials", "5"]);
+    assert!(!ok && err.contains("function trial()"), "{err}");
+    let loop_ = write("loop.lua", "function trial()\n  while true do end\nend\n");
+    let t = std::time::Instant::now();
+    let (ok, _, err) = sandtable(&["sim", &loop_, "--trials", "5", "--time-limit", "100"]);
+    assert!(!ok && err.contains("time limit"), "{err}");
+    assert!(t.elapsed().as_secs() < 20);
+    let (ok, _, err) = sandtable(&["exact", &loop_, "--time-limit", "100"]);
+    assert!(!ok && err.contains("time limit"), "{err}");
+    let text = write("text.lua", "function trial() return { who = 'me' } end\n");
+    let (ok, _, err) = sandtable(&["exact", &text]);
+    assert!(!ok && err.contains("metrics are numbers or booleans"), "{err}");
+    let (ok, _, err) = sandtable(&["sim", "scripts/analysis/four_d6_six.lua", "--shard", "4/3"]);
+    assert!(!ok && err.contains("1 <= K <= N"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ------------------------------------------------------------ the real rule
+
+/// The Lua reserve artillery rule and the same rule in Rust
+/// (benches/native_ra.rs) give the same exact distribution, fraction for fraction.
+#[test]
+fn lua_reserve_artillery_matches_the_native_rule_exactly() {
+    let scenario = root().join("scripts/great_war/bombardment.yaml");
+    if !scenario.is_file() || !root().join("rulesets/great_war/reserve_artillery.lua").is_file() {
+        eprintln!("great_war ruleset not present; skipped");
+        return;
+    }
+    let r = exact_result(Setup { script: script("tests/fixtures/ra_hq3_trial.lua"), ..Setup::default() }, 2);
+    let native = native_exact(&scenario, 3);
+    for (metric, want) in native {
+        let got: Vec<(String, String)> =
+            exact::labelled(&r.metrics[metric]).into_iter().map(|(k, p)| (k, exact::ratio_str(p))).collect();
+        assert_eq!(got, want, "{metric}");
+    }
+}
+
+type Dist = Vec<(String, String)>;
+
+/// Enumerates the native rule with the dice box's enumeration source.
+fn native_exact(scenario: &Path, hq: u32) -> Vec<(&'static str, Dist)> {
+    use num_rational::BigRational;
+    use sandtable::dice::{Enumeration, Source};
+    use std::collections::BTreeMap;
+    let (template, rule) = native_ra::setup(scenario, native_ra::Params::default());
+    let mut w = template.clone();
+    let mut walk = Enumeration::default();
+    let names = ["crater", "figures_lost", "units_eliminated", "own_figures_lost", "hq_gained"];
+    let mut dists: Vec<BTreeMap<i64, BigRational>> = vec![BTreeMap::new(); names.len()];
+    loop {
+        walk.restart();
+        sandtable::analysis::reset_world(&mut w, &template);
+        w.dice.set_source(Source::Enumerate(walk));
+        let rec = rule.fire(&mut w, "allies", sandtable::hex::Hex::new(6, 3), hq);
+        let Source::Enumerate(back) = std::mem::replace(w.dice.source_mut(), Source::Enumerate(Enumeration::default()))
+        else {
+            unreachable!()
+        };
+        walk = back;
+        let mut p = BigRational::from_integer(1.into());
+        for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
+            p *= BigRational::new(n.into(), d.into());
+        }
+        let vals = [
+            rec.crater as i64,
+            rec.figures_lost as i64,
+            rec.units_eliminated as i64,
+            rec.friendly_figures_lost as i64,
+            rec.hq_gained,
+        ];
+        for (d, v) in dists.iter_mut().zip(vals) {
+            *d.entry(v).or_insert_with(|| BigRational::from_integer(0.into())) += &p;
+        }
+        if !walk.advance() {
+            break;
+        }
+    }
+    names
+        .into_iter()
+        .zip(dists)
+        .map(|(n, d)| (n, d.into_iter().map(|(k, p)| (k.to_string(), exact::ratio_str(&p))).collect()))
+        .collect()
+}
