@@ -183,14 +183,17 @@ pub fn find_location(text: &str) -> Option<(String, usize)> {
     None
 }
 
+/// Drops the `file:line: ` prefixes Lua puts on a message (an error rethrown
+/// through nested coroutines carries one per level).
 fn strip_location(message: &str) -> String {
-    if let Some((file, line)) = find_location(message) {
-        let prefix = format!("{file}:{line}: ");
-        if let Some(rest) = message.strip_prefix(&prefix) {
-            return rest.to_string();
+    let mut rest = message;
+    while let Some((file, line)) = find_location(rest) {
+        match rest.strip_prefix(&format!("{file}:{line}: ")) {
+            Some(r) => rest = r,
+            None => break,
         }
     }
-    message.to_string()
+    rest.to_string()
 }
 
 /// Renders any diagnostic the way the CLI and REPL show it (colours only on a terminal).
