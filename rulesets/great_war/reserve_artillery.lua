@@ -19,12 +19,6 @@ local cc = require("lib/cc")
 
 local reserve_artillery = {}
 
--- Param modules (ruleset.yaml `params:`). Read as params[MODULE], never as
--- params.reserve_artillery: Luau's sandbox resolves a constant global chain
--- like `params.reserve_artillery` once, when the chunk loads, so a --set,
--- :set or variant applied later would not be seen through it.
-local MODULE, RETREAT = "reserve_artillery", "retreat"
-
 -- The side pool holding the battery's strength (set by the scenario).
 local STRENGTH_POOL = "reserve_artillery"
 local HQ_POOL = cc.HQ_POOL
@@ -228,7 +222,7 @@ function reserve_artillery.hex1_direction(side)
   if dirs == nil then
     error("cannot orient the targeting template: " .. opponent .. " has no baseline in this scenario", 2)
   end
-  return dirs[params[MODULE].hex1_side]
+  return dirs[params.reserve_artillery.hex1_side]
 end
 
 -- Template hex k (1..6) around the on-target hex, given hex 1's direction.
@@ -435,6 +429,7 @@ end
 --   * flags, after casualties, make the unit retreat (lib/cc retreat),
 --     less those its terrain lets it ignore;
 --   * wire is removed as param wire_removed_by says.
+-- `p` is params.reserve_artillery, read once by fire.
 local function shell(rec, side, h, n, on_target, crater, slot, p, quiet)
   local entry = nil
   if not quiet then
@@ -519,8 +514,8 @@ local function shell(rec, side, h, n, on_target, crater, slot, p, quiet)
       end
       ignored = flag - retreat_flags
       if retreat_flags > 0 then
-        local rp = params[RETREAT]
-        moved, lost = cc.retreat(unit, retreat_flags * rp.hexes_per_flag, { blocked = rp.blocked, by_side = side, reason = reason })
+        moved, lost = cc.retreat(unit, retreat_flags * params.retreat.hexes_per_flag,
+          { blocked = params.retreat.blocked, by_side = side, reason = reason })
         if lost > 0 and not unit.alive then
           eliminated = true
         end
@@ -620,7 +615,7 @@ function reserve_artillery.fire(spec)
   if type(spec) ~= "table" then
     error("call reserve_artillery.fire{side=, target=, card=, hq=}", 2)
   end
-  local p = params[MODULE]
+  local p = params.reserve_artillery -- read once per firing, passed down
   local quiet = spec.quiet == true
   local side = spec.side or world:current_side()
   if side == nil then

@@ -110,7 +110,7 @@ describe("a shell crater", function()
 end)
 
 describe("variant four_for_crater", function()
-  scenario("scenarios/range_four_for_crater.yaml")
+  scenario("scenarios/range.yaml", { variant = "four_for_crater" })
 
   it("three dice on one number are on target but make no crater: the trench protects", function()
     local x = entrenched()
@@ -130,7 +130,7 @@ describe("variant four_for_crater", function()
 end)
 
 describe("variant crater_keeps_flag_terrain", function()
-  scenario("scenarios/range_crater_keeps_flag_terrain.yaml")
+  scenario("scenarios/range.yaml", { variant = "crater_keeps_flag_terrain" })
 
   it("a crater hit strips protection but the trench still cancels a flag", function()
     local x = entrenched()
@@ -144,7 +144,7 @@ describe("variant crater_keeps_flag_terrain", function()
 end)
 
 describe("variant on_target_needs_three", function()
-  scenario("scenarios/range_on_target_needs_three.yaml")
+  scenario("scenarios/range.yaml", { variant = "on_target_needs_three" })
 
   it("1-4-4-6 has nothing on target; hex 4 still gets its two dice", function()
     world:add_unit{ id = "z", side = "central", type = "infantry", hex = hex(4, 5) } -- hex 4
@@ -154,5 +154,19 @@ describe("variant on_target_needs_three", function()
     expect(rec.on_target):to_be(0)
     expect(rec.order):to_equal({ 1, 4, 6 })
     expect(world:unit("z").strength):to_be(2)
+  end)
+end)
+
+describe("param crater_at set to 2 (scenario set=)", function()
+  scenario("scenarios/range.yaml", { set = { ["reserve_artillery.crater_at"] = 2 } })
+
+  it("two dice on one number make a crater: the trench then protects nothing", function()
+    local x = entrenched()
+    dice.force("targeting", { 3, 3 })
+    dice.force("battle", { "soldier", "soldier" })
+    local rec = fire(2)
+    expect(params.reserve_artillery.crater_at):to_be(2)
+    expect(rec.crater_placed):to_be(true)
+    expect(x.strength):to_be(2)
   end)
 end)

@@ -105,17 +105,30 @@ describe("a retreat", function()
 end)
 
 describe("a blocked retreat with variant blocked_retreat_stays", function()
-  scenario("scenarios/range_blocked_retreat_stays.yaml")
+  scenario("scenarios/range.yaml", { variant = "blocked_retreat_stays" })
 
   it("costs nothing: the unit stays", function()
     local x = unit("x", "central", hex(5, 0))
-    expect({ cc.retreat(x, 1, { blocked = params["retreat"].blocked }) }):to_equal({ 0, 0 })
+    expect({ cc.retreat(x, 1, { blocked = params.retreat.blocked }) }):to_equal({ 0, 0 })
+    expect(x.strength):to_be(4)
+  end)
+
+  it("from a reserve artillery flag costs nothing either", function()
+    local x = unit("x", "central", hex(5, 4))
+    unit("b1", "central", hex(5, 3))
+    unit("b2", "central", hex(6, 3))
+    dice.force("targeting", { 1, 1 }) -- hex 1 (6,3) is b2
+    dice.force("battle", { "flag", "hq", "hq", "hq" })
+    local rec = reserve_artillery.fire{ side = "allies", target = hex(5, 4), card = "bombard", hq = 2 }
+    expect(rec.shelled[1].retreat):to_be(0)
+    expect(rec.shelled[1].retreat_losses):to_be(0)
+    expect(rec.figures_lost):to_be(0)
     expect(x.strength):to_be(4)
   end)
 end)
 
 describe("retreats with variant long_retreats", function()
-  scenario("scenarios/range_long_retreats.yaml")
+  scenario("scenarios/range.yaml", { variant = "long_retreats" })
 
   it("go two hexes per flag", function()
     local x = world:add_unit{ id = "x", side = "central", type = "infantry", hex = hex(5, 4) }

@@ -3,7 +3,6 @@
 -- on its numbered hex. On the bare range; the target is hex(5,4).
 
 local T = hex(5, 4)
-local RA = "reserve_artillery"
 
 local function rolls_of(kind)
   local out = {}
@@ -143,10 +142,10 @@ describe("the targeting template", function()
 end)
 
 describe("the template with hex 1 counterclockwise of the arrow (variant left_handed_template)", function()
-  scenario("scenarios/range_left_handed_template.yaml")
+  scenario("scenarios/range.yaml", { variant = "left_handed_template" })
 
   it("starts at the north-west hex when firing up", function()
-    expect(params[RA].hex1_side):to_be("counterclockwise") -- params[RA]: see reserve_artillery.lua on imports
+    expect(params.reserve_artillery.hex1_side):to_be("counterclockwise")
     local t = reserve_artillery.template("allies", T)
     expect({ t[1], t[2], t[3], t[4], t[5], t[6] }):to_equal({
       hex(5, 3), hex(6, 3), hex(6, 4), hex(5, 5), hex(4, 5), hex(4, 4),
