@@ -78,7 +78,8 @@ fn native_exact() {
             reset_world(&mut w, &template);
             w.dice.set_source(Source::Enumerate(walk));
             let rec = rule.fire(&mut w, "allies", target, 4);
-            let Source::Enumerate(back) = std::mem::replace(w.dice.source_mut(), Source::Enumerate(Enumeration::default()))
+            let Source::Enumerate(back) =
+                std::mem::replace(w.dice.source_mut(), Source::Enumerate(Enumeration::default()))
             else {
                 unreachable!()
             };
@@ -102,9 +103,9 @@ fn setup() -> Setup {
     Setup { script: root().join("scripts/analysis/ra_bombard.lua"), ..Setup::default() }
 }
 
-fn sim(trials: u64, threads: usize) -> f64 {
+fn sim(trials: u64, threads: usize, no_jit: bool) -> f64 {
     let cfg = SimConfig {
-        setup: setup(),
+        setup: Setup { no_jit, ..setup() },
         vs: None,
         trials,
         seed: 1,
@@ -117,8 +118,10 @@ fn sim(trials: u64, threads: usize) -> f64 {
     let rate = trials as f64 / d.as_secs_f64();
     let lost = run.result.metrics.get("figures_lost").map(|a| a.mean()).unwrap_or(f64::NAN);
     println!(
-        "sim (Luau rule), {threads} thread{}:       {trials} trials in {:.3} s = {:>10.0} /s  (mean figures lost {:.4})",
+        "sim (Luau rule{}), {threads} thread{}:{} {trials} trials in {:.3} s = {:>10.0} /s  (mean figures lost {:.4})",
+        if no_jit { ", no JIT" } else { "" },
         if threads == 1 { " " } else { "s" },
+        if no_jit { "" } else { "        " },
         d.as_secs_f64(),
         rate,
         lost
@@ -230,14 +233,16 @@ fn main() {
         nat = Some(native(trials));
     }
     if want("sim") {
-        let one = sim(trials, 1);
+        let one = sim(trials, 1, false);
         if let Some(n) = nat {
             println!("  -> native / sim on 1 thread = {:.1}x", n / one);
         }
         if cores > 1 {
-            let many = sim(trials, cores);
+            let many = sim(trials, cores, false);
             println!("  -> {cores} threads / 1 thread = {:.2}x", many / one);
         }
+        let interp = sim(trials, 1, true);
+        println!("  -> JIT / no JIT on 1 thread = {:.2}x", one / interp);
     }
     if want("exact") {
         exact(1);

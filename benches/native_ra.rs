@@ -92,7 +92,12 @@ pub fn setup(scenario: &Path, params: Params) -> (World, Rule) {
         .terrain
         .iter()
         .map(|(name, v)| {
-            (name.clone(), int(v, "protection"), int(v, "ignore_flags"), v.get("impassable").and_then(|x| x.as_bool()) == Some(true))
+            (
+                name.clone(),
+                int(v, "protection"),
+                int(v, "ignore_flags"),
+                v.get("impassable").and_then(|x| x.as_bool()) == Some(true),
+            )
         })
         .collect();
     let mut token_terrain: Vec<(String, i32, i32)> = rs

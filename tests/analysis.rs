@@ -52,12 +52,18 @@ fn script(name: &str) -> PathBuf {
 fn exact_result(setup: Setup, threads: usize) -> exact::ExactResult {
     let cfg = ExactConfig { setup, vs: None, seed: 1, threads, max_leaves: 10_000_000, progress: false };
     match exact::run(&cfg).expect("exact") {
-        ExactOutcome::Done { result, .. } => result,
+        ExactOutcome::Done { result, .. } => *result,
         ExactOutcome::TooBig { reason } => panic!("too big: {reason}"),
     }
 }
 
-fn sim_result(setup: Setup, vs: Option<Setup>, trials: u64, threads: usize, shard: Option<(u64, u64)>) -> sim::SimResult {
+fn sim_result(
+    setup: Setup,
+    vs: Option<Setup>,
+    trials: u64,
+    threads: usize,
+    shard: Option<(u64, u64)>,
+) -> sim::SimResult {
     let cfg = SimConfig { setup, vs, trials, seed: 42, threads, shard, progress: false };
     sim::run(&cfg).expect("sim").result
 }
@@ -166,7 +172,7 @@ fn exact_params_variants_and_comparison() {
     assert_eq!(s(&v["diff"]["hits"]["mean"]), "-1/3");
     assert_eq!(s(&v["diff"]["any"]["mean"]), "-1/4");
     assert_eq!(s(&v["diff"]["hits"]["distribution"]["0"]), "1/4"); // 25/36 - 4/9
-    // A named variant: veteran hits on 4+ (p = 1/2): mean 1, any 3/4.
+                                                                   // A named variant: veteran hits on 4+ (p = 1/2): mean 1, any 3/4.
     let v = json(&[
         "exact",
         "tests/fixtures/odds/attack_trial.lua",
@@ -181,16 +187,35 @@ fn exact_params_variants_and_comparison() {
 }
 
 #[test]
-fn exact_falls_back_to_sim_past_the_leaf_budget() {
-    let (ok, out, err) = sandtable(&[
-        "exact",
-        "scripts/analysis/four_d6_six.lua",
-        "--max-leaves",
-        "10",
-        "--trials",
-        "2000",
+fn comparing_two_trial_scripts_on_the_same_dice() {
+    // B rolls 3 dice where A rolls 2: exact means 1 and 2/3, any-hit 19/27 and 5/9.
+    let base = [
+        "tests/fixtures/odds/attack_trial.lua",
+        "--ruleset",
+        "tests/fixtures/odds",
+        "--vs-script",
+        "tests/fixtures/odds/attack3_trial.lua",
         "--json",
-    ]);
+    ];
+    let mut args = vec!["exact"];
+    args.extend(base);
+    let v = json(&args);
+    assert_eq!(s(&v["diff"]["hits"]["mean"]), "1/3");
+    assert_eq!(s(&v["diff"]["any"]["mean"]), "4/27"); // 19/27 - 15/27
+                                                      // In sim, B's first two dice are A's dice (same trial seed): B never hits less.
+    let mut args = vec!["sim", "--trials", "4000"];
+    args.extend(base);
+    let v = json(&args);
+    let d = &v["diff"]["hits"];
+    assert!(d["min"].as_f64() == Some(0.0), "{d}");
+    let (lo, hi) = (d["ci95"][0].as_f64().unwrap(), d["ci95"][1].as_f64().unwrap());
+    assert!(lo <= 1.0 / 3.0 && 1.0 / 3.0 <= hi, "[{lo}, {hi}]");
+}
+
+#[test]
+fn exact_falls_back_to_sim_past_the_leaf_budget() {
+    let (ok, out, err) =
+        sandtable(&["exact", "scripts/analysis/four_d6_six.lua", "--max-leaves", "10", "--trials", "2000", "--json"]);
     assert!(ok, "{err}");
     assert!(err.contains("more than 10 outcome leaves") && err.contains("Falling back to sim"), "{err}");
     let v: Value = serde_json::from_str(&out).expect("json");
@@ -297,7 +322,8 @@ fn shards_merged_equal_one_run() {
 fn sim_agrees_with_exact_within_its_interval() {
     let mut misses95 = 0;
     let mut metrics = 0;
-    for name in ["scripts/analysis/crater_odds.lua", "scripts/analysis/battle_dice.lua", "scripts/analysis/drop_lowest.lua"]
+    for name in
+        ["scripts/analysis/crater_odds.lua", "scripts/analysis/battle_dice.lua", "scripts/analysis/drop_lowest.lua"]
     {
         let setup = Setup { script: script(name), ..Setup::default() };
         let ex = exact_result(setup.clone(), 2);
@@ -329,7 +355,7 @@ fn sim_variant_comparison_pairs_the_trials() {
     let b = a.with_changes(&["odds.hit_on=6".to_string()], None);
     let r = sim_result(a, Some(b), 40_000, 2, None);
     let d = &r.diff.as_ref().expect("diff")["hits"];
-    let (lo, hi) = d.ci95();
+    let (lo, hi) = d.ci95_normal();
     assert!(lo <= -1.0 / 3.0 && -1.0 / 3.0 <= hi, "[{lo}, {hi}]");
     assert!(d.max <= 0.0, "paired: B never hits more than A on the same dice");
     // The paired interval is narrower than the unpaired one would be.
@@ -368,7 +394,10 @@ fn trial_errors_name_the_trial_and_runaways_stop() {
         std::fs::write(&p, src).expect("write");
         p.display().to_string()
     };
-    let bad = write("bad.lua", "function trial()\n  if dice.roll(1, 'd6').total == 6 then error('six!') end\n  return 1\nend\n");
+    let bad = write(
+        "bad.lua",
+        "function trial()\n  if dice.roll(1, 'd6').total == 6 then error('six!') end\n  return 1\nend\n",
+    );
     let (ok, _, err) = sandtable(&["sim", &bad, "--trials", "500"]);
     assert!(!ok);
     assert!(err.contains("trial ") && err.contains("dice seed") && err.contains("six!"), "{err}");

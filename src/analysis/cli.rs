@@ -34,6 +34,12 @@ pub struct SetupArgs {
     /// Compare with a second variant: this ruleset variant (with the first's --set too).
     #[arg(long = "vs-variant", value_name = "NAME")]
     pub vs_variant: Option<String>,
+    /// Compare with another trial script (e.g. the same attack on a unit in woods), on the same dice.
+    #[arg(long = "vs-script", value_name = "FILE")]
+    pub vs_script: Option<PathBuf>,
+    /// Compare with another scenario, on the same dice.
+    #[arg(long = "vs-scenario", value_name = "FILE")]
+    pub vs_scenario: Option<PathBuf>,
     /// Seed (trial i rolls from splitmix64(seed) ^ i; see docs/analysis.md).
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub seed: u64,
@@ -72,8 +78,20 @@ impl SetupArgs {
     }
 
     fn vs(&self) -> Option<Setup> {
-        (!self.vs_set.is_empty() || self.vs_variant.is_some())
-            .then(|| self.setup().with_changes(&self.vs_set, self.vs_variant.as_deref()))
+        let any = !self.vs_set.is_empty()
+            || self.vs_variant.is_some()
+            || self.vs_script.is_some()
+            || self.vs_scenario.is_some();
+        any.then(|| {
+            let mut b = self.setup().with_changes(&self.vs_set, self.vs_variant.as_deref());
+            if let Some(s) = &self.vs_script {
+                b.script = s.clone();
+            }
+            if let Some(s) = &self.vs_scenario {
+                b.scenario = Some(s.clone());
+            }
+            b
+        })
     }
 
     fn threads(&self) -> usize {

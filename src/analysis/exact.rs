@@ -95,9 +95,15 @@ pub struct ExactResult {
 
 /// How an enumeration ended.
 pub enum ExactOutcome {
-    Done { result: ExactResult, elapsed: Duration, top_output: String },
+    Done {
+        result: Box<ExactResult>,
+        elapsed: Duration,
+        top_output: String,
+    },
     /// The tree is too big or a pool too large: use `sim` instead.
-    TooBig { reason: String },
+    TooBig {
+        reason: String,
+    },
 }
 
 /// A metric value as an exact fraction: the shortest decimal that prints as
@@ -184,6 +190,7 @@ struct Shared<'a> {
     cfg: &'a ExactConfig,
     setup: &'a Setup,
     next_branch: AtomicU64,
+    branches_done: AtomicU64,
     branches: AtomicU64,
     leaves: AtomicU64,
     stop: AtomicBool,
@@ -201,8 +208,10 @@ fn take_walk(worker: &Worker) -> Option<Enumeration> {
     }
 }
 
+type LeafError = Box<(Option<Enumeration>, ScriptError)>;
+
 /// Runs one execution along `walk`; returns the walk with the leaf's weight.
-fn run_leaf(worker: &mut Worker, mut walk: Enumeration) -> Result<Enumeration, (Option<Enumeration>, ScriptError)> {
+fn run_leaf(worker: &mut Worker, mut walk: Enumeration) -> Result<Enumeration, LeafError> {
     walk.restart();
     {
         let mut w = worker.host.state.world.borrow_mut();
@@ -213,11 +222,11 @@ fn run_leaf(worker: &mut Worker, mut walk: Enumeration) -> Result<Enumeration, (
     let walk = take_walk(worker);
     match (r, walk) {
         (Ok(()), Some(w)) => Ok(w),
-        (Err(e), w) => Err((w, e)),
-        (Ok(()), None) => Err((
+        (Err(e), w) => Err(Box::new((w, e))),
+        (Ok(()), None) => Err(Box::new((
             None,
             ScriptError::plain("the trial reseeded the dice (dice.seed), so its rolls cannot be enumerated; exact needs every roll to come from the dice box"),
-        )),
+        ))),
     }
 }
 
@@ -240,13 +249,15 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
     };
     let leaf_error = |worker: &Worker, walk: Option<&Enumeration>, e: ScriptError| -> AnalysisError {
         let _ = worker;
-        let path = walk.map(|w| format!(" (outcome path {:?})", &w.path[..w.pos.min(w.path.len())])).unwrap_or_default();
+        let path =
+            walk.map(|w| format!(" (outcome path {:?})", &w.path[..w.pos.min(w.path.len())])).unwrap_or_default();
         AnalysisError { context: format!("exact enumeration of trial(){path}"), error: e }
     };
     // Probe: one execution to learn how many outcomes the first roll has.
     let probe = match run_leaf(&mut worker, Enumeration::default()) {
         Ok(w) => w,
-        Err((w, e)) => {
+        Err(b) => {
+            let (w, e) = *b;
             if w.as_ref().is_some_and(|w| w.overflow) {
                 too_big("a pool is too large to enumerate (its outcome weights overflow 128 bits)".into());
             } else {
@@ -315,7 +326,8 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
             loop {
                 walk = match run_leaf(&mut worker, walk) {
                     Ok(w) => w,
-                    Err((w, e)) => {
+                    Err(b) => {
+                        let (w, e) = *b;
                         if w.as_ref().is_some_and(|w| w.overflow) {
                             too_big("a pool is too large to enumerate (its outcome weights overflow 128 bits)".into());
                         } else {
@@ -332,7 +344,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
                 }
                 record(&worker, &walk, &mut sums);
                 local_leaves += 1;
-                if local_leaves % 4096 == 0 {
+                if local_leaves.is_multiple_of(4096) {
                     let total = sh.leaves.fetch_add(4096, Ordering::Relaxed) + 4096;
                     worker.start_batch();
                     if total > sh.cfg.max_leaves {
@@ -347,6 +359,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
                     break;
                 }
             }
+            sh.branches_done.fetch_add(1, Ordering::Relaxed);
             let total = sh.leaves.fetch_add(local_leaves % 4096, Ordering::Relaxed) + local_leaves % 4096;
             if total > sh.cfg.max_leaves {
                 too_big(format!("the trial has more than {} outcome leaves (--max-leaves)", sh.cfg.max_leaves));
@@ -368,32 +381,38 @@ fn enumerate(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, St
         cfg,
         setup,
         next_branch: AtomicU64::new(0),
+        branches_done: AtomicU64::new(0),
         branches: AtomicU64::new(0),
         leaves: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         too_big: Mutex::new(None),
         error: Mutex::new(None),
     };
-    let outs: Vec<Option<WorkerOut>> = std::thread::scope(|s| {
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let outs: Result<Vec<Option<WorkerOut>>, ()> = std::thread::scope(|s| {
         let main = std::thread::current();
+        let finished = &finished;
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 let main = main.clone();
                 let sh = &sh;
                 s.spawn(move || {
                     let out = worker_loop(sh);
+                    finished.fetch_add(1, Ordering::Release);
                     main.unpark();
                     out
                 })
             })
             .collect();
         let mut bar: Option<indicatif::ProgressBar> = None;
-        while !handles.iter().all(|h| h.is_finished()) {
+        while finished.load(Ordering::Acquire) < threads {
             std::thread::park_timeout(Duration::from_millis(100));
             if cfg.progress && bar.is_none() && started.elapsed() > Duration::from_secs(1) {
-                let pb = indicatif::ProgressBar::new(sh.branches.load(Ordering::Relaxed).max(1));
+                let pb = indicatif::ProgressBar::new(sh.branches.load(Ordering::Relaxed).max(1))
+                    .with_elapsed(started.elapsed())
+                    .with_message(format!("{} leaves", sh.leaves.load(Ordering::Relaxed)));
                 if let Ok(style) = indicatif::ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {wide_bar} first-roll outcome {pos}/{len}, {msg} leaves",
+                    "{spinner} [{elapsed_precise}] {wide_bar} first-roll outcomes done {pos}/{len}, {msg}",
                 ) {
                     pb.set_style(style);
                 }
@@ -402,15 +421,21 @@ fn enumerate(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, St
             if let Some(pb) = &bar {
                 let n = sh.branches.load(Ordering::Relaxed);
                 pb.set_length(n.max(1));
-                pb.set_position(sh.next_branch.load(Ordering::Relaxed).min(n).saturating_sub(threads as u64));
-                pb.set_message(sh.leaves.load(Ordering::Relaxed).to_string());
+                pb.set_position(sh.branches_done.load(Ordering::Relaxed).min(n));
+                pb.set_message(format!("{} leaves", sh.leaves.load(Ordering::Relaxed)));
             }
         }
         if let Some(pb) = bar {
             pb.finish_and_clear();
         }
-        handles.into_iter().map(|h| h.join().unwrap_or(None)).collect()
+        handles.into_iter().map(|h| h.join().map_err(|_| ())).collect::<Result<Vec<_>, ()>>()
     });
+    // A panic is a bug in sandtable, not in the script: never drop a worker's share silently.
+    let Ok(outs) = outs else {
+        return Err(AnalysisError::plain(
+            "internal error: a worker thread panicked (please report it with the command line)",
+        ));
+    };
     if let Some(e) = sh.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
@@ -462,7 +487,7 @@ pub fn run(cfg: &ExactConfig) -> Result<ExactOutcome, AnalysisError> {
             }
         }
     }
-    Ok(ExactOutcome::Done { result, elapsed: started.elapsed(), top_output })
+    Ok(ExactOutcome::Done { result: Box::new(result), elapsed: started.elapsed(), top_output })
 }
 
 /// The distribution as (label, fraction) pairs in value order.

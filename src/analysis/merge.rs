@@ -64,7 +64,8 @@ pub fn parse_sim(v: &Value, file: &str) -> Result<SimResult, String> {
     if field(v, "command", file)?.as_str() != Some("sim") {
         return Err(format!("{file}: not the output of `sandtable sim --json` (only sim runs can be merged)"));
     }
-    let setup: Setup = serde_json::from_value(field(v, "setup", file)?.clone()).map_err(|e| format!("{file}: setup: {e}"))?;
+    let setup: Setup =
+        serde_json::from_value(field(v, "setup", file)?.clone()).map_err(|e| format!("{file}: setup: {e}"))?;
     let seed = field(v, "seed", file)?.as_u64().ok_or_else(|| format!("{file}: bad seed"))?;
     let total_trials = field(v, "total_trials", file)?.as_u64().ok_or_else(|| format!("{file}: bad total_trials"))?;
     let ranges = field(v, "ranges", file)?
@@ -83,7 +84,10 @@ pub fn parse_sim(v: &Value, file: &str) -> Result<SimResult, String> {
     let metrics = parse_metrics(field(v, "metrics", file)?, file)?;
     let (vs, vs_metrics) = match v.get("vs") {
         Some(vs) => (
-            Some(serde_json::from_value(field(vs, "setup", file)?.clone()).map_err(|e| format!("{file}: vs.setup: {e}"))?),
+            Some(
+                serde_json::from_value(field(vs, "setup", file)?.clone())
+                    .map_err(|e| format!("{file}: vs.setup: {e}"))?,
+            ),
             Some(parse_metrics(field(vs, "metrics", file)?, file)?),
         ),
         None => (None, None),

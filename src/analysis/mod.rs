@@ -72,7 +72,7 @@ pub mod budget {
             t
         });
         let over = TRIPPED.with(Cell::get)
-            || (t % 1024 == 0 && DEADLINE.with(Cell::get).is_some_and(|d| Instant::now() > d));
+            || (t.is_multiple_of(1024) && DEADLINE.with(Cell::get).is_some_and(|d| Instant::now() > d));
         if over {
             TRIPPED.with(|c| c.set(true));
             // SAFETY: `l` is the running state; no Rust value with a destructor
@@ -115,7 +115,12 @@ pub mod budget {
 ///
 /// # Safety
 /// `l` must be a state with the function on top of its stack.
-unsafe fn read_raw(l: *mut mlua::ffi::lua_State, names: &mut Vec<String>, values: &mut Vec<f64>, problem: &mut Option<String>) {
+unsafe fn read_raw(
+    l: *mut mlua::ffi::lua_State,
+    names: &mut Vec<String>,
+    values: &mut Vec<f64>,
+    problem: &mut Option<String>,
+) {
     use mlua::ffi;
     unsafe {
         ffi::lua_call(l, 0, 1);
@@ -254,7 +259,8 @@ pub struct Setup {
 
 impl Setup {
     /// The second variant of a comparison: this setup plus more `--set`s and
-    /// perhaps another variant.
+    /// perhaps another variant (see also `script` and `scenario`, which
+    /// `--vs-script` and `--vs-scenario` replace).
     pub fn with_changes(&self, set: &[String], variant: Option<&str>) -> Setup {
         let mut s = self.clone();
         s.set.extend(set.iter().cloned());
@@ -264,20 +270,24 @@ impl Setup {
         s
     }
 
-    /// A short description: `--variant X --set a=b ...`, or `baseline`.
+    /// A short description: the script's file name, then `--scenario`,
+    /// `--variant` and `--set`s when given.
     pub fn describe_changes(&self) -> String {
-        let mut parts = Vec::new();
+        let mut parts = vec![self
+            .script
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| self.script.display().to_string())];
+        if let Some(sc) = &self.scenario {
+            parts.push(format!("--scenario {}", sc.display()));
+        }
         if let Some(v) = &self.variant {
             parts.push(format!("--variant {v}"));
         }
         for s in &self.set {
             parts.push(format!("--set {s}"));
         }
-        if parts.is_empty() {
-            "as is".into()
-        } else {
-            parts.join(" ")
-        }
+        parts.join(" ")
     }
 }
 

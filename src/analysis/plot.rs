@@ -39,7 +39,12 @@ pub fn svg(title: &str, panels: &[Panel]) -> String {
     for (pi, p) in panels.iter().enumerate() {
         let y0 = top + pi as f64 * ph;
         let (left, right, ptop, pbot) = (60.0, w - 20.0, y0 + 28.0, y0 + ph - 36.0);
-        let _ = writeln!(s, r#"<text x="{left}" y="{}" font-size="13" font-weight="bold">{}</text>"#, y0 + 16.0, esc(&p.title));
+        let _ = writeln!(
+            s,
+            r#"<text x="{left}" y="{}" font-size="13" font-weight="bold">{}</text>"#,
+            y0 + 16.0,
+            esc(&p.title)
+        );
         // categories in first-seen order across series
         let mut cats: Vec<String> = Vec::new();
         for se in &p.series {
@@ -55,7 +60,13 @@ pub fn svg(title: &str, panels: &[Panel]) -> String {
             let v = maxp * t as f64 / 4.0;
             let y = pbot - (pbot - ptop) * t as f64 / 4.0;
             let _ = writeln!(s, r##"<line x1="{left}" x2="{right}" y1="{y:.1}" y2="{y:.1}" stroke="#ddd"/>"##);
-            let _ = writeln!(s, r#"<text x="{}" y="{:.1}" text-anchor="end">{:.1}%</text>"#, left - 4.0, y + 4.0, v * 100.0);
+            let _ = writeln!(
+                s,
+                r#"<text x="{}" y="{:.1}" text-anchor="end">{:.1}%</text>"#,
+                left - 4.0,
+                y + 4.0,
+                v * 100.0
+            );
         }
         let n = cats.len().max(1) as f64;
         let slot = (right - left) / n;
@@ -81,7 +92,8 @@ pub fn svg(title: &str, panels: &[Panel]) -> String {
         for (ci, c) in cats.iter().enumerate() {
             if ci % every == 0 {
                 let x = left + (ci as f64 + 0.5) * slot;
-                let _ = writeln!(s, r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, pbot + 14.0, esc(c));
+                let _ =
+                    writeln!(s, r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, pbot + 14.0, esc(c));
             }
         }
         let _ = writeln!(s, r##"<line x1="{left}" x2="{right}" y1="{pbot}" y2="{pbot}" stroke="#333"/>"##);
@@ -89,7 +101,12 @@ pub fn svg(title: &str, panels: &[Panel]) -> String {
             for (si, se) in p.series.iter().enumerate() {
                 let lx = left + si as f64 * 300.0;
                 let ly = pbot + 28.0;
-                let _ = writeln!(s, r#"<rect x="{lx}" y="{}" width="10" height="10" fill="{}"/>"#, ly - 9.0, COLORS[si % COLORS.len()]);
+                let _ = writeln!(
+                    s,
+                    r#"<rect x="{lx}" y="{}" width="10" height="10" fill="{}"/>"#,
+                    ly - 9.0,
+                    COLORS[si % COLORS.len()]
+                );
                 let _ = writeln!(s, r#"<text x="{}" y="{ly}">{}</text>"#, lx + 14.0, esc(&se.label));
             }
         }

@@ -24,8 +24,9 @@ fn quantile_label(p: f64) -> String {
 }
 
 /// The JSON of one metric's accumulator.
-pub fn acc_json(a: &Acc) -> Value {
-    let (lo, hi) = a.ci95();
+/// `paired`: a paired difference (normal interval, never Wilson's).
+pub fn acc_json(a: &Acc, paired: bool) -> Value {
+    let (lo, hi) = if paired { a.ci95_normal() } else { a.ci95() };
     let mut m = Map::new();
     m.insert("n".into(), json!(a.n));
     m.insert("mean".into(), num(a.mean()));
@@ -61,8 +62,8 @@ pub fn acc_json(a: &Acc) -> Value {
     Value::Object(m)
 }
 
-fn metrics_json(ms: &Metrics) -> Value {
-    Value::Object(ms.iter().map(|(k, a)| (k.clone(), acc_json(a))).collect())
+fn metrics_json(ms: &Metrics, paired: bool) -> Value {
+    Value::Object(ms.iter().map(|(k, a)| (k.clone(), acc_json(a, paired))).collect())
 }
 
 /// The JSON object of a `sim` result (or of merged shards).
@@ -77,21 +78,22 @@ pub fn sim_json(r: &SimResult) -> Value {
     if let Some((k, n)) = r.shard {
         o.insert("shard".into(), json!(format!("{k}/{n}")));
     }
-    o.insert("metrics".into(), metrics_json(&r.metrics));
+    o.insert("metrics".into(), metrics_json(&r.metrics, false));
     if let (Some(vs), Some(vm)) = (&r.vs, &r.vs_metrics) {
         o.insert(
             "vs".into(),
-            json!({ "setup": serde_json::to_value(vs).unwrap_or(Value::Null), "metrics": metrics_json(vm) }),
+            json!({ "setup": serde_json::to_value(vs).unwrap_or(Value::Null), "metrics": metrics_json(vm, false) }),
         );
     }
     if let Some(d) = &r.diff {
-        o.insert("diff".into(), metrics_json(d));
+        o.insert("diff".into(), metrics_json(d, true));
     }
     Value::Object(o)
 }
 
 fn exact_metric_json(m: &ExactMetric) -> Value {
-    let dist: Map<String, Value> = super::exact::labelled(m).into_iter().map(|(k, p)| (k, json!(ratio_str(p)))).collect();
+    let dist: Map<String, Value> =
+        super::exact::labelled(m).into_iter().map(|(k, p)| (k, json!(ratio_str(p)))).collect();
     let mean = m.mean();
     json!({
         "mean": ratio_str(&mean),
@@ -108,10 +110,8 @@ pub fn exact_diff(a: &ExactMetric, b: &ExactMetric) -> (BigRational, Vec<(u64, B
     keys.sort_unstable();
     keys.dedup();
     let zero = BigRational::zero();
-    let per = keys
-        .into_iter()
-        .map(|k| (k, b.dist.get(&k).unwrap_or(&zero) - a.dist.get(&k).unwrap_or(&zero)))
-        .collect();
+    let per =
+        keys.into_iter().map(|k| (k, b.dist.get(&k).unwrap_or(&zero) - a.dist.get(&k).unwrap_or(&zero))).collect();
     (b.mean() - a.mean(), per)
 }
 
@@ -155,7 +155,8 @@ pub fn exact_json(r: &ExactResult) -> Value {
 
 // ---------------------------------------------------------------- text
 
-/// A number for people: up to 4 decimals, no trailing zeros.
+/// A number for people: about four significant digits, no trailing zeros,
+/// no exponent down to 10^-6.
 pub fn fmt_num(v: f64) -> String {
     if v.is_nan() {
         return "-".into();
@@ -168,6 +169,9 @@ pub fn fmt_num(v: f64) -> String {
         format!("{v:.1}")
     } else if a >= 0.01 {
         format!("{v:.4}")
+    } else if a >= 1e-6 {
+        let decimals = (3 - a.log10().floor() as i32) as usize;
+        format!("{v:.decimals$}")
     } else {
         format!("{v:.3e}")
     };
@@ -227,11 +231,7 @@ fn histogram_rows(d: &[(f64, u64)]) -> Vec<(String, u64)> {
 
 fn write_acc(out: &mut String, name: &str, a: &Acc) {
     let (lo, hi) = a.ci95();
-    let kind = if a.is_binary() {
-        " (yes/no: mean = probability)"
-    } else {
-        ""
-    };
+    let kind = if a.is_binary() { " (yes/no: mean = probability)" } else { "" };
     let _ = writeln!(out, "\n{name}{kind}");
     let _ = writeln!(
         out,
@@ -280,7 +280,7 @@ pub fn sim_text(r: &SimResult) -> String {
     };
     let _ = writeln!(out, "{}: {} trials{of}, seed {}", r.setup.script.display(), r.trials(), r.seed);
     if r.vs.is_some() {
-        let _ = writeln!(out, "A: {}", r.setup.describe_changes());
+        let _ = writeln!(out, "\n==== A: {}", r.setup.describe_changes());
     }
     for (name, a) in &r.metrics {
         write_acc(&mut out, name, a);
@@ -290,16 +290,13 @@ pub fn sim_text(r: &SimResult) -> String {
         for (name, a) in vm {
             write_acc(&mut out, name, a);
         }
-        let _ = writeln!(
-            out,
-            "\n==== B − A, paired on the same trial seeds (common random numbers)\n"
-        );
+        let _ = writeln!(out, "\n==== B − A, paired on the same trial seeds (common random numbers)\n");
         let wn = diff.keys().map(|k| k.chars().count()).max().unwrap_or(6).max(6);
         let _ = writeln!(out, "  {:wn$}  {:>10}  {:>10}  {:>10}  95% CI of B − A", "metric", "A", "B", "B − A");
         for (name, d) in diff {
             let ma = r.metrics.get(name).map(Acc::mean).unwrap_or(f64::NAN);
             let mb = vm.get(name).map(Acc::mean).unwrap_or(f64::NAN);
-            let (lo, hi) = d.ci95();
+            let (lo, hi) = d.ci95_normal();
             let _ = writeln!(
                 out,
                 "  {name:wn$}  {:>10}  {:>10}  {:>10}  [{}, {}]",
@@ -346,7 +343,7 @@ pub fn exact_text(r: &ExactResult) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{}: exact, {} outcome leaves", r.setup.script.display(), r.leaves);
     if r.vs.is_some() {
-        let _ = writeln!(out, "A: {}", r.setup.describe_changes());
+        let _ = writeln!(out, "\n==== A: {}", r.setup.describe_changes());
     }
     for (name, m) in &r.metrics {
         write_exact(&mut out, name, m);

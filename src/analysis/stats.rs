@@ -183,7 +183,18 @@ impl Acc {
             let half = Z / (1.0 + z2 / n) * (m * (1.0 - m) / n + z2 / (4.0 * n * n)).sqrt();
             return ((centre - half).max(0.0), (centre + half).min(1.0));
         }
-        let half = Z * self.sd() / n.sqrt();
+        self.ci95_normal()
+    }
+
+    /// The normal 95% interval mean ± 1.96 sd/√n (used for paired
+    /// differences, which are not yes/no even when their values are 0 and 1).
+    pub fn ci95_normal(&self) -> (f64, f64) {
+        const Z: f64 = 1.959_963_984_540_054;
+        if self.n == 0 {
+            return (f64::NAN, f64::NAN);
+        }
+        let m = self.mean();
+        let half = Z * self.sd() / (self.n as f64).sqrt();
         (m - half, m + half)
     }
 

@@ -9,7 +9,10 @@
 
 use std::fmt::Write as _;
 
-use super::{abbrev_of, abbreviate, marks_at, offset_kind, section_bar, side_index, terrain_colour, unit_on, LosLine, Names, SIDE_SVG};
+use super::{
+    abbrev_of, abbreviate, marks_at, offset_kind, section_bar, side_index, terrain_colour, unit_on, LosLine, Names,
+    SIDE_SVG,
+};
 use crate::battlefield::{Map, World};
 use crate::hex::{Hex, OffsetKind};
 use crate::unit::Position;
@@ -105,7 +108,8 @@ fn render_hex(world: &World, opts: &SvgOptions) -> String {
         let (cx, cy) = centre(h);
         let fill = world.terrain(h).map_or(PAPER, |t| terrain_colour(t).0);
         let terrain = world.terrain(h).map(|t| format!(r#" data-terrain="{}""#, xml_escape(t))).unwrap_or_default();
-        let _ = writeln!(s, r#"<polygon points="{}" fill="{fill}" data-hex="{},{}"{terrain}/>"#, corners(cx, cy), h.q, h.r);
+        let _ =
+            writeln!(s, r#"<polygon points="{}" fill="{fill}" data-hex="{},{}"{terrain}/>"#, corners(cx, cy), h.q, h.r);
     }
     let _ = writeln!(s, "</g>");
 
@@ -116,7 +120,12 @@ fn render_hex(world: &World, opts: &SvgOptions) -> String {
         if world.on_map(east) && section_bar(world, h, east) {
             let (cx, cy) = centre(h);
             let x = cx + hw;
-            let _ = writeln!(s, r#"<line x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}"/>"#, cy - SIZE / 2.0, cy + SIZE / 2.0);
+            let _ = writeln!(
+                s,
+                r#"<line x1="{x:.1}" y1="{:.1}" x2="{x:.1}" y2="{:.1}"/>"#,
+                cy - SIZE / 2.0,
+                cy + SIZE / 2.0
+            );
         }
     }
     let _ = writeln!(s, "</g>");
@@ -125,14 +134,22 @@ fn render_hex(world: &World, opts: &SvgOptions) -> String {
     let _ = writeln!(s, r##"<g id="labels" font-size="8" fill="#55524a" text-anchor="middle">"##);
     for &h in &hexes {
         let (cx, cy) = centre(h);
-        let _ = writeln!(s, r#"<text x="{cx:.1}" y="{:.1}">{},{}</text>"#, cy - SIZE * 0.55, h.q, h.r);
+        // A mark sits where the coordinates would.
+        if !world.marks.iter().any(|(m, _)| *m == h) {
+            let _ = writeln!(s, r#"<text x="{cx:.1}" y="{:.1}">{},{}</text>"#, cy - SIZE * 0.55, h.q, h.r);
+        }
         if let Some(t) = world.terrain(h) {
-            let _ = writeln!(s, r#"<text x="{cx:.1}" y="{:.1}" font-style="italic">{}</text>"#, cy + SIZE * 0.78, xml_escape(t));
+            let _ = writeln!(
+                s,
+                r#"<text x="{cx:.1}" y="{:.1}" font-style="italic">{}</text>"#,
+                cy + SIZE * 0.78,
+                xml_escape(t)
+            );
         }
         let toks = world.tokens(h);
         for (i, t) in toks.iter().enumerate() {
             let y = cy + SIZE * 0.52 - 9.0 * i as f64;
-            let label: String = t.chars().take(5).collect();
+            let label: String = t.chars().take(8).collect();
             let w = 6.0 + 5.0 * label.chars().count() as f64;
             let _ = writeln!(
                 s,
@@ -268,13 +285,20 @@ fn legend_lines(world: &World, names: &Names, type_ab: &[String], opts: &SvgOpti
     let sides: Vec<String> = world
         .sides
         .iter()
-        .map(|sd| format!(r#"<tspan fill="{}" font-weight="bold">■ {}</tspan>"#, SIDE_SVG[side_index(world, &sd.name)], xml_escape(&sd.name)))
+        .map(|sd| {
+            format!(
+                r#"<tspan fill="{}" font-weight="bold">■ {}</tspan>"#,
+                SIDE_SVG[side_index(world, &sd.name)],
+                xml_escape(&sd.name)
+            )
+        })
         .collect();
     if !sides.is_empty() {
         lines.push(format!("Sides: {}", sides.join("  ")));
     }
     if !names.unit_types.is_empty() {
-        let t: Vec<String> = names.unit_types.iter().zip(type_ab).map(|(n, a)| xml_escape(&format!("{a} {n}"))).collect();
+        let t: Vec<String> =
+            names.unit_types.iter().zip(type_ab).map(|(n, a)| xml_escape(&format!("{a} {n}"))).collect();
         lines.push(format!("Units (type strength, ★ leader): {}", t.join(", ")));
     }
     if !names.terrain.is_empty() {
@@ -316,7 +340,8 @@ fn render_table(world: &World, width: f64, height: f64, opts: &SvgOptions) -> St
     if let Some(t) = &opts.title {
         let _ = writeln!(s, r#"<text x="{left}" y="30" font-size="18" font-weight="bold">{}</text>"#, xml_escape(t));
     }
-    let _ = writeln!(s, r##"<rect x="{left}" y="{top}" width="{w:.1}" height="{h:.1}" fill="#dfe8c8" stroke="#555"/>"##);
+    let _ =
+        writeln!(s, r##"<rect x="{left}" y="{top}" width="{w:.1}" height="{h:.1}" fill="#dfe8c8" stroke="#555"/>"##);
     for u in &world.units {
         if let Position::Table { at, facing } = u.pos {
             let (x, y) = (left + at.x * scale, top + at.y * scale);
@@ -347,7 +372,10 @@ mod tests {
 
     fn world() -> World {
         let mut w = World::new(Map::Hex { cols: 5, rows: 4, offset: OffsetKind::OddR });
-        w.sides = vec![Side { name: "allies".into(), baseline: None, pools: vec![] }, Side { name: "central".into(), baseline: None, pools: vec![] }];
+        w.sides = vec![
+            Side { name: "allies".into(), baseline: None, pools: vec![] },
+            Side { name: "central".into(), baseline: None, pools: vec![] },
+        ];
         w.sections = Rc::new(vec![
             Section { name: "left".into(), first_col: 0, last_col: 2 },
             Section { name: "right".into(), first_col: 2, last_col: 4 },

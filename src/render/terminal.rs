@@ -22,7 +22,10 @@
 
 use std::fmt::Write as _;
 
-use super::{abbrev_of, abbreviate, marks_at, offset_kind, section_bar, side_index, side_letters, terrain_colour, unit_on, Names, SIDE_ANSI};
+use super::{
+    abbrev_of, abbreviate, marks_at, offset_kind, section_bar, side_index, side_letters, terrain_colour, unit_on,
+    Names, SIDE_ANSI,
+};
 use crate::battlefield::{Map, World};
 use crate::hex::{Hex, OffsetKind};
 use crate::unit::Position;
@@ -188,8 +191,10 @@ fn render_hex(world: &World, opts: &MapOptions) -> String {
     let cell = if width_for(Cell::new(5)) <= opts.width { Cell::new(5) } else { Cell::new(3) };
     let wide = cell.w >= 5;
 
-    let terrain_ab = abbreviate(&names.terrain.iter().map(String::as_str).collect::<Vec<_>>(), if wide { 2 } else { 1 });
-    let type_ab = abbreviate(&names.unit_types.iter().map(String::as_str).collect::<Vec<_>>(), if wide { 2 } else { 1 });
+    let terrain_ab =
+        abbreviate(&names.terrain.iter().map(String::as_str).collect::<Vec<_>>(), if wide { 2 } else { 1 });
+    let type_ab =
+        abbreviate(&names.unit_types.iter().map(String::as_str).collect::<Vec<_>>(), if wide { 2 } else { 1 });
     let token_ab: Vec<String> = abbreviate(&names.tokens.iter().map(String::as_str).collect::<Vec<_>>(), 1)
         .into_iter()
         .map(|s| s.to_uppercase())
@@ -254,12 +259,10 @@ fn render_hex(world: &World, opts: &MapOptions) -> String {
         let west = h + Hex::new(-1, 0);
         let east = h + Hex::new(1, 0);
         for (bx, other, left) in [(x, west, true), (x + cell.stride, east, false)] {
-            let line = world.on_map(other) && if left { section_bar(world, other, h) } else { section_bar(world, h, other) };
-            let (ch, st) = if line {
-                (':', if color { Style::fg(SECTION).bold() } else { Style::PLAIN })
-            } else {
-                ('|', edge)
-            };
+            let line =
+                world.on_map(other) && if left { section_bar(world, other, h) } else { section_bar(world, h, other) };
+            let (ch, st) =
+                if line { (':', if color { Style::fg(SECTION).bold() } else { Style::PLAIN }) } else { ('|', edge) };
             // Both hexes beside a bar reach the same verdict, so drawing it twice is harmless.
             c.put(bx, y + 1, ch, st);
             c.put(bx, y + 2, ch, st);
@@ -280,11 +283,7 @@ fn render_hex(world: &World, opts: &MapOptions) -> String {
             if u.leader.is_some() && s.chars().count() < cell.w {
                 s.push('*');
             }
-            let st = if color {
-                Style::fg(SIDE_ANSI[side_index(world, &u.side)]).bold().on(bg)
-            } else {
-                Style::PLAIN
-            };
+            let st = if color { Style::fg(SIDE_ANSI[side_index(world, &u.side)]).bold().on(bg) } else { Style::PLAIN };
             c.text(x + 1, y + 1, &centred(&s, cell.w), st);
             if let Some(bg) = bg {
                 // Keep the terrain colour under the padding.
@@ -314,7 +313,15 @@ fn render_hex(world: &World, opts: &MapOptions) -> String {
             .iter()
             .map(|t| abbrev_of(&names.tokens, &token_ab, t).chars().next().unwrap_or('?'))
             .collect();
-        let room = cell.w.saturating_sub(if terrain.is_some() { if wide { 3 } else { 2 } } else { 0 });
+        let room = cell.w.saturating_sub(if terrain.is_some() {
+            if wide {
+                3
+            } else {
+                2
+            }
+        } else {
+            0
+        });
         for (i, ch) in toks.iter().rev().take(room).enumerate() {
             line2[cell.w - 1 - i] = (*ch, if color { Style::fg(TOKEN).bold().on(bg) } else { Style::PLAIN });
         }
@@ -389,12 +396,11 @@ fn legend(
         v.push("(at the hex's top point)".into());
         items.push(v);
     }
-    let mut note = vec![
-        "empty hexes show q,r for hex(q, r);".to_string(),
-        format!("labels are {} columns and rows", kind.name()),
-    ];
+    let mut note =
+        vec!["empty hexes show q,r for hex(q, r);".to_string(), format!("labels are {} columns and rows", kind.name())];
     if !world.sections.is_empty() {
-        let secs: Vec<String> = world.sections.iter().map(|s| format!("{} {}-{}", s.name, s.first_col, s.last_col)).collect();
+        let secs: Vec<String> =
+            world.sections.iter().map(|s| format!("{} {}-{}", s.name, s.first_col, s.last_col)).collect();
         note.push(format!("':' bars are section lines ({})", secs.join(", ")));
     }
     items.push(note);

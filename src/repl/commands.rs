@@ -100,8 +100,11 @@ fn parse_hex(world: &World, text: &str) -> Result<Hex, String> {
 /// Identifiers a chunk declares as locals, parameters or loop variables
 /// (they are not globals, so no "did you mean" for them).
 fn declared_names(src: &str) -> Vec<String> {
-    let toks: Vec<(Kind, &str)> =
-        lexer::tokens(src).into_iter().filter(|t| !matches!(t.kind, Kind::Space | Kind::Comment)).map(|t| (t.kind, &src[t.start..t.end])).collect();
+    let toks: Vec<(Kind, &str)> = lexer::tokens(src)
+        .into_iter()
+        .filter(|t| !matches!(t.kind, Kind::Space | Kind::Comment))
+        .map(|t| (t.kind, &src[t.start..t.end]))
+        .collect();
     let mut out = Vec::new();
     let mut i = 0;
     while i < toks.len() {
@@ -145,7 +148,8 @@ pub fn suggest(lua: &Lua, state: &State, src: &str, message: &str) -> Option<Str
     }
     let declared = declared_names(src);
     let toks = lexer::tokens(src);
-    let significant: Vec<&lexer::Token> = toks.iter().filter(|t| !matches!(t.kind, Kind::Space | Kind::Comment)).collect();
+    let significant: Vec<&lexer::Token> =
+        toks.iter().filter(|t| !matches!(t.kind, Kind::Space | Kind::Comment)).collect();
     for (i, t) in significant.iter().enumerate() {
         if t.kind != Kind::Ident {
             continue;
@@ -164,7 +168,8 @@ pub fn suggest(lua: &Lua, state: &State, src: &str, message: &str) -> Option<Str
                     continue;
                 }
                 let owner = parent_text.trim_end();
-                let owner = &owner[owner.rfind(|c: char| c.is_whitespace() || c == '=' || c == '(').map_or(0, |p| p + 1)..];
+                let owner =
+                    &owner[owner.rfind(|c: char| c.is_whitespace() || c == '=' || c == '(').map_or(0, |p| p + 1)..];
                 if let Some(c) = closest(name, known.iter().map(|(n, _)| n.as_str())) {
                     return Some(format!("`{owner}` has no `{name}`; did you mean `{owner}{sep}{c}`?"));
                 }
@@ -186,11 +191,56 @@ pub fn suggest(lua: &Lua, state: &State, src: &str, message: &str) -> Option<Str
     None
 }
 
+/// Greedy word wrap to `width` columns.
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// Two columns, the second wrapped under itself to fit `width`; a first
+/// column too wide for the page puts its text on the lines below.
+fn columns(rows: &[(String, &str)], width: usize) -> String {
+    let left = rows.iter().map(|(l, _)| l.chars().count()).filter(|&n| n <= width / 2).max().unwrap_or(0);
+    let start = 2 + left + 2;
+    let room = width.saturating_sub(start).max(24);
+    let mut out = String::new();
+    for (l, r) in rows {
+        let text = wrap(r, room);
+        let mut rest = text.iter();
+        if l.chars().count() > left {
+            let _ = writeln!(out, "  {l}");
+        } else {
+            let _ = writeln!(out, "  {l:<left$}  {}", rest.next().map_or("", String::as_str));
+        }
+        for line in rest {
+            let _ = writeln!(out, "{}{line}", " ".repeat(start));
+        }
+    }
+    out
+}
+
 impl Session {
     /// Runs a `:command`. Returns whether it succeeded.
     pub(super) fn command(&mut self, line: &str) -> bool {
         let body = line.trim_start_matches(':');
         let (name, rest) = body.split_once(char::is_whitespace).unwrap_or((body, ""));
+        if name.is_empty() {
+            self.complain_text("a command follows the ':' (:help lists them)");
+            return false;
+        }
         let cmd = match find_command(name) {
             Ok(c) => c,
             Err(options) => {
@@ -201,7 +251,10 @@ impl Session {
                         None => format!("unknown command :{name} (:help lists the commands)"),
                     }
                 } else {
-                    format!(":{name} could be {}", options.iter().map(|o| format!(":{o}")).collect::<Vec<_>>().join(", "))
+                    format!(
+                        ":{name} could be {}",
+                        options.iter().map(|o| format!(":{o}")).collect::<Vec<_>>().join(", ")
+                    )
                 };
                 self.complain_text(&msg);
                 return false;
@@ -259,36 +312,37 @@ impl Session {
     }
 
     fn help(&mut self, topic: Option<&str>) -> Result<(), CmdError> {
+        let width = self.width.clamp(40, 120);
         let mut s = String::new();
-        let heading = |s: &mut String, t: &str, color: bool| {
+        let color = self.color;
+        let heading = |s: &mut String, t: &str| {
             if color {
                 let _ = writeln!(s, "\x1b[1m{t}\x1b[0m");
             } else {
                 let _ = writeln!(s, "{t}");
             }
         };
-        let cmd_line = |c: &Command| format!("  :{:<28} {}", format!("{} {}", c.name, c.args).trim_end(), c.doc);
+        let cmd_row = |c: &Command| (format!(":{} {}", c.name, c.args).trim_end().to_string(), c.doc);
         match topic.map(|t| t.trim_start_matches(':')) {
             None => {
-                heading(&mut s, "Commands", self.color);
-                for c in COMMANDS {
-                    let _ = writeln!(s, "{}", cmd_line(c));
+                heading(&mut s, "Commands");
+                s.push_str(&columns(&COMMANDS.iter().map(cmd_row).collect::<Vec<_>>(), width));
+                heading(&mut s, "Keys");
+                s.push_str(&columns(&KEYS.iter().map(|(k, d)| (k.to_string(), *d)).collect::<Vec<_>>(), width));
+                heading(&mut s, "Lua API (:help GROUP lists one group, :help NAME one function)");
+                s.push_str(&columns(&GROUPS.iter().map(|(g, d)| (g.to_string(), *d)).collect::<Vec<_>>(), width));
+                for line in wrap(
+                    "Input is Luau, tried as an expression first so that its value prints. Globals you define \
+                     last the session; every input is a transaction (an error changes nothing).",
+                    width,
+                ) {
+                    let _ = writeln!(s, "{line}");
                 }
-                heading(&mut s, "Keys", self.color);
-                for (k, d) in KEYS {
-                    let _ = writeln!(s, "  {k:<29} {d}");
-                }
-                heading(&mut s, "Lua API (Luau; :help GROUP for one group)", self.color);
-                for (g, d) in GROUPS {
-                    let _ = writeln!(s, "  {g:<29} {d}");
-                }
-                let _ = writeln!(s, "Input is Luau: tried as an expression first, so its value prints. Globals you define");
-                let _ = writeln!(s, "last the session; each input is a transaction (an error changes nothing).");
             }
             Some(t) => {
                 let mut found = false;
                 if let Ok(c) = find_command(t) {
-                    let _ = writeln!(s, "{}", cmd_line(c));
+                    s.push_str(&columns(&[cmd_row(c)], width));
                     found = true;
                 }
                 let group = GROUPS.iter().find(|(g, _)| *g == t).map(|(g, _)| *g).or(match t {
@@ -302,22 +356,24 @@ impl Session {
                         .iter()
                         .filter(|e| {
                             let n = super::api::entry_name(e.usage);
-                            n == t || n.ends_with(&format!(".{t}")) || n.ends_with(&format!(":{t}")) || e.usage.contains(t)
+                            n == t
+                                || n.ends_with(&format!(".{t}"))
+                                || n.ends_with(&format!(":{t}"))
+                                || e.usage.contains(t)
                         })
                         .collect(),
                 };
                 if let Some(g) = group {
                     if let Some((_, d)) = GROUPS.iter().find(|(x, _)| *x == g) {
-                        heading(&mut s, &format!("{g}: {d}"), self.color);
+                        heading(&mut s, &format!("{g}: {d}"));
                     }
                 }
-                let w = entries.iter().map(|e| e.usage.chars().count()).max().unwrap_or(0).min(44);
-                for e in &entries {
-                    let _ = writeln!(s, "  {:<w$}  {}", e.usage, e.doc);
-                }
+                s.push_str(&columns(&entries.iter().map(|e| (e.usage.to_string(), e.doc)).collect::<Vec<_>>(), width));
                 found |= !entries.is_empty();
                 if !found {
-                    return Err(CmdError::Text(format!("no help on '{t}': try :help, :help world, :help dice, :help hex")));
+                    return Err(CmdError::Text(format!(
+                        "no help on '{t}': try :help, :help world, :help dice, :help hex"
+                    )));
                 }
             }
         }
@@ -359,7 +415,9 @@ impl Session {
                     }
                     i += 3;
                 }
-                other => return Err(CmdError::Text(format!("unknown option '{other}' (:map [--svg FILE] [--los A B])"))),
+                other => {
+                    return Err(CmdError::Text(format!("unknown option '{other}' (:map [--svg FILE] [--los A B])")))
+                }
             }
         }
         let los = match los {
@@ -556,7 +614,11 @@ impl Session {
         let rs = self.host.state.ruleset.borrow().clone();
         if let Some(rs) = rs {
             let v = rs.variant.as_ref().map(|v| format!(" (variant {v})")).unwrap_or_default();
-            self.say(&format!("ruleset {}{v} loaded: modules {}; the battlefield is unchanged", rs.name, rs.modules.join(", ")));
+            self.say(&format!(
+                "ruleset {}{v} loaded: modules {}; the battlefield is unchanged",
+                rs.name,
+                rs.modules.join(", ")
+            ));
         }
         Ok(())
     }
@@ -565,6 +627,7 @@ impl Session {
         let rs = self.host.state.ruleset.borrow().clone();
         let Some(rs) = rs else { return Err(CmdError::Text("no ruleset is loaded".into())) };
         if args.is_empty() {
+            let width = self.width.clamp(40, 120);
             let mut out = String::new();
             if let Some(v) = &rs.variant {
                 let _ = writeln!(out, "variant: {v}");
@@ -579,8 +642,15 @@ impl Session {
                         (None, Some(b)) => format!(" <= {b}"),
                         _ => String::new(),
                     };
-                    let changed = if Some(&def.default) != rs.value(&key) { format!(", default {}", def.default) } else { String::new() };
-                    let _ = writeln!(out, "  {key} = {value}   ({}{range}{changed}) {}", def.ty, def.doc);
+                    let changed = if Some(&def.default) != rs.value(&key) {
+                        format!(", default {}", def.default)
+                    } else {
+                        String::new()
+                    };
+                    let _ = writeln!(out, "  {key} = {value}   ({}{range}{changed})", def.ty);
+                    for line in wrap(&def.doc, width.saturating_sub(6).max(30)) {
+                        let _ = writeln!(out, "      {line}");
+                    }
                 }
             }
             if rs.params.is_empty() {
@@ -592,22 +662,17 @@ impl Session {
         let assignment = args.join("");
         let before = self.snapshot(&format!(":set {assignment}"));
         self.host.set_param(&assignment).map_err(CmdError::Script)?;
-        // Luau resolves paths like `params.m.x` when a script is loaded, so
-        // the rules see a new value only once their scripts run again.
-        if let Err(e) = self.reload_scripts() {
-            let _ = self.restore(before);
-            return Err(CmdError::Script(e));
-        }
         self.record(before);
         let key = assignment.split_once('=').map_or("", |(k, _)| k.trim()).to_string();
         let now = self.host.state.ruleset.borrow().as_ref().and_then(|r| r.value(&key).cloned());
-        self.say(&format!("{key} = {} (the ruleset's scripts ran again to see it)", now.map_or("?".to_string(), |v| v.to_string())));
+        self.say(&format!("{key} = {}", now.map_or("?".to_string(), |v| v.to_string())));
         Ok(())
     }
 
     fn seed_cmd(&mut self, args: &[String]) -> Result<(), CmdError> {
         let [n] = args else { return Err(Self::usage("seed")) };
-        let seed: u64 = n.parse().map_err(|_| CmdError::Text(format!("'{n}' is not a seed (a whole number from 0)")))?;
+        let seed: u64 =
+            n.parse().map_err(|_| CmdError::Text(format!("'{n}' is not a seed (a whole number from 0)")))?;
         let before = self.snapshot(&format!(":seed {seed}"));
         self.host.state.world.borrow_mut().dice.seed(seed);
         self.seed = Some(seed);
@@ -682,7 +747,11 @@ impl Session {
         };
         std::fs::write(&path, text).map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
         let n = self.host.state.world.borrow().units.len();
-        self.say(&format!("saved the battlefield ({n} units) to {}; :open {} loads it", path.display(), path.display()));
+        self.say(&format!(
+            "saved the battlefield ({n} units) to {}; :open {} loads it",
+            path.display(),
+            path.display()
+        ));
         Ok(())
     }
 }
@@ -698,6 +767,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn help_columns_wrap() {
+        let text = columns(
+            &[("short".into(), "one two three four five six"), ("a much longer first column".into(), "doc")],
+            40,
+        );
+        assert_eq!(text, "  short  one two three four five six\n  a much longer first column\n         doc\n");
+        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
+    }
+
+    #[test]
     fn args_split_with_quotes() {
         assert_eq!(split_args(" a  'b c' \"\" d").unwrap(), ["a", "b c", "", "d"]);
         assert!(split_args("'open").is_err());
@@ -705,7 +784,8 @@ mod tests {
 
     #[test]
     fn declared_locals_are_found() {
-        let d = declared_names("local a, b = 1 for i, v in pairs(t) do end function f(x, y) end local function g() end");
+        let d =
+            declared_names("local a, b = 1 for i, v in pairs(t) do end function f(x, y) end local function g() end");
         for n in ["a", "b", "i", "v", "x", "y", "g"] {
             assert!(d.contains(&n.to_string()), "{n} in {d:?}");
         }

@@ -101,9 +101,8 @@ fn unit_member(_state: &State, key: &str) -> Target {
 
 /// The members of a target: (name, callable with `:`).
 pub fn members(lua: &Lua, state: &State, target: &Target, methods_only: bool) -> Vec<(String, bool)> {
-    let from_kind = |k: Returns| -> Vec<(String, bool)> {
-        value_members(k).into_iter().map(|(n, m)| (n.to_string(), m)).collect()
-    };
+    let from_kind =
+        |k: Returns| -> Vec<(String, bool)> { value_members(k).into_iter().map(|(n, m)| (n.to_string(), m)).collect() };
     let mut out = match target {
         Target::Value(Value::Table(t)) => table_keys(t),
         Target::Value(Value::Vector(_)) => from_kind(Returns::Hex),
@@ -253,8 +252,8 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
@@ -275,8 +274,16 @@ mod tests {
 
     fn host() -> Host {
         let h = Host::new(HostOptions { capture_output: true, ..Default::default() }).unwrap();
-        h.state.world.borrow_mut().sides.push(crate::battlefield::Side { name: "allies".into(), baseline: None, pools: vec![] });
-        h.exec("world:add_unit{id='a1', side='allies', type='infantry', strength=4, hex=hex(1,1), props={morale=2}}", "t").unwrap();
+        h.state.world.borrow_mut().sides.push(crate::battlefield::Side {
+            name: "allies".into(),
+            baseline: None,
+            pools: vec![],
+        });
+        h.exec(
+            "world:add_unit{id='a1', side='allies', type='infantry', strength=4, hex=hex(1,1), props={morale=2}}",
+            "t",
+        )
+        .unwrap();
         h
     }
 

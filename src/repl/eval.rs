@@ -71,7 +71,15 @@ mod tests {
     #[test]
     fn tells_unfinished_chunks() {
         let lua = Lua::new();
-        for src in ["function f(x)", "function f(x)\n  return x", "for i = 1, 3 do", "t = {1,", "print(", "x = [[a", "if x then"] {
+        for src in [
+            "function f(x)",
+            "function f(x)\n  return x",
+            "for i = 1, 3 do",
+            "t = {1,",
+            "print(",
+            "x = [[a",
+            "if x then",
+        ] {
             assert!(is_incomplete(&lua, src), "{src:?} should continue");
         }
         for src in ["", ":map", "1 + 1", "x = 1", "function f(x) return x end", "print(1))", "x = = 1"] {

@@ -67,7 +67,9 @@ impl ReplHelper {
         let lead = before.len() - before.trim_start().len();
         let body = &before[lead + 1..];
         let Some(space) = body.find(char::is_whitespace) else {
-            let names = COMMANDS.iter().filter(|c| c.name.starts_with(body)).map(|c| format!(":{}", c.name)).collect();
+            let mut names: Vec<String> =
+                COMMANDS.iter().filter(|c| c.name.starts_with(body)).map(|c| format!(":{}", c.name)).collect();
+            names.sort();
             return Ok(Self::pairs(lead, names));
         };
         let cmd = &body[..space];
@@ -76,7 +78,8 @@ impl ReplHelper {
         let word = &before[word_start..];
         let prev: Vec<&str> = args.split_whitespace().collect();
         let prev_words = if args.ends_with(char::is_whitespace) { prev.len() } else { prev.len().saturating_sub(1) };
-        let pick = |names: Vec<String>| Self::pairs(word_start, names.into_iter().filter(|n| n.starts_with(word)).collect());
+        let pick =
+            |names: Vec<String>| Self::pairs(word_start, names.into_iter().filter(|n| n.starts_with(word)).collect());
         let name = find_command(cmd).map(|c| c.name).unwrap_or("");
         match name {
             "load" | "open" | "save" => {
@@ -99,7 +102,13 @@ impl ReplHelper {
             }
             "ruleset" if prev_words == 0 => Ok(pick(ruleset_names())),
             "ruleset" if prev_words == 1 => {
-                let variants = self.state.ruleset.borrow().as_ref().map(|r| r.variants.keys().cloned().collect()).unwrap_or_default();
+                let variants = self
+                    .state
+                    .ruleset
+                    .borrow()
+                    .as_ref()
+                    .map(|r| r.variants.keys().cloned().collect())
+                    .unwrap_or_default();
                 Ok(pick(variants))
             }
             "set" => {
@@ -261,7 +270,8 @@ const META: &str = "\x1b[1;36m";
 const RESET: &str = "\x1b[0m";
 
 /// The sandtable API's global tables, coloured apart from the user's names.
-const API_GLOBALS: &[&str] = &["world", "dice", "hex", "tabletop", "decide", "answers", "policy", "on", "off", "emit", "params", "ruleset"];
+const API_GLOBALS: &[&str] =
+    &["world", "dice", "hex", "tabletop", "decide", "answers", "policy", "on", "off", "emit", "params", "ruleset"];
 
 impl Highlighter for ReplHelper {
     fn highlight<'l>(&self, line: &'l str, pos: usize) -> Cow<'l, str> {
@@ -383,7 +393,10 @@ mod tests {
         let (_host, h) = helper(true);
         let src = "local r = dice.roll(3, \"d6\") -- go";
         let out = h.highlight(src, 0).to_string();
-        assert!(out.contains(KEYWORD) && out.contains(STRING) && out.contains(NUMBER) && out.contains(COMMENT), "{out:?}");
+        assert!(
+            out.contains(KEYWORD) && out.contains(STRING) && out.contains(NUMBER) && out.contains(COMMENT),
+            "{out:?}"
+        );
         let mut plain = String::new();
         let mut esc = false;
         for ch in out.chars() {

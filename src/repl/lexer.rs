@@ -103,7 +103,8 @@ pub fn tokens(src: &str) -> Vec<Token> {
             i += 1;
             while i < s.len() {
                 let d = s[i];
-                let exp_sign = (d == b'+' || d == b'-') && matches!(s[i - 1], b'e' | b'E') && !src[start..i].starts_with("0x");
+                let exp_sign =
+                    (d == b'+' || d == b'-') && matches!(s[i - 1], b'e' | b'E') && !src[start..i].starts_with("0x");
                 if d.is_ascii_alphanumeric() || d == b'_' || d == b'.' || exp_sign {
                     i += 1;
                 } else {
@@ -140,7 +141,9 @@ pub fn tokens(src: &str) -> Vec<Token> {
 /// after an unfinished one).
 pub fn in_string_or_comment(src: &str, pos: usize) -> bool {
     tokens(src).iter().any(|t| {
-        matches!(t.kind, Kind::String | Kind::Comment) && t.start < pos && (pos < t.end || (t.end == src.len() && !closed(src, t)))
+        matches!(t.kind, Kind::String | Kind::Comment)
+            && t.start < pos
+            && (pos < t.end || (t.end == src.len() && !closed(src, t)))
     })
 }
 
@@ -157,7 +160,9 @@ fn closed(src: &str, t: &Token) -> bool {
         Kind::String => {
             let b = text.as_bytes();
             match b[0] {
-                q @ (b'"' | b'\'' | b'`') => b.len() >= 2 && b[b.len() - 1] == q && !text[..text.len() - 1].ends_with('\\'),
+                q @ (b'"' | b'\'' | b'`') => {
+                    b.len() >= 2 && b[b.len() - 1] == q && !text[..text.len() - 1].ends_with('\\')
+                }
                 _ => {
                     let level = long_open(b, 0).unwrap_or(0);
                     text.len() >= 4 + 2 * level && text.ends_with(&format!("]{}]", "=".repeat(level)))

@@ -226,7 +226,15 @@ impl Session {
             ruleset: self.host.state.ruleset.borrow().clone(),
             scenario: self.host.state.scenario.borrow().clone(),
             seed: self.seed,
-            label: label.trim().lines().next().unwrap_or("").chars().take(60).collect(),
+            label: {
+                let first = label.trim().lines().next().unwrap_or("");
+                let short: String = first.chars().take(60).collect();
+                if short.len() < label.trim().len() {
+                    format!("{short}…")
+                } else {
+                    short
+                }
+            },
         }
     }
 
@@ -313,7 +321,9 @@ impl Session {
                     };
                     self.say(&text);
                     if let [Value::Table(t)] = values.as_slice() {
-                        let own_text = t.metatable().is_some_and(|mt| !matches!(mt.raw_get::<Value>("__tostring"), Ok(Value::Nil) | Err(_)));
+                        let own_text = t
+                            .metatable()
+                            .is_some_and(|mt| !matches!(mt.raw_get::<Value>("__tostring"), Ok(Value::Nil) | Err(_)));
                         if own_text {
                             let note = "-- the ruleset gives this value its own summary: print(it) shows it";
                             let note = if self.color { format!("\x1b[90m{note}\x1b[0m") } else { note.to_string() };
@@ -372,7 +382,8 @@ impl Session {
             let mut w = self.host.state.world.borrow_mut();
             for (kind, faces) in forced {
                 let Ok(k) = w.dice.kind_index(&kind) else { continue };
-                let idx: Vec<u32> = faces.iter().filter_map(|f| w.dice.kind(k).value_index_str(f)).map(|i| i as u32).collect();
+                let idx: Vec<u32> =
+                    faces.iter().filter_map(|f| w.dice.kind(k).value_index_str(f)).map(|i| i as u32).collect();
                 let already = w.dice.unused_forced().into_iter().any(|(n, _)| n == kind);
                 if !already {
                     w.dice.force(k, &idx);
@@ -395,7 +406,11 @@ impl Session {
                 vec![rs.dir.clone(), lib]
             }
         };
-        if self.watcher.as_ref().is_some_and(|w| w.dirs.iter().zip(&dirs).all(|(a, b)| a == b) && w.dirs.len() == dirs.len()) {
+        if self
+            .watcher
+            .as_ref()
+            .is_some_and(|w| w.dirs.iter().zip(&dirs).all(|(a, b)| a == b) && w.dirs.len() == dirs.len())
+        {
             return;
         }
         self.watcher = None;
@@ -411,7 +426,9 @@ impl Session {
         });
         match watch::RulesetWatcher::new(&dirs, notify) {
             Ok(w) => self.watcher = Some(w),
-            Err(e) => self.complain_text(&format!("cannot watch the ruleset's files for changes ({e}); use :reload after editing")),
+            Err(e) => self.complain_text(&format!(
+                "cannot watch the ruleset's files for changes ({e}); use :reload after editing"
+            )),
         }
     }
 
@@ -440,7 +457,7 @@ impl Session {
         out.push_str(&head);
         out.push('\n');
         out.push_str(&format!("{}\n", commands::summary(&world)));
-        out.push_str("Type Lua to act on the battlefield; :map draws it, :units lists units, :help shows commands and the API.\n");
+        out.push_str("Lua acts on the battlefield · :map draws it · :help for commands and the API\n");
         if let Some(ex) = example_call(&self.host, rs.as_ref(), &world) {
             out.push_str(&format!("Try: {ex}\n"));
         }
@@ -561,7 +578,11 @@ fn fresh_seed(interactive: bool) -> u64 {
 }
 
 /// Loads a scenario into the session (used at start, by `:load` and `:open`).
-pub(crate) fn load_scenario(session: &mut Session, path: &Path, overrides: &ScenarioOverrides) -> Result<(), ScriptError> {
+pub(crate) fn load_scenario(
+    session: &mut Session,
+    path: &Path,
+    overrides: &ScenarioOverrides,
+) -> Result<(), ScriptError> {
     session.host.load_scenario(path, overrides)?;
     let sc = Scenario::load(path).ok();
     session.scenario_name = sc.as_ref().map(|s| s.name.clone()).unwrap_or_else(|| path.display().to_string());
@@ -581,9 +602,20 @@ pub(crate) fn load_scenario(session: &mut Session, path: &Path, overrides: &Scen
 
 /// Builds the session's world from the options: a scenario, a ruleset on an
 /// empty map, or the default scenario. Errors are for the person to read.
-pub fn setup(opts: &ReplOptions, out: Box<dyn Write>, err: Box<dyn Write>, interactive: bool, capture: bool) -> Result<Session, ScriptError> {
-    let host = Host::new(HostOptions { time_ms: opts.time_ms, memory_mb: opts.memory_mb, capture_output: capture, ..HostOptions::default() })
-        .map_err(|e| ScriptError::from_lua(&e))?;
+pub fn setup(
+    opts: &ReplOptions,
+    out: Box<dyn Write>,
+    err: Box<dyn Write>,
+    interactive: bool,
+    capture: bool,
+) -> Result<Session, ScriptError> {
+    let host = Host::new(HostOptions {
+        time_ms: opts.time_ms,
+        memory_mb: opts.memory_mb,
+        capture_output: capture,
+        ..HostOptions::default()
+    })
+    .map_err(|e| ScriptError::from_lua(&e))?;
     let overrides = ScenarioOverrides {
         ruleset: opts.ruleset.clone(),
         variant: opts.variant.clone(),
@@ -612,7 +644,15 @@ pub fn setup(opts: &ReplOptions, out: Box<dyn Write>, err: Box<dyn Write>, inter
     } else {
         let default = crate::ruleset::project_root().join(DEFAULT_SCENARIO);
         if default.is_file() {
-            load_scenario(&mut session, &default, &overrides)?;
+            // A broken default (a rule mid-edit) should not keep the REPL
+            // from opening: say why, and start on an empty map.
+            if let Err(e) = load_scenario(&mut session, &default, &overrides) {
+                session.complain(&e);
+                let seed = opts.seed.unwrap_or_else(|| fresh_seed(interactive));
+                session.host.state.world.borrow_mut().dice.seed(seed);
+                session.seed = Some(seed);
+                session.scenario_name = format!("an empty map ({DEFAULT_SCENARIO} did not load; :load it once fixed)");
+            }
         } else {
             if !opts.set.is_empty() || opts.variant.is_some() {
                 return Err(ScriptError::plain("--set and --variant need a ruleset: give --ruleset or --scenario"));
@@ -692,11 +732,8 @@ fn run_interactive(opts: ReplOptions) -> ExitCode {
     install_ctrl_c(session.host.state.guard.cancel.clone());
 
     let builder = Config::builder().completion_type(CompletionType::List).auto_add_history(false);
-    let config = builder
-        .max_history_size(2000)
-        .and_then(|b| b.history_ignore_dups(true))
-        .map(|b| b.build())
-        .unwrap_or_default();
+    let config =
+        builder.max_history_size(2000).and_then(|b| b.history_ignore_dups(true)).map(|b| b.build()).unwrap_or_default();
     let asking = Rc::new(Cell::new(false));
     let helper = helper::ReplHelper::new(session.host.lua.clone(), session.host.state.clone(), asking.clone(), color);
     let editor: Editor<helper::ReplHelper, FileHistory> = match Editor::with_config(config) {
@@ -743,9 +780,10 @@ fn run_interactive(opts: ReplOptions) -> ExitCode {
                     let mut ed = editor.borrow_mut();
                     let _ = ed.add_history_entry(input.as_str());
                     if let Some(h) = &history {
-                        let saved = h.parent().map_or(Ok(()), std::fs::create_dir_all).and_then(|_| {
-                            ed.append_history(h).map_err(std::io::Error::other)
-                        });
+                        let saved = h
+                            .parent()
+                            .map_or(Ok(()), std::fs::create_dir_all)
+                            .and_then(|_| ed.append_history(h).map_err(std::io::Error::other));
                         if let Err(e) = saved {
                             if !history_warned {
                                 eprintln!("warning: cannot write the history file {}: {e}", h.display());

@@ -54,8 +54,13 @@ impl Doc {
                 if entries.is_empty() && *more == 0 {
                     return "{}".into();
                 }
-                let mut parts: Vec<String> =
-                    entries.iter().map(|(k, v)| match k { Some(k) => format!("{k} = {}", v.inline()), None => v.inline() }).collect();
+                let mut parts: Vec<String> = entries
+                    .iter()
+                    .map(|(k, v)| match k {
+                        Some(k) => format!("{k} = {}", v.inline()),
+                        None => v.inline(),
+                    })
+                    .collect();
                 if *more > 0 {
                     parts.push(format!("… {more} more"));
                 }
@@ -86,12 +91,20 @@ impl Doc {
                 line.clear();
             }
         };
+        // A list packs only when all of it is short, so its items line up;
+        // a record packs its short fields around the long ones.
+        let fits = |k: &Option<String>, v: &Doc| {
+            let n = k.as_ref().map_or(0, |k| k.chars().count() + 3) + v.inline().chars().count() + 1;
+            n <= PACK
+        };
+        let is_list = entries.iter().all(|(k, _)| k.is_none());
+        let pack_list = is_list && entries.iter().all(|(k, v)| fits(k, v));
         for (k, v) in entries {
             let piece = match k {
                 Some(k) => format!("{k} = {},", v.inline()),
                 None => format!("{},", v.inline()),
             };
-            let short = piece.chars().count() <= PACK && !piece.contains('\n');
+            let short = fits(k, v) && (!is_list || pack_list) && !piece.contains('\n');
             if short {
                 if !line.is_empty() && indent + 2 + line.chars().count() + piece.chars().count() > width {
                     flush(&mut line, out);
@@ -248,8 +261,8 @@ impl Printer<'_> {
             }
             Value::UserData(ud) => {
                 if let Ok(u) = ud.borrow::<UnitRef>() {
-                    let text = match self.world.and_then(|w| u.resolve(w).ok().map(|i| w.units[i].to_string())) {
-                        Some(s) => s,
+                    let text = match self.world.and_then(|w| u.resolve(w).ok().map(|i| &w.units[i])) {
+                        Some(unit) => unit_text(unit),
                         None => format!("{} (gone)", u.id),
                     };
                     return self.atom(text);
@@ -322,7 +335,13 @@ impl Printer<'_> {
                     }
                 }
                 other => {
-                    let mut inner = Printer { lua: self.lua, world: self.world, limits: self.limits, seen: self.seen.clone(), budget: 200 };
+                    let mut inner = Printer {
+                        lua: self.lua,
+                        world: self.world,
+                        limits: self.limits,
+                        seen: self.seen.clone(),
+                        budget: 200,
+                    };
                     format!("[{}]", inner.doc(other, depth + 1).inline())
                 }
             };
@@ -345,6 +364,16 @@ fn raw_count(t: &Table) -> usize {
     n
 }
 
+/// A unit as one line; one off the battlefield says whether it was eliminated.
+fn unit_text(u: &crate::unit::Unit) -> String {
+    let s = u.to_string();
+    if u.pos != crate::unit::Position::Off {
+        return s;
+    }
+    let instead = if u.strength == 0 { "eliminated" } else { "off the battlefield" };
+    s.replacen(" at off", &format!(" {instead}"), 1)
+}
+
 /// A roll as one line: `roll 3 battle: soldier soldier flag`, with the total for numeric dice.
 pub fn roll_text(r: &LuaRoll) -> String {
     let mut faces = Vec::new();
@@ -354,9 +383,11 @@ pub fn roll_text(r: &LuaRoll) -> String {
         }
     }
     let n: u32 = r.counts.iter().sum();
-    let mut s = format!("roll {n} {}: {}", r.kind, if faces.is_empty() { "(no dice)".to_string() } else { faces.join(" ") });
+    let mut s =
+        format!("roll {n} {}: {}", r.kind, if faces.is_empty() { "(no dice)".to_string() } else { faces.join(" ") });
     if r.numeric {
-        let total: i64 = r.values.iter().zip(&r.counts).map(|(f, &c)| if let Face::Num(x) = f { x * i64::from(c) } else { 0 }).sum();
+        let total: i64 =
+            r.values.iter().zip(&r.counts).map(|(f, &c)| if let Face::Num(x) = f { x * i64::from(c) } else { 0 }).sum();
         s.push_str(&format!(" (total {total})"));
     }
     s
@@ -375,7 +406,11 @@ mod tests {
 
     fn host() -> Host {
         let h = Host::new(HostOptions { capture_output: true, ..Default::default() }).unwrap();
-        h.state.world.borrow_mut().sides.push(crate::battlefield::Side { name: "allies".into(), baseline: None, pools: vec![] });
+        h.state.world.borrow_mut().sides.push(crate::battlefield::Side {
+            name: "allies".into(),
+            baseline: None,
+            pools: vec![],
+        });
         h
     }
 
@@ -424,11 +459,16 @@ mod tests {
     #[test]
     fn units_and_rolls_are_one_readable_line() {
         let h = host();
-        h.exec("world:add_unit{id='a1', side='allies', type='infantry', strength=3, max_strength=4, hex=hex(2,3)}", "t").unwrap();
+        h.exec(
+            "world:add_unit{id='a1', side='allies', type='infantry', strength=3, max_strength=4, hex=hex(2,3)}",
+            "t",
+        )
+        .unwrap();
         assert_eq!(eval(&h, "world:unit('a1')"), "a1 [allies infantry] 3/4 at (2,3)");
         h.exec("dice.seed(1) dice.force('d6', {6, 2})", "t").unwrap();
         assert_eq!(eval(&h, "dice.roll(2, 'd6')"), "roll 2 d6: 2 6 (total 8)");
         h.exec("u = world:unit('a1') world:eliminate(u)", "t").unwrap();
+        assert_eq!(eval(&h, "u"), "a1 [allies infantry] 0/4 eliminated");
         h.state.world.borrow_mut().units.clear();
         assert_eq!(eval(&h, "u"), "a1 (gone)");
     }

@@ -119,7 +119,11 @@ fn changed_params(rs: &Ruleset) -> Vec<(String, serde_json::Value)> {
 /// The world as scenario YAML.
 pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
     let mut y = String::new();
-    let _ = writeln!(y, "# A battlefield saved by the sandtable REPL{}.", info.source.map(|p| format!(" (from {})", p.display())).unwrap_or_default());
+    let _ = writeln!(
+        y,
+        "# A battlefield saved by the sandtable REPL{}.",
+        info.source.map(|p| format!(" (from {})", p.display())).unwrap_or_default()
+    );
     let _ = writeln!(y, "# Open it with `:open FILE` or `sandtable repl --scenario FILE`. Not saved: the");
     let _ = writeln!(y, "# event log, dice queued with :force, and how far the dice had rolled (they");
     let _ = writeln!(y, "# restart from `seed`).");
@@ -150,8 +154,11 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
         }
     }
     if !world.sections.is_empty() {
-        let items: Vec<String> =
-            world.sections.iter().map(|s| format!("{}: [{}, {}]", yaml_str(&s.name), s.first_col, s.last_col)).collect();
+        let items: Vec<String> = world
+            .sections
+            .iter()
+            .map(|s| format!("{}: [{}, {}]", yaml_str(&s.name), s.first_col, s.last_col))
+            .collect();
         let _ = writeln!(y, "sections: {{ {} }}", items.join(", "));
     }
     if !world.sides.is_empty() {

@@ -252,7 +252,7 @@ fn every_registered_function_is_in_the_api_list() {
     let t = T::new();
     let lua = &t.s.host.lua;
     let names: Vec<&str> = API.iter().flat_map(|e| e.usage.split("  ")).map(api::entry_name).collect();
-    let known = |n: &str| names.iter().any(|x| *x == n);
+    let known = |n: &str| names.contains(&n);
     for (table, sep) in [("world", ":"), ("dice", "."), ("hex", "."), ("tabletop", ".")] {
         let Some(Value::Table(t)) = complete::global(lua, table) else { panic!("no {table}") };
         t.for_each(|k: String, v: Value| {
@@ -263,12 +263,37 @@ fn every_registered_function_is_in_the_api_list() {
         })
         .unwrap();
     }
-    for m in ["distance", "neighbor", "neighbors", "ring", "within", "rotate_left", "rotate_right", "rotate_around", "direction_to", "to_offset"] {
+    for m in [
+        "distance",
+        "neighbor",
+        "neighbors",
+        "ring",
+        "within",
+        "rotate_left",
+        "rotate_right",
+        "rotate_around",
+        "direction_to",
+        "to_offset",
+    ] {
         assert!(known(&format!("h:{m}")), "h:{m}");
         let is_fn = lua.load(format!("return type(hex(0,0).{m})")).eval::<String>().unwrap();
         assert_eq!(is_fn, "function", "{m} is a hex method");
     }
-    for g in ["decide", "answers", "policy", "on", "off", "emit", "require", "print", "scenario", "describe", "it", "expect", "expect_error"] {
+    for g in [
+        "decide",
+        "answers",
+        "policy",
+        "on",
+        "off",
+        "emit",
+        "require",
+        "print",
+        "scenario",
+        "describe",
+        "it",
+        "expect",
+        "expect_error",
+    ] {
         assert!(names.iter().any(|n| n.starts_with(g)), "{g}");
         assert!(complete::global(lua, g).is_some(), "{g} is a global");
     }
@@ -287,4 +312,52 @@ fn decisions_are_asked() {
     t.s.host.set_asker(Some(Box::new(Pick(1))));
     let out = t.ok("skirmish.retreat('b1')");
     assert_eq!(out.trim(), t.ok("world:unit('b1').hex").trim());
+}
+
+#[test]
+fn a_memory_overrun_changes_nothing() {
+    let (out, err) = (Buf::default(), Buf::default());
+    let opts = ReplOptions {
+        scenario: Some(fixture().join("scenario.yaml")),
+        memory_mb: Some(24),
+        time_ms: Some(30_000),
+        ..Default::default()
+    };
+    let mut s = setup(&opts, Box::new(out.clone()), Box::new(err.clone()), false, true).unwrap();
+    let before = s.host.snapshot();
+    assert!(!s.handle("world:hit('b1', 3) local t = {} for i = 1, 1e8 do t[i] = string.rep('x', 64) .. i end"));
+    assert!(err.take().contains("memory limit"));
+    assert!(same_world(&before, &s.host.state.world.borrow()));
+    assert!(s.handle("hoard = nil"));
+    assert!(s.handle("world:unit('b1').strength"));
+    assert_eq!(out.take(), "4\n");
+}
+
+#[test]
+fn meta_commands_complete() {
+    use rustyline::completion::Completer;
+    use rustyline::history::FileHistory;
+    let t = T::new();
+    let h = helper::ReplHelper::new(
+        t.s.host.lua.clone(),
+        t.s.host.state.clone(),
+        Rc::new(std::cell::Cell::new(false)),
+        false,
+    );
+    let history = FileHistory::new();
+    let ctx = rustyline::Context::new(&history);
+    let names = |line: &str| -> Vec<String> {
+        let (_, c) = h.complete(line, line.len(), &ctx).unwrap();
+        c.into_iter().map(|p| p.replacement).collect()
+    };
+    assert_eq!(names(":lo"), [":load", ":log"]);
+    assert_eq!(names(":set sk"), ["skirmish.dice="]);
+    assert_eq!(names(":force bat"), ["battle"]);
+    assert!(names(":force battle f").contains(&"flag".to_string()));
+    assert_eq!(names(":units r"), ["red"]);
+    assert_eq!(names(":map --s"), ["--svg"]);
+    assert!(names(":help wor").contains(&"world".to_string()));
+    assert_eq!(names("dice.ro"), ["roll"]);
+    h.asking.set(true);
+    assert!(names("dice.ro").is_empty(), "answers to decisions are not Lua");
 }

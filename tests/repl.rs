@@ -1,0 +1,242 @@
+//! The REPL as a person meets it: the `sandtable` binary driven through a
+//! pseudo-terminal (rexpect), and through piped standard input.
+//!
+//! The pty tests wait for what a person would see rather than for time to
+//! pass (a loaded machine only makes them slower), use generous timeouts,
+//! and keep HOME and the history file in a temporary folder.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use rexpect::session::{spawn_with_options, Options, PtySession};
+
+const BIN: &str = env!("CARGO_BIN_EXE_sandtable");
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/repl")
+}
+
+/// Runs the binary with `args`, feeding `input` on stdin; returns (status, stdout, stderr).
+fn piped(args: &[&str], input: &str, cwd: Option<&Path>) -> (i32, String, String) {
+    let home = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .env("HOME", home.path())
+        .env("SANDTABLE_HISTORY", home.path().join("history"))
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(d) = cwd {
+        cmd.current_dir(d);
+    }
+    let mut child = cmd.spawn().expect("the binary runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn scenario_arg() -> String {
+    fixture().join("scenario.yaml").display().to_string()
+}
+
+#[test]
+fn piped_input_runs_in_order_and_reports_failure_in_the_exit_code() {
+    let input =
+        "1 + 1\nfunction double(x)\n  return x * 2\nend\ndouble(21)\nnosuch()\n:units red\nworld:unit('r1').strength\n";
+    let (code, out, err) = piped(&["repl", "--scenario", &scenario_arg()], input, None);
+    assert_eq!(code, 1, "an input failed, so the exit code is 1\n{out}\n{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "2", "{out}");
+    assert_eq!(lines[1], "42", "{out}");
+    assert!(out.contains("r1") && out.contains("Rommel") && out.ends_with("3\n"), "{out}");
+    assert!(err.contains("attempt to call a nil value") && err.contains("nosuch"), "{err}");
+    assert!(err.contains("stdin#6"), "errors name the input line: {err}");
+    assert!(!out.contains("sandtable>"), "no prompts when piped: {out}");
+    assert!(!out.contains('\x1b') && !err.contains('\x1b'), "no colours when piped");
+}
+
+#[test]
+fn piped_input_that_succeeds_exits_zero_and_answers_decisions_from_the_next_line() {
+    let input = "skirmish.retreat('b1')\n2\nworld:unit('b1').hex\n:quit\nerror('never reached')\n";
+    let (code, out, err) = piped(&["repl", "--scenario", &scenario_arg()], input, None);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("blue: retreat b1 to\n  1) "), "{out}");
+    assert!(out.contains("choose 1-"), "{out}");
+    let answer = out.lines().filter(|l| l.starts_with('(')).collect::<Vec<_>>();
+    assert_eq!(answer.len(), 2, "the retreat result and the unit's hex: {out}");
+    assert_eq!(answer[0], answer[1]);
+}
+
+#[test]
+fn no_arguments_open_the_default_battlefield_from_any_folder() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let (code, out, err) = piped(&[], "ruleset.name\n#world:units()\n", Some(elsewhere.path()));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.starts_with("\"great_war\"\n"), "{out}\n{err}");
+}
+
+#[test]
+fn a_bad_scenario_is_a_setup_error() {
+    let (code, _out, err) = piped(&["repl", "--scenario", "/nonexistent/nowhere.yaml"], "", None);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read scenario"), "{err}");
+}
+
+/// A REPL in a pseudo-terminal with its own HOME and history.
+struct Pty {
+    p: PtySession,
+}
+
+const TIMEOUT_MS: u64 = 90_000;
+
+impl Pty {
+    fn spawn(home: &Path, args: &[&str]) -> Pty {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
+            .env("HOME", home)
+            .env("SANDTABLE_HISTORY", home.join("history"))
+            .env("TERM", "xterm-256color")
+            .env_remove("NO_COLOR");
+        let p = spawn_with_options(cmd, Options::new().timeout_ms(Some(TIMEOUT_MS)).strip_ansi_escape_codes(true))
+            .expect("spawns in a pty");
+        let mut pty = Pty { p };
+        pty.expect("sandtable> ");
+        pty
+    }
+
+    fn expect(&mut self, text: &str) -> String {
+        match self.p.exp_string(text) {
+            Ok(before) => before,
+            Err(e) => panic!("waiting for {text:?}: {e}"),
+        }
+    }
+
+    /// Types a line and presses Enter.
+    fn line(&mut self, text: &str) {
+        self.p.send(text).unwrap();
+        self.p.send("\r").unwrap();
+        self.p.flush().unwrap();
+    }
+}
+
+#[test]
+fn a_person_at_the_terminal() {
+    let home = tempfile::tempdir().unwrap();
+    let scenario = scenario_arg();
+    let mut t = Pty::spawn(home.path(), &["repl", "--scenario", &scenario, "--time-limit", "600000"]);
+
+    // The map draws the battlefield.
+    t.line(":map");
+    t.expect("Rin3*");
+    t.expect("Bin4");
+    t.expect("sandtable> ");
+
+    // A typo gives a clear error, and the session goes on.
+    t.line("wrold:units()");
+    t.expect("did you mean `world`?");
+    t.line("6 * 7");
+    t.expect("42");
+
+    // A multi-line function can be typed.
+    t.line("function sq(x)");
+    t.line("  return x * x");
+    t.line("end");
+    t.line("sq(9)");
+    t.expect("81");
+
+    // Tab completes dice.ro to dice.roll.
+    t.p.send("dice.ro").unwrap();
+    t.p.send("\t").unwrap();
+    t.p.flush().unwrap();
+    t.expect("dice.roll");
+    t.line("(1, 'battle', 'tab')");
+    t.expect("roll 1 battle: ");
+
+    // :undo restores a unit that a rule removed.
+    t.line("dice.force('battle', {'infantry', 'infantry', 'infantry', 'infantry'})");
+    t.line(":set skirmish.dice=4");
+    t.expect("skirmish.dice = 4");
+    t.line("skirmish.attack('b1', 'r1')");
+    t.expect("roll 4 battle: infantry infantry infantry infantry");
+    t.line("world:unit('r1').alive");
+    t.expect("false");
+    t.line(":undo");
+    t.expect("undid: skirmish.attack");
+    t.line("world:unit('r1')");
+    t.expect("r1 [red infantry] 3/4 at (2,1)");
+
+    // A decision is asked, with the default taken by Enter.
+    t.line("skirmish.retreat('b2')");
+    t.expect("blue: retreat b2 to");
+    t.expect("(default)");
+    t.expect("choose 1-");
+    t.line("");
+    t.expect("sandtable> ");
+
+    // Ctrl-C interrupts a running script; the world is as before.
+    // (The text waited for is not in the typed line, whose echo would match too early.)
+    t.line("world:hit('b1', 2) print('spin' .. 'ning') while true do end");
+    t.expect("spinning");
+    t.p.send_control('c').unwrap();
+    t.expect("interrupted");
+    t.line("world:unit('b1').strength");
+    t.expect("\n4\r");
+
+    // Ctrl-C at the prompt clears the line.
+    t.p.send("this is not sent").unwrap();
+    t.p.flush().unwrap();
+    t.expect("this is not sent");
+    t.p.send_control('c').unwrap();
+    // A fresh prompt starts a line; rustyline drops keys typed before it after a Ctrl-C.
+    t.expect("\n\rsandtable> ");
+    t.line("'after ctrl-c'");
+    t.expect("\"after ctrl-c\"");
+
+    // Ctrl-D leaves.
+    t.p.send_control('d').unwrap();
+    t.p.exp_eof().unwrap();
+
+    // History survives a restart.
+    let history = std::fs::read_to_string(home.path().join("history")).unwrap();
+    assert!(history.contains("sq(9)"), "{history}");
+    let mut again = Pty::spawn(home.path(), &["repl", "--scenario", &scenario]);
+    again.p.send("\x1b[A").unwrap(); // Up
+    again.p.send("\r").unwrap();
+    again.p.flush().unwrap();
+    again.expect("\"after ctrl-c\"");
+    again.p.send_control('d').unwrap();
+    again.p.exp_eof().unwrap();
+}
+
+#[test]
+fn saving_a_ruleset_file_reloads_it_without_losing_the_board() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for f in ["ruleset.yaml", "skirmish.lua", "scenario.yaml"] {
+        std::fs::copy(fixture().join(f), dir.path().join(f)).unwrap();
+    }
+    let scenario = dir.path().join("scenario.yaml").display().to_string();
+    let mut t = Pty::spawn(home.path(), &["repl", "--scenario", &scenario]);
+    t.line("world:hit('b1', 1)");
+    t.expect("\n1\r");
+    t.line("world:unit('b1').strength");
+    t.expect("\n3\r");
+    let lua = dir.path().join("skirmish.lua");
+    let src = std::fs::read_to_string(&lua).unwrap();
+    std::fs::write(&lua, src.replace("return skirmish", "skirmish.edited = 'yes'\nreturn skirmish")).unwrap();
+    // The watcher says so at the prompt; the next command reloads first.
+    t.expect("skirmish.lua changed");
+    t.line("skirmish.edited");
+    t.expect("reloaded ruleset repl_fixture after a change to skirmish.lua");
+    t.expect("\"yes\"");
+    t.line("world:unit('b1').strength");
+    t.expect("\n3\r");
+    t.line(":quit");
+    t.p.exp_eof().unwrap();
+}
