@@ -158,7 +158,7 @@ fn prepare(setup: &Setup) -> Result<Host, ScriptError> {
     Ok(host)
 }
 
-fn run(script: &PathBuf, setup: &Setup, log: Option<&PathBuf>, show_log: bool) -> ExitCode {
+fn run(script: &std::path::Path, setup: &Setup, log: Option<&PathBuf>, show_log: bool) -> ExitCode {
     let host = match prepare(setup) {
         Ok(h) => h,
         Err(e) => {

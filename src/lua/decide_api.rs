@@ -75,13 +75,14 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                 ))
             })?
         };
-        let labels: Vec<String> = options.iter().map(|o| label(lua, o)).collect();
+        // Labels cost a `tostring` each; simulation reads none of them, so make them on demand.
+        let labels = || -> Vec<String> { options.iter().map(|o| label(lua, o)).collect() };
         let check = |v: &Value, by: &str| -> mlua::Result<usize> {
             position(&options, v)?.ok_or_else(|| {
                 mlua::Error::runtime(format!(
                     "decide '{prompt}': {by} {} is not one of the options ({})",
                     label(lua, v),
-                    labels.join(", ")
+                    labels().join(", ")
                 ))
             })
         };
@@ -93,10 +94,10 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         } else if st.decision_mode.get() == DecisionMode::Strict {
             return Err(mlua::Error::runtime(format!(
                 "decide '{prompt}' ({}): no answer left; give one with answers{{...}} before this decision",
-                labels.join(" / ")
+                labels().join(" / ")
             )));
         } else if let Some(asker) = st.asker.borrow_mut().as_mut() {
-            let req = DecisionRequest { side: side.clone(), prompt: prompt.clone(), options: labels.clone(), default };
+            let req = DecisionRequest { side: side.clone(), prompt: prompt.clone(), options: labels(), default };
             let asked = std::time::Instant::now();
             let answer = asker.ask(&req);
             st.guard.extend_deadline(asked.elapsed());
@@ -116,16 +117,19 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         } else {
             (default, "default")
         };
-        let chosen_label = labels[choice].clone();
-        st.with_world(|w| {
-            w.log.push_with(|| Event::Decision {
-                side: side.clone(),
-                prompt: prompt.clone(),
-                options: labels.clone(),
-                choice: chosen_label,
-                by: by.into(),
-            })
-        })?;
+        if st.world.borrow().log.recording {
+            let labels = labels();
+            let choice_label = labels[choice].clone();
+            st.with_world(|w| {
+                w.log.events.push(Event::Decision {
+                    side: side.clone(),
+                    prompt: prompt.clone(),
+                    options: labels,
+                    choice: choice_label,
+                    by: by.into(),
+                })
+            })?;
+        }
         Ok(options[choice].clone())
     })?;
     lua.globals().set("decide", decide)?;

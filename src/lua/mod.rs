@@ -10,6 +10,7 @@
 //! runs under a time budget (checked from Luau's interrupt, which fires even
 //! inside `pcall`, coroutines and pattern matching) and a memory limit.
 
+mod args;
 mod decide_api;
 mod dice_api;
 mod error;
@@ -124,7 +125,12 @@ pub struct State {
     /// Nesting of `describe` names.
     pub spec_path: RefCell<Vec<String>>,
     pub options: HostOptions,
+    /// One Lua handle per unit slot, handed out again (see `world_api::unit_handle`).
+    pub unit_handles: RefCell<Vec<Option<UnitHandle>>>,
 }
+
+/// A cached unit handle and the id it was made for.
+pub type UnitHandle = (Rc<str>, mlua::AnyUserData);
 
 /// Most output one top-level call may print.
 pub const OUTPUT_LIMIT: usize = 1 << 20;
@@ -216,6 +222,7 @@ impl Host {
             spec: RefCell::new(SpecReport::default()),
             spec_path: RefCell::new(Vec::new()),
             options: options.clone(),
+            unit_handles: RefCell::new(Vec::new()),
         });
         lua.set_app_data(state.clone());
         let host = Host { lua, state };

@@ -12,6 +12,7 @@ use mlua::{
     Value,
 };
 
+use super::args::{Name, Skip};
 use super::hex_api::{hex_from_value, hex_value, HexArg};
 use super::State;
 use crate::battlefield::{Map, World};
@@ -24,6 +25,8 @@ use crate::unit::{Position, Prop, Unit};
 pub struct UnitRef {
     pub idx: usize,
     pub id: Rc<str>,
+    /// The host's state, so a field read needs no lookup of it.
+    st: Rc<State>,
 }
 
 impl UnitRef {
@@ -42,9 +45,8 @@ fn state(lua: &Lua) -> mlua::Result<Rc<State>> {
     lua.app_data_ref::<Rc<State>>().map(|s| s.clone()).ok_or_else(|| mlua::Error::runtime("sandtable state missing"))
 }
 
-fn with_unit<R>(lua: &Lua, u: &UnitRef, f: impl FnOnce(&mut World, usize) -> mlua::Result<R>) -> mlua::Result<R> {
-    let st = state(lua)?;
-    st.with_world(|w| {
+fn with_unit<R>(_: &Lua, u: &UnitRef, f: impl FnOnce(&mut World, usize) -> mlua::Result<R>) -> mlua::Result<R> {
+    u.st.with_world(|w| {
         let i = u.resolve(w)?;
         f(w, i)
     })?
@@ -221,15 +223,34 @@ impl FromLua for UnitArg {
                 let st = state(lua)?;
                 let idx = st.with_world(|w| w.unit_index(&id))?.map_err(mlua::Error::external)?;
                 let rid = st.world.borrow().units[idx].id.clone();
-                Ok(UnitArg(UnitRef { idx, id: rid }))
+                Ok(UnitArg(UnitRef { idx, id: rid, st }))
             }
             other => Err(mlua::Error::runtime(format!("expected a unit or a unit id, got {}", other.type_name()))),
         }
     }
 }
 
-fn unit_ref(w: &World, idx: usize) -> UnitRef {
-    UnitRef { idx, id: w.units[idx].id.clone() }
+/// The Lua handle of unit `idx`. Handles are made once per unit and handed out
+/// again: making a userdata (and collecting it later) was the largest cost of
+/// `world:unit_at` in simulation.
+pub fn unit_handle(lua: &Lua, st: &Rc<State>, idx: usize, id: Rc<str>) -> mlua::Result<AnyUserData> {
+    if let Some(Some((cached_id, ud))) = st.unit_handles.borrow().get(idx) {
+        if Rc::ptr_eq(cached_id, &id) {
+            return Ok(ud.clone());
+        }
+    }
+    let ud = lua.create_userdata(UnitRef { idx, id: id.clone(), st: st.clone() })?;
+    let mut cache = st.unit_handles.borrow_mut();
+    if cache.len() <= idx {
+        cache.resize(idx + 1, None);
+    }
+    cache[idx] = Some((id, ud.clone()));
+    Ok(ud)
+}
+
+/// The handle of an optional unit found inside a world borrow.
+fn handle_of(lua: &Lua, st: &Rc<State>, found: Option<(usize, Rc<str>)>) -> mlua::Result<Option<AnyUserData>> {
+    found.map(|(i, id)| unit_handle(lua, st, i, id)).transpose()
 }
 
 /// Calls every handler subscribed to `event` with `args`; the world is not borrowed meanwhile.
@@ -275,7 +296,7 @@ fn walk(lua: &Lua, st: &State, u: &UnitRef, path: Vec<Hex>, retreat: bool) -> ml
         if stopped {
             return Ok(false);
         }
-        let ud = lua.create_userdata(u.clone())?;
+        let ud = unit_handle(lua, &u.st, u.idx, u.id.clone())?;
         let leaves = MultiValue::from_iter([Value::UserData(ud.clone()), hex_value(from), hex_value(h)]);
         emit(lua, "leaves", leaves)?;
         let enters = MultiValue::from_iter([Value::UserData(ud), hex_value(h), hex_value(from)]);
@@ -317,7 +338,7 @@ fn data_obstructed(
 macro_rules! wfn {
     ($lua:expr, $tbl:expr, $name:expr, $st:ident, |$l:ident, $args:tt : $ty:ty| $body:expr) => {{
         let $st = $st.clone();
-        $tbl.set($name, $lua.create_function(move |$l, (_, $args): (Value, $ty)| $body)?)?;
+        $tbl.set($name, $lua.create_function(move |$l, (_, $args): (Skip, $ty)| $body)?)?;
     }};
 }
 
@@ -326,8 +347,9 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     let world = lua.create_table()?;
     let st = state.clone();
 
-    wfn!(lua, world, "unit", st, |_l, id: String| {
-        st.with_world(|w| w.unit_index(&id).ok().map(|i| unit_ref(w, i)))
+    wfn!(lua, world, "unit", st, |l, id: Name| {
+        let found = st.with_world(|w| w.unit_index(&id).ok().map(|i| (i, w.units[i].id.clone())))?;
+        handle_of(l, &st, found)
     });
     wfn!(lua, world, "units", st, |l, filter: Option<Table>| {
         let side: Option<String> = filter.as_ref().map(|f| f.get("side")).transpose()?.flatten();
@@ -341,17 +363,20 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                         && side.as_deref().is_none_or(|s| &*u.side == s)
                         && ty.as_deref().is_none_or(|t| &*u.kind == t)
                 })
-                .map(|i| unit_ref(w, i))
+                .map(|i| (i, w.units[i].id.clone()))
                 .collect::<Vec<_>>()
         })?;
         let t = l.create_table()?;
-        for r in refs {
-            t.push(r)?;
+        for (i, id) in refs {
+            t.push(unit_handle(l, &st, i, id)?)?;
         }
         Ok(t)
     });
-    wfn!(lua, world, "unit_at", st, |_l, h: HexArg| st.with_world(|w| w.unit_at(h.0).map(|i| unit_ref(w, i))));
-    wfn!(lua, world, "add_unit", st, |_l, spec: Table| {
+    wfn!(lua, world, "unit_at", st, |l, h: HexArg| {
+        let found = st.with_world(|w| w.unit_at(h.0).map(|i| (i, w.units[i].id.clone())))?;
+        handle_of(l, &st, found)
+    });
+    wfn!(lua, world, "add_unit", st, |l, spec: Table| {
         let id: String = spec.get("id")?;
         let side: String = spec.get("side")?;
         let kind: String = spec.get("type")?;
@@ -402,7 +427,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             pos,
             props,
         };
-        st.with_world(|w| {
+        let added = st.with_world(|w| {
             w.side_index(&side).map_err(mlua::Error::external)?;
             if !(1..=max).contains(&strength) {
                 return Err(mlua::Error::runtime(format!(
@@ -410,8 +435,9 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                 )));
             }
             let i = w.add_unit(unit).map_err(mlua::Error::external)?;
-            Ok(unit_ref(w, i))
-        })?
+            Ok((i, w.units[i].id.clone()))
+        })??;
+        unit_handle(l, &st, added.0, added.1)
     });
     wfn!(lua, world, "move", st, |l, (u, path): (UnitArg, Value)| {
         walk(l, &st, &u.0, path_from_value(&path)?, false)
@@ -437,7 +463,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             w.place(i, pos).map_err(mlua::Error::external)
         })?
     });
-    wfn!(lua, world, "hit", st, |_l, (u, n, reason): (UnitArg, f64, Option<String>)| {
+    wfn!(lua, world, "hit", st, |_l, (u, n, reason): (UnitArg, f64, Option<Name>)| {
         if n.fract() != 0.0 || n < 0.0 {
             return Err(mlua::Error::runtime(format!("world:hit: hits must be a whole number from 0, got {n}")));
         }
@@ -446,7 +472,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             Ok(w.hit(i, n as i32, reason.as_deref().unwrap_or("")))
         })?
     });
-    wfn!(lua, world, "eliminate", st, |_l, (u, reason): (UnitArg, Option<String>)| {
+    wfn!(lua, world, "eliminate", st, |_l, (u, reason): (UnitArg, Option<Name>)| {
         st.with_world(|w| {
             let i = u.0.resolve(w)?;
             w.eliminate(i, reason.as_deref().unwrap_or(""));
@@ -454,9 +480,9 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         })?
     });
     wfn!(lua, world, "terrain", st, |_l, h: HexArg| st.with_world(|w| w.terrain(h.0).map(|t| t.to_string())));
-    wfn!(lua, world, "set_terrain", st, |_l, (h, t): (HexArg, Option<String>)| {
+    wfn!(lua, world, "set_terrain", st, |_l, (h, t): (HexArg, Option<Name>)| {
         if let (Some(t), Some(rs)) = (&t, st.ruleset.borrow().as_ref()) {
-            if !rs.terrain.contains_key(t) {
+            if !rs.terrain.contains_key(&**t) {
                 return Err(mlua::Error::runtime(format!(
                     "unknown terrain '{t}' (terrain: {})",
                     rs.terrain.keys().cloned().collect::<Vec<_>>().join(", ")
@@ -483,10 +509,10 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         let toks = st.with_world(|w| w.tokens(h.0).iter().map(|t| t.to_string()).collect::<Vec<_>>())?;
         l.create_sequence_from(toks)
     });
-    wfn!(lua, world, "has_token", st, |_l, (h, t): (HexArg, String)| st.with_world(|w| w.has_token(h.0, &t)));
-    wfn!(lua, world, "add_token", st, |_l, (h, t): (HexArg, String)| {
+    wfn!(lua, world, "has_token", st, |_l, (h, t): (HexArg, Name)| st.with_world(|w| w.has_token(h.0, &t)));
+    wfn!(lua, world, "add_token", st, |_l, (h, t): (HexArg, Name)| {
         if let Some(rs) = st.ruleset.borrow().as_ref() {
-            if !rs.tokens.contains(&t) {
+            if !rs.tokens.iter().any(|x| *x == *t) {
                 return Err(mlua::Error::runtime(format!("unknown token '{t}' (tokens: {})", rs.tokens.join(", "))));
             }
         }
@@ -498,7 +524,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             Ok(())
         })?
     });
-    wfn!(lua, world, "remove_token", st, |_l, (h, t): (HexArg, String)| st.with_world(|w| w.remove_token(h.0, &t)));
+    wfn!(lua, world, "remove_token", st, |_l, (h, t): (HexArg, Name)| st.with_world(|w| w.remove_token(h.0, &t)));
     wfn!(lua, world, "on_map", st, |_l, h: HexArg| st.with_world(|w| w.on_map(h.0)));
     wfn!(lua, world, "hexes", st, |l, _none: ()| {
         let hs = st.with_world(|w| w.hexes())?;
@@ -508,7 +534,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         let s = st.with_world(|w| w.sections_of(h.0).iter().map(|s| s.to_string()).collect::<Vec<_>>())?;
         l.create_sequence_from(s)
     });
-    wfn!(lua, world, "in_section", st, |_l, (h, s): (HexArg, String)| {
+    wfn!(lua, world, "in_section", st, |_l, (h, s): (HexArg, Name)| {
         st.with_world(|w| {
             if !w.sections.iter().any(|x| *x.name == *s) {
                 return Err(mlua::Error::runtime(format!(
@@ -523,26 +549,26 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         let names = st.with_world(|w| w.sides.iter().map(|s| s.name.to_string()).collect::<Vec<_>>())?;
         l.create_sequence_from(names)
     });
-    wfn!(lua, world, "opponent", st, |_l, side: String| {
+    wfn!(lua, world, "opponent", st, |_l, side: Name| {
         st.with_world(|w| w.opponent(&side).map(|s| s.to_string()).map_err(mlua::Error::external))?
     });
-    wfn!(lua, world, "baseline", st, |_l, side: String| {
+    wfn!(lua, world, "baseline", st, |_l, side: Name| {
         st.with_world(|w| w.side(&side).map(|s| s.baseline.map(|b| b.name())).map_err(mlua::Error::external))?
     });
-    wfn!(lua, world, "pool", st, |_l, (side, pool): (String, String)| {
+    wfn!(lua, world, "pool", st, |_l, (side, pool): (Name, Name)| {
         st.with_world(|w| w.pool(&side, &pool).map_err(mlua::Error::external))?
     });
-    wfn!(lua, world, "add_pool", st, |_l, (side, pool, change, reason): (String, String, i64, Option<String>)| {
+    wfn!(lua, world, "add_pool", st, |_l, (side, pool, change, reason): (Name, Name, i64, Option<Name>)| {
         st.with_world(|w| {
             w.add_pool(&side, &pool, change, reason.as_deref().unwrap_or("")).map_err(mlua::Error::external)
         })?
     });
-    wfn!(lua, world, "set_pool", st, |_l, (side, pool, value): (String, String, i64)| {
+    wfn!(lua, world, "set_pool", st, |_l, (side, pool, value): (Name, Name, i64)| {
         st.with_world(|w| w.set_pool(&side, &pool, value).map_err(mlua::Error::external))?
     });
     wfn!(lua, world, "current_side", st, |_l, _none: ()| st
         .with_world(|w| w.current_side.as_ref().map(|s| s.to_string())));
-    wfn!(lua, world, "set_current_side", st, |_l, side: String| {
+    wfn!(lua, world, "set_current_side", st, |_l, side: Name| {
         st.with_world(|w| {
             let i = w.side_index(&side).map_err(mlua::Error::external)?;
             w.current_side = Some(w.sides[i].name.clone());
@@ -551,7 +577,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     });
     wfn!(lua, world, "turn", st, |_l, _none: ()| st.with_world(|w| w.turn));
     wfn!(lua, world, "set_turn", st, |_l, t: u32| st.with_world(|w| w.turn = t));
-    wfn!(lua, world, "note", st, |_l, text: String| st.with_world(|w| w.note(text)));
+    wfn!(lua, world, "note", st, |_l, text: Name| st.with_world(|w| w.note(text.to_string())));
     wfn!(lua, world, "log", st, |l, n: Option<usize>| {
         let lines = st.with_world(|w| w.log.tail(n.unwrap_or(20)).iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
         l.create_sequence_from(lines)
@@ -583,8 +609,8 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         }
         Ok(t)
     });
-    wfn!(lua, world, "mark", st, |_l, (h, label): (HexArg, String)| {
-        st.with_world(|w| w.marks.push((h.0, Rc::from(label.as_str()))))
+    wfn!(lua, world, "mark", st, |_l, (h, label): (HexArg, Name)| {
+        st.with_world(|w| w.marks.push((h.0, Rc::from(&*label))))
     });
     wfn!(lua, world, "clear_marks", st, |_l, _none: ()| st.with_world(|w| w.marks.clear()));
     wfn!(lua, world, "marks", st, |l, _none: ()| {
