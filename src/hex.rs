@@ -66,14 +66,8 @@ impl Hex {
     /// The six unit steps, indexed by direction number minus one:
     /// 1=(1,0) east, 2=(0,1) south-east, 3=(-1,1) south-west, 4=(-1,0) west,
     /// 5=(0,-1) north-west, 6=(1,-1) north-east (clockwise on screen).
-    pub const DIRECTIONS: [Hex; 6] = [
-        Hex::new(1, 0),
-        Hex::new(0, 1),
-        Hex::new(-1, 1),
-        Hex::new(-1, 0),
-        Hex::new(0, -1),
-        Hex::new(1, -1),
-    ];
+    pub const DIRECTIONS: [Hex; 6] =
+        [Hex::new(1, 0), Hex::new(0, 1), Hex::new(-1, 1), Hex::new(-1, 0), Hex::new(0, -1), Hex::new(1, -1)];
 
     /// The hex with axial coordinates `(q, r)`.
     pub const fn new(q: i32, r: i32) -> Hex {
@@ -132,10 +126,7 @@ impl Hex {
         // hexx's edge direction index i is our direction i + 1 (same axial
         // steps); its `clockwise: false` walks east -> south-east corner ->
         // ..., which is clockwise on our y-down screen (pinned by tests).
-        self.to_hexx()
-            .custom_ring(radius, hexx::EdgeDirection::X, false)
-            .map(Hex::from_hexx)
-            .collect()
+        self.to_hexx().custom_ring(radius, hexx::EdgeDirection::X, false).map(Hex::from_hexx).collect()
     }
 
     /// Every hex at distance `<= radius` from `self`: `self` first, then
@@ -358,9 +349,9 @@ impl FromStr for OffsetKind {
             "even-r" => Ok(OffsetKind::EvenR),
             "odd-q" => Ok(OffsetKind::OddQ),
             "even-q" => Ok(OffsetKind::EvenQ),
-            _ => Err(format!(
-                "unknown offset kind {s:?}: expected one of \"odd-r\", \"even-r\", \"odd-q\", \"even-q\""
-            )),
+            _ => {
+                Err(format!("unknown offset kind {s:?}: expected one of \"odd-r\", \"even-r\", \"odd-q\", \"even-q\""))
+            }
         }
     }
 }
@@ -407,10 +398,7 @@ pub enum Crossing {
 /// and only as far as needed to decide.
 pub fn los(from: Hex, to: Hex, mut obstructed: impl FnMut(Hex) -> bool) -> Los {
     let touched = los_hexes(from, to);
-    let blocked = |hex: Hex| Los {
-        clear: false,
-        blocker: Some(hex),
-    };
+    let blocked = |hex: Hex| Los { clear: false, blocker: Some(hex) };
     // Index in `touched` of the first obstructed grazed hex on each side.
     let mut first_left: Option<usize> = None;
     let mut first_right: Option<usize> = None;
@@ -428,10 +416,7 @@ pub fn los(from: Hex, to: Hex, mut obstructed: impl FnMut(Hex) -> bool) -> Los {
                     _ => None,
                 };
                 if let Some((j, other)) = earlier {
-                    if touched[i + 1..]
-                        .iter()
-                        .any(|&(h, c)| c == other && obstructed(h))
-                    {
+                    if touched[i + 1..].iter().any(|&(h, c)| c == other && obstructed(h)) {
                         return blocked(touched[j].0);
                     }
                 }
@@ -453,10 +438,7 @@ pub fn los(from: Hex, to: Hex, mut obstructed: impl FnMut(Hex) -> bool) -> Los {
             }
         }
     }
-    Los {
-        clear: true,
-        blocker: None,
-    }
+    Los { clear: true, blocker: None }
 }
 
 /// The hexes other than `from` and `to` that the segment from the centre of
@@ -469,16 +451,11 @@ pub fn los(from: Hex, to: Hex, mut obstructed: impl FnMut(Hex) -> bool) -> Los {
 /// the hexes within distance 1 of [`Hex::line`], which is a superset of the
 /// touched hexes.
 pub fn los_hexes(from: Hex, to: Hex) -> Vec<(Hex, Crossing)> {
-    let mut candidates: Vec<Hex> = Hex::line(from, to)
-        .into_iter()
-        .flat_map(|h| std::iter::once(h).chain(h.neighbors()))
-        .collect();
+    let mut candidates: Vec<Hex> =
+        Hex::line(from, to).into_iter().flat_map(|h| std::iter::once(h).chain(h.neighbors())).collect();
     candidates.sort_unstable();
     candidates.dedup();
-    touches(from, to, candidates)
-        .into_iter()
-        .map(|t| (t.hex, t.crossing))
-        .collect()
+    touches(from, to, candidates).into_iter().map(|t| (t.hex, t.crossing)).collect()
 }
 
 /// The LOS lattice point of a hex centre: pixel coordinates at unit size with
@@ -547,11 +524,7 @@ struct Touch {
 fn clip(a: (i64, i64), d: (i64, i64), c: (i64, i64)) -> Option<(bool, Frac, Frac)> {
     let p = (a.0 - c.0, a.1 - c.1);
     // The hexagon relative to its centre: |x| <= 1, |x - y| <= 2, |x + y| <= 2.
-    let slabs = [
-        (p.0, d.0, 1),
-        (p.0 - p.1, d.0 - d.1, 2),
-        (p.0 + p.1, d.0 + d.1, 2),
-    ];
+    let slabs = [(p.0, d.0, 1), (p.0 - p.1, d.0 - d.1, 2), (p.0 + p.1, d.0 + d.1, 2)];
     let (mut lo, mut hi) = (Frac::ZERO, Frac::ONE);
     let mut open = true;
     for (start, speed, k) in slabs {
@@ -595,8 +568,7 @@ fn touches(from: Hex, to: Hex, candidates: impl IntoIterator<Item = Hex>) -> Vec
                 // A grazed hex lies wholly on one side of the line, so its
                 // centre is strictly on that side. With y down on screen a
                 // positive cross product means clockwise, i.e. the right.
-                let cross = i128::from(d.0) * i128::from(c.1 - a.1)
-                    - i128::from(d.1) * i128::from(c.0 - a.0);
+                let cross = i128::from(d.0) * i128::from(c.1 - a.1) - i128::from(d.1) * i128::from(c.0 - a.0);
                 debug_assert!(cross != 0);
                 if cross < 0 {
                     Crossing::Left
@@ -604,12 +576,7 @@ fn touches(from: Hex, to: Hex, candidates: impl IntoIterator<Item = Hex>) -> Vec
                     Crossing::Right
                 }
             };
-            Some(Touch {
-                hex,
-                crossing,
-                enter,
-                exit,
-            })
+            Some(Touch { hex, crossing, enter, exit })
         })
         .collect();
     let rank = |c: Crossing| match c {
@@ -641,10 +608,7 @@ mod tests {
     /// that certainly contains every touched hex.
     fn los_hexes_brute(from: Hex, to: Hex) -> Vec<(Hex, Crossing)> {
         let n = u32::try_from(from.distance(to)).unwrap();
-        touches(from, to, from.within(2 * n + 2))
-            .into_iter()
-            .map(|t| (t.hex, t.crossing))
-            .collect()
+        touches(from, to, from.within(2 * n + 2)).into_iter().map(|t| (t.hex, t.crossing)).collect()
     }
 
     #[test]
@@ -683,23 +647,11 @@ mod tests {
         let c = h(1, 2);
         assert_eq!(c.ring(0), vec![c]);
         assert_eq!(c.ring(1), c.neighbors().to_vec());
-        let expected: Vec<Hex> = [
-            (2, 0),
-            (1, 1),
-            (0, 2),
-            (-1, 2),
-            (-2, 2),
-            (-2, 1),
-            (-2, 0),
-            (-1, -1),
-            (0, -2),
-            (1, -2),
-            (2, -2),
-            (2, -1),
-        ]
-        .iter()
-        .map(|&(q, r)| c + h(q, r))
-        .collect();
+        let expected: Vec<Hex> =
+            [(2, 0), (1, 1), (0, 2), (-1, 2), (-2, 2), (-2, 1), (-2, 0), (-1, -1), (0, -2), (1, -2), (2, -2), (2, -1)]
+                .iter()
+                .map(|&(q, r)| c + h(q, r))
+                .collect();
         assert_eq!(c.ring(2), expected);
         let mut w = vec![c];
         w.extend(c.ring(1));
@@ -747,12 +699,7 @@ mod tests {
         assert_eq!(floor_half(i32::MIN), i32::MIN / 2);
         assert_eq!(ceil_half(-3), -1);
         assert_eq!(floor_half(-3), -2);
-        for kind in [
-            OffsetKind::OddR,
-            OffsetKind::EvenR,
-            OffsetKind::OddQ,
-            OffsetKind::EvenQ,
-        ] {
+        for kind in [OffsetKind::OddR, OffsetKind::EvenR, OffsetKind::OddQ, OffsetKind::EvenQ] {
             assert_eq!(kind.name().parse::<OffsetKind>(), Ok(kind));
         }
         assert_eq!(OffsetKind::default(), OffsetKind::OddR);
@@ -813,12 +760,7 @@ mod tests {
     }
 
     fn any_kind() -> impl Strategy<Value = OffsetKind> {
-        prop_oneof![
-            Just(OffsetKind::OddR),
-            Just(OffsetKind::EvenR),
-            Just(OffsetKind::OddQ),
-            Just(OffsetKind::EvenQ),
-        ]
+        prop_oneof![Just(OffsetKind::OddR), Just(OffsetKind::EvenR), Just(OffsetKind::OddQ), Just(OffsetKind::EvenQ),]
     }
 
     fn obstacles() -> impl Strategy<Value = HashSet<Hex>> {

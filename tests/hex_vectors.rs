@@ -48,14 +48,7 @@ fn redblob_arithmetic() {
 fn redblob_direction_and_neighbors() {
     // Red Blob direction i is our direction (6 - i) % 6 + 1.
     let ours = |i: u8| (6 - i) % 6 + 1;
-    let redblob = [
-        cube(1, 0, -1),
-        cube(1, -1, 0),
-        cube(0, -1, 1),
-        cube(-1, 0, 1),
-        cube(-1, 1, 0),
-        cube(0, 1, -1),
-    ];
+    let redblob = [cube(1, 0, -1), cube(1, -1, 0), cube(0, -1, 1), cube(-1, 0, 1), cube(-1, 1, 0), cube(0, 1, -1)];
     for (i, d) in (0u8..).zip(redblob) {
         assert_eq!(Hex::direction(ours(i)), Some(d));
     }
@@ -65,9 +58,7 @@ fn redblob_direction_and_neighbors() {
     assert_eq!(cube(1, -2, 1).neighbor(ours(2)), Some(cube(1, -3, 2)));
     // hex_diagonal_neighbor(Hex(1, -2, 1), 3) == Hex(-1, -1, 2); Red Blob's
     // diagonal 3 is their directions 3 + 4, our 4 + 3.
-    let diag = cube(1, -2, 1)
-        .neighbor(ours(3))
-        .and_then(|x| x.neighbor(ours(4)));
+    let diag = cube(1, -2, 1).neighbor(ours(3)).and_then(|x| x.neighbor(ours(4)));
     assert_eq!(diag, Some(cube(-1, -1, 2)));
 }
 
@@ -92,12 +83,7 @@ fn redblob_round() {
     assert_eq!(round(lerp((0.0, 0.0), (10.0, -20.0), 0.5)), cube(5, -10, 5));
     assert_eq!(round(lerp(a, b, 0.499)), round(a));
     assert_eq!(round(lerp(a, b, 0.501)), round(b));
-    let mix = |wa: f64, wb: f64, wc: f64| {
-        (
-            a.0 * wa + b.0 * wb + c.0 * wc,
-            a.1 * wa + b.1 * wb + c.1 * wc,
-        )
-    };
+    let mix = |wa: f64, wb: f64, wc: f64| (a.0 * wa + b.0 * wb + c.0 * wc, a.1 * wa + b.1 * wb + c.1 * wc);
     assert_eq!(round(mix(0.4, 0.3, 0.3)), round(a));
     assert_eq!(round(mix(0.3, 0.3, 0.4)), round(c));
     assert_eq!(round(a), cube(0, 0, 0));
@@ -109,14 +95,7 @@ fn redblob_round() {
 fn redblob_linedraw() {
     assert_eq!(
         Hex::line(cube(0, 0, 0), cube(1, -5, 4)),
-        vec![
-            cube(0, 0, 0),
-            cube(0, -1, 1),
-            cube(0, -2, 2),
-            cube(1, -3, 2),
-            cube(1, -4, 3),
-            cube(1, -5, 4),
-        ]
+        vec![cube(0, 0, 0), cube(0, -1, 1), cube(0, -2, 2), cube(1, -3, 2), cube(1, -4, 3), cube(1, -5, 4),]
     );
     assert_eq!(Hex::line(h(2, 2), h(2, 2)), vec![h(2, 2)]);
 }
@@ -144,12 +123,7 @@ fn redblob_offset_vectors() {
     for kind in [EvenQ, OddQ, EvenR, OddR] {
         let (col, row) = a.to_offset(kind);
         assert_eq!(Hex::from_offset(col, row, kind), a, "{}", kind.name());
-        assert_eq!(
-            Hex::from_offset(b.0, b.1, kind).to_offset(kind),
-            b,
-            "{}",
-            kind.name()
-        );
+        assert_eq!(Hex::from_offset(b.0, b.1, kind).to_offset(kind), b, "{}", kind.name());
     }
     // offset_from_cube / offset_to_cube
     assert_eq!(cube(1, 2, -3).to_offset(EvenQ), (1, 3));
@@ -243,13 +217,7 @@ fn los_adjacent_always_clear() {
     for dir in 1..=6 {
         let b = h(4, -2).neighbor(dir).unwrap();
         assert!(los_hexes(h(4, -2), b).is_empty());
-        assert_eq!(
-            los(h(4, -2), b, |_| true),
-            Los {
-                clear: true,
-                blocker: None
-            }
-        );
+        assert_eq!(los(h(4, -2), b, |_| true), Los { clear: true, blocker: None });
     }
 }
 
@@ -294,10 +262,7 @@ fn los_edge_run_reversed() {
 #[test]
 fn los_edge_run_long() {
     let (a, b) = (h(0, 0), h(2, 2));
-    assert_eq!(
-        los_hexes(a, b),
-        touched(&[(1, 0, L), (0, 1, R), (1, 1, I), (2, 1, L), (1, 2, R)])
-    );
+    assert_eq!(los_hexes(a, b), touched(&[(1, 0, L), (0, 1, R), (1, 1, I), (2, 1, L), (1, 2, R)]));
     // Both grazed hexes on the left: clear.
     assert_eq!(blocker(a, b, &[h(1, 0), h(2, 1)]), None);
     // A left one in the first pair and a right one in the second pair: the
@@ -334,16 +299,7 @@ fn los_vertical_edge_run() {
     let (a, b) = (h(0, 0), h(-3, 6));
     assert_eq!(
         los_hexes(a, b),
-        touched(&[
-            (0, 1, L),
-            (-1, 1, R),
-            (-1, 2, I),
-            (-1, 3, L),
-            (-2, 3, R),
-            (-2, 4, I),
-            (-2, 5, L),
-            (-3, 5, R),
-        ])
+        touched(&[(0, 1, L), (-1, 1, R), (-1, 2, I), (-1, 3, L), (-2, 3, R), (-2, 4, I), (-2, 5, L), (-3, 5, R),])
     );
     // All the eastern hexes obstructed: one side only, clear.
     assert_eq!(blocker(a, b, &[h(0, 1), h(-1, 3), h(-2, 5)]), None);
@@ -359,10 +315,7 @@ fn los_vertical_edge_run() {
 #[test]
 fn los_vertical_edge_run_up() {
     let (a, b) = (h(0, 0), h(2, -4));
-    assert_eq!(
-        los_hexes(a, b),
-        touched(&[(0, -1, L), (1, -1, R), (1, -2, I), (1, -3, L), (2, -3, R)])
-    );
+    assert_eq!(los_hexes(a, b), touched(&[(0, -1, L), (1, -1, R), (1, -2, I), (1, -3, L), (2, -3, R)]));
     assert_eq!(blocker(a, b, &[h(2, -3), h(1, -1)]), None);
     assert_eq!(blocker(a, b, &[h(2, -3), h(0, -1)]), Some(h(0, -1)));
 }
@@ -377,31 +330,15 @@ fn los_vertical_edge_run_up() {
 #[test]
 fn los_corner_grazes() {
     let (a, b) = (h(0, 0), h(4, 1));
-    assert_eq!(
-        los_hexes(a, b),
-        touched(&[
-            (1, 0, I),
-            (1, 1, R),
-            (2, 0, I),
-            (2, 1, I),
-            (3, 0, L),
-            (3, 1, I)
-        ])
-    );
+    assert_eq!(los_hexes(a, b), touched(&[(1, 0, I), (1, 1, R), (2, 0, I), (2, 1, I), (3, 0, L), (3, 1, I)]));
     assert_eq!(blocker(a, b, &[h(1, 1)]), None);
     assert_eq!(blocker(a, b, &[h(3, 0)]), None);
     // Corners on opposite sides, far apart along the line: blocked.
     assert_eq!(blocker(a, b, &[h(3, 0), h(1, 1)]), Some(h(1, 1)));
     // The same line extended to (8,2) repeats the pattern: grazes (1,1) R,
     // (3,0) L, (5,2) R, (7,1) L.
-    let grazed: Vec<(Hex, Crossing)> = los_hexes(a, h(8, 2))
-        .into_iter()
-        .filter(|&(_, c)| c != I)
-        .collect();
-    assert_eq!(
-        grazed,
-        touched(&[(1, 1, R), (3, 0, L), (5, 2, R), (7, 1, L)])
-    );
+    let grazed: Vec<(Hex, Crossing)> = los_hexes(a, h(8, 2)).into_iter().filter(|&(_, c)| c != I).collect();
+    assert_eq!(grazed, touched(&[(1, 1, R), (3, 0, L), (5, 2, R), (7, 1, L)]));
 }
 
 /// Case 13: Corner grazes on a steep line: (0,0) -> (-1,5) is (0,0)-(3,15), the
@@ -413,17 +350,7 @@ fn los_corner_grazes() {
 #[test]
 fn los_corner_grazes_steep() {
     let (a, b) = (h(0, 0), h(-1, 5));
-    assert_eq!(
-        los_hexes(a, b),
-        touched(&[
-            (0, 1, I),
-            (-1, 2, R),
-            (0, 2, I),
-            (-1, 3, I),
-            (0, 3, L),
-            (-1, 4, I)
-        ])
-    );
+    assert_eq!(los_hexes(a, b), touched(&[(0, 1, I), (-1, 2, R), (0, 2, I), (-1, 3, I), (0, 3, L), (-1, 4, I)]));
     assert_eq!(blocker(a, b, &[h(-1, 2), h(0, 3)]), Some(h(-1, 2)));
     assert_eq!(blocker(a, b, &[h(-1, 2)]), None);
 }
@@ -440,10 +367,7 @@ fn los_long_diagonal_5_m3() {
     let expected = touched(&[(1, -1, I), (2, -1, I), (3, -2, I), (4, -2, I)]);
     assert_eq!(los_hexes(a, b), expected);
     // Here the exact crossing agrees with the line draw.
-    assert_eq!(
-        Hex::line(a, b)[1..5].to_vec(),
-        vec![h(1, -1), h(2, -1), h(3, -2), h(4, -2)]
-    );
+    assert_eq!(Hex::line(a, b)[1..5].to_vec(), vec![h(1, -1), h(2, -1), h(3, -2), h(4, -2)]);
     assert_eq!(blocker(a, b, &[h(1, 0), h(4, -3), h(0, -1)]), None);
     assert_eq!(blocker(a, b, &[h(4, -2), h(3, -2)]), Some(h(3, -2)));
 }
@@ -527,10 +451,7 @@ fn los_ends_never_block() {
 #[test]
 fn los_through_centre() {
     let (a, b) = (h(-2, 3), h(2, -3));
-    assert_eq!(
-        los_hexes(a, b),
-        touched(&[(-1, 2, I), (-1, 1, I), (0, 0, I), (1, -1, I), (1, -2, I)])
-    );
+    assert_eq!(los_hexes(a, b), touched(&[(-1, 2, I), (-1, 1, I), (0, 0, I), (1, -1, I), (1, -2, I)]));
     assert_eq!(blocker(a, b, &[h(0, 0)]), Some(h(0, 0)));
     assert_eq!(blocker(a, b, &[h(0, 1), h(-1, 0), h(1, 0)]), None);
 }

@@ -133,3 +133,40 @@ impl FromLua for super::hex_api::HexArg {
         Ok(super::hex_api::HexArg(crate::hex::Hex::new(q as i32, r as i32)))
     }
 }
+
+/// Face counts returned as plain integers, pushed straight onto the Lua stack
+/// (collecting them into a `MultiValue` first allocated on every roll).
+pub struct Counts {
+    pub counts: [u32; 16],
+    pub len: usize,
+    /// Kinds with more than 16 values (rare) use this instead.
+    pub more: Vec<u32>,
+}
+
+impl Counts {
+    fn values(&self) -> &[u32] {
+        if self.more.is_empty() {
+            &self.counts[..self.len]
+        } else {
+            &self.more
+        }
+    }
+}
+
+impl mlua::IntoLuaMulti for Counts {
+    fn into_lua_multi(self, _: &Lua) -> mlua::Result<mlua::MultiValue> {
+        Ok(self.values().iter().map(|&c| Value::Integer(c as _)).collect())
+    }
+
+    unsafe fn push_into_stack_multi(self, lua: &RawLua) -> mlua::Result<c_int> {
+        let state = lua.state();
+        let values = self.values();
+        if ffi::lua_checkstack(state, values.len() as c_int + 1) == 0 {
+            return Err(mlua::Error::StackError);
+        }
+        for &c in values {
+            ffi::lua_pushinteger(state, c as _);
+        }
+        Ok(values.len() as c_int)
+    }
+}

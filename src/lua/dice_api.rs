@@ -6,8 +6,9 @@
 
 use std::rc::Rc;
 
-use mlua::{Lua, LuaString, MultiValue, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{Lua, LuaString, Table, UserData, UserDataFields, UserDataMethods, Value};
 
+use super::args::{Counts, Name};
 use super::State;
 use crate::dice::{DieKind, Face};
 use crate::log::Event;
@@ -175,21 +176,17 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     let st = state.clone();
     dice.set(
         "counts",
-        lua.create_function(move |_, (n, kind, reason): (f64, LuaString, Option<LuaString>)| {
-            // Borrowed strings: the hot path allocates nothing but the returned values.
+        lua.create_function(move |_, (n, kind, reason): (f64, Name, Option<Name>)| {
+            // Arguments read in place and counts pushed straight back: nothing allocated.
             let n = pool_size(n)?;
-            let kind = kind.to_str()?;
             st.with_world(|w| {
                 let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
-                let mut counts = [0u32; 16];
                 let nv = w.dice.kind(k).values.len();
-                let mut big;
-                let slot: &mut [u32] = if nv <= 16 {
-                    &mut counts[..nv]
-                } else {
-                    big = vec![0; nv];
-                    &mut big
-                };
+                let mut out = Counts { counts: [0; 16], len: nv, more: Vec::new() };
+                if nv > 16 {
+                    out.more = vec![0; nv];
+                }
+                let slot: &mut [u32] = if nv <= 16 { &mut out.counts[..nv] } else { &mut out.more };
                 let forced = w.dice.roll_into(k, n, slot).map_err(mlua::Error::external)?;
                 if w.log.recording {
                     let die = w.dice.kind(k);
@@ -203,11 +200,11 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                         kind: kind.to_string(),
                         n,
                         faces,
-                        reason: reason.map(|r| r.to_string_lossy()).unwrap_or_default(),
+                        reason: reason.map(|r| r.to_string()).unwrap_or_default(),
                         forced,
                     });
                 }
-                Ok(slot.iter().map(|&c| Value::Integer(c as _)).collect::<MultiValue>())
+                Ok(out)
             })?
         })?,
     )?;

@@ -31,7 +31,6 @@ pub fn hex_from_value(v: &Value) -> mlua::Result<Hex> {
 /// A `FromLua` wrapper so API functions can take hexes as arguments.
 pub struct HexArg(pub Hex);
 
-
 impl mlua::IntoLua for HexArg {
     fn into_lua(self, _: &Lua) -> mlua::Result<Value> {
         Ok(hex_value(self.0))

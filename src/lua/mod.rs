@@ -127,6 +127,10 @@ pub struct State {
     pub options: HostOptions,
     /// One Lua handle per unit slot, handed out again (see `world_api::unit_handle`).
     pub unit_handles: RefCell<Vec<Option<UnitHandle>>>,
+    /// Lua strings of the names the world hands out (sides, unit types,
+    /// terrain): made once, because pushing a new string from Rust costs more
+    /// than the rest of a small call.
+    names: RefCell<std::collections::HashMap<Box<str>, mlua::LuaString>>,
 }
 
 /// A cached unit handle and the id it was made for.
@@ -143,6 +147,21 @@ impl State {
             .try_borrow_mut()
             .map_err(|_| mlua::Error::runtime("the world is busy (a rule called back into the API mid-update)"))?;
         Ok(f(&mut w))
+    }
+
+    /// The Lua string for a name, made once and reused.
+    pub fn name(&self, lua: &Lua, name: &str) -> mlua::Result<mlua::LuaString> {
+        if let Some(s) = self.names.borrow().get(name) {
+            return Ok(s.clone());
+        }
+        let s = lua.create_string(name)?;
+        let mut names = self.names.borrow_mut();
+        // Names are few; a script minting endless new ones only loses the cache.
+        if names.len() > 4096 {
+            names.clear();
+        }
+        names.insert(name.into(), s.clone());
+        Ok(s)
     }
 
     pub fn write_output(&self, text: &str) -> mlua::Result<()> {
@@ -223,6 +242,7 @@ impl Host {
             spec_path: RefCell::new(Vec::new()),
             options: options.clone(),
             unit_handles: RefCell::new(Vec::new()),
+            names: RefCell::new(std::collections::HashMap::new()),
         });
         lua.set_app_data(state.clone());
         let host = Host { lua, state };

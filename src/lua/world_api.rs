@@ -101,9 +101,15 @@ const UNIT_FIELDS: &[&str] =
 
 impl UserData for UnitRef {
     fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get("id", |_, u| Ok(u.id.to_string()));
-        fields.add_field_method_get("side", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].side.to_string())));
-        fields.add_field_method_get("type", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].kind.to_string())));
+        fields.add_field_method_get("id", |lua, u| u.st.name(lua, &u.id));
+        fields.add_field_method_get("side", |lua, u| {
+            let side = with_unit(lua, u, |w, i| Ok(w.units[i].side.clone()))?;
+            u.st.name(lua, &side)
+        });
+        fields.add_field_method_get("type", |lua, u| {
+            let kind = with_unit(lua, u, |w, i| Ok(w.units[i].kind.clone()))?;
+            u.st.name(lua, &kind)
+        });
         fields.add_field_method_get("strength", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].strength)));
         fields.add_field_method_get("max_strength", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].max_strength)));
         fields.add_field_method_get("leader", |lua, u| {
@@ -479,7 +485,10 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             Ok(())
         })?
     });
-    wfn!(lua, world, "terrain", st, |_l, h: HexArg| st.with_world(|w| w.terrain(h.0).map(|t| t.to_string())));
+    wfn!(lua, world, "terrain", st, |l, h: HexArg| {
+        let t = st.with_world(|w| w.terrain(h.0).cloned())?;
+        t.map(|t| st.name(l, &t)).transpose()
+    });
     wfn!(lua, world, "set_terrain", st, |_l, (h, t): (HexArg, Option<Name>)| {
         if let (Some(t), Some(rs)) = (&t, st.ruleset.borrow().as_ref()) {
             if !rs.terrain.contains_key(&**t) {
@@ -549,11 +558,14 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         let names = st.with_world(|w| w.sides.iter().map(|s| s.name.to_string()).collect::<Vec<_>>())?;
         l.create_sequence_from(names)
     });
-    wfn!(lua, world, "opponent", st, |_l, side: Name| {
-        st.with_world(|w| w.opponent(&side).map(|s| s.to_string()).map_err(mlua::Error::external))?
+    wfn!(lua, world, "opponent", st, |l, side: Name| {
+        let other = st.with_world(|w| w.opponent(&side).map_err(mlua::Error::external))??;
+        st.name(l, &other)
     });
-    wfn!(lua, world, "baseline", st, |_l, side: Name| {
-        st.with_world(|w| w.side(&side).map(|s| s.baseline.map(|b| b.name())).map_err(mlua::Error::external))?
+    wfn!(lua, world, "baseline", st, |l, side: Name| {
+        let edge =
+            st.with_world(|w| w.side(&side).map(|s| s.baseline.map(|b| b.name())).map_err(mlua::Error::external))??;
+        edge.map(|e| st.name(l, e)).transpose()
     });
     wfn!(lua, world, "pool", st, |_l, (side, pool): (Name, Name)| {
         st.with_world(|w| w.pool(&side, &pool).map_err(mlua::Error::external))?
@@ -566,8 +578,10 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     wfn!(lua, world, "set_pool", st, |_l, (side, pool, value): (Name, Name, i64)| {
         st.with_world(|w| w.set_pool(&side, &pool, value).map_err(mlua::Error::external))?
     });
-    wfn!(lua, world, "current_side", st, |_l, _none: ()| st
-        .with_world(|w| w.current_side.as_ref().map(|s| s.to_string())));
+    wfn!(lua, world, "current_side", st, |l, _none: ()| {
+        let side = st.with_world(|w| w.current_side.clone())?;
+        side.map(|s| st.name(l, &s)).transpose()
+    });
     wfn!(lua, world, "set_current_side", st, |_l, side: Name| {
         st.with_world(|w| {
             let i = w.side_index(&side).map_err(mlua::Error::external)?;

@@ -433,7 +433,9 @@ mod tests {
         assert_eq!(eval(&h, "{['two words'] = true, [hex(1,2)] = 1}"), r#"{["two words"] = true, [(1,2)] = 1}"#);
         let long = eval(&h, "{alpha = string.rep('x', 40), beta = {1, 2, {c = string.rep('y', 70)}}}");
         assert!(long.starts_with("{\n  alpha = \"xxxx"), "{long}");
-        assert!(long.contains("\n  beta = {\n    1, 2,\n    {\n      c = \"yyyy"), "{long}");
+        assert!(long.contains("\n  beta = {\n    1,\n    2,\n    {\n      c = \"yyyy"), "{long}");
+        let list = eval(&h, "(function() local t = {} for i = 1, 30 do t[i] = i * 1000 end return t end)()");
+        assert!(list.starts_with("{\n  1000, 2000, 3000,"), "short lists pack: {list}");
         let record = eval(&h, "{a = 1, b = 2, c = 3, d = string.rep('w', 70), e = 5}");
         assert_eq!(record, format!("{{\n  a = 1, b = 2, c = 3,\n  d = \"{}\",\n  e = 5,\n}}", "w".repeat(70)));
         assert!(long.ends_with("\n}"), "{long}");
