@@ -358,6 +358,9 @@ impl Worker {
         })
         .map_err(|e| AnalysisError::script("starting Luau", ScriptError::from_lua(&e)))?;
         host.set_decision_mode(DecisionMode::Auto);
+        // Trials make short-lived garbage and keep little: let the heap grow to
+        // four times the live data before collecting (Luau's default is 2x).
+        host.lua.gc_set_mode(mlua::state::GcMode::Incremental(mlua::state::GcIncParams::default().goal(400)));
         let overrides = ScenarioOverrides {
             ruleset: setup.ruleset.clone(),
             variant: setup.variant.clone(),

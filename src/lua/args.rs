@@ -27,23 +27,23 @@ impl FromLua for Skip {
     }
 }
 
-const INLINE: usize = 46;
-
-/// A string argument (an id, a side, a token name), kept inline when short.
+/// A string argument (an id, a side, a token name).
+///
+/// Read from the stack it borrows the Lua string's bytes: an argument stays on
+/// the Lua stack, alive and unchanged, until the Rust function returns, and a
+/// `Name` is only ever an argument of our API functions, dropped before they
+/// return. That saves a copy and a registry reference on every call.
 pub enum Name {
-    Inline([u8; INLINE], u8),
-    Heap(String),
+    Borrowed(*const u8, usize),
+    Owned(String),
 }
 
 impl Name {
-    fn from_bytes(b: &[u8]) -> mlua::Result<Name> {
-        let s = std::str::from_utf8(b).map_err(|_| mlua::Error::runtime("expected UTF-8 text"))?;
-        if s.len() <= INLINE {
-            let mut buf = [0u8; INLINE];
-            buf[..s.len()].copy_from_slice(s.as_bytes());
-            Ok(Name::Inline(buf, s.len() as u8))
+    fn check(b: &[u8]) -> mlua::Result<()> {
+        if b.is_ascii() || std::str::from_utf8(b).is_ok() {
+            Ok(())
         } else {
-            Ok(Name::Heap(s.to_string()))
+            Err(mlua::Error::runtime("expected UTF-8 text"))
         }
     }
 }
@@ -52,9 +52,11 @@ impl Deref for Name {
     type Target = str;
     fn deref(&self) -> &str {
         match self {
-            // Built from a checked &str, so the bytes are UTF-8.
-            Name::Inline(buf, len) => std::str::from_utf8(&buf[..*len as usize]).unwrap_or_default(),
-            Name::Heap(s) => s,
+            // Checked to be UTF-8 when made; see the type's doc for the lifetime.
+            Name::Borrowed(ptr, len) => unsafe {
+                std::str::from_utf8_unchecked(std::slice::from_raw_parts(*ptr, *len))
+            },
+            Name::Owned(s) => s,
         }
     }
 }
@@ -93,7 +95,7 @@ fn leak_type(t: &str) -> &'static str {
 impl FromLua for Name {
     fn from_lua(v: Value, _: &Lua) -> mlua::Result<Self> {
         match v {
-            Value::String(s) => Name::from_bytes(&s.as_bytes()),
+            Value::String(s) => Ok(Name::Owned(s.to_str()?.to_string())),
             other => Err(type_error("string", other.type_name())),
         }
     }
@@ -106,8 +108,9 @@ impl FromLua for Name {
             return Err(type_error("string", &type_name(state, t)));
         }
         let mut len = 0usize;
-        let ptr = ffi::lua_tolstring(state, idx, &mut len);
-        Name::from_bytes(std::slice::from_raw_parts(ptr as *const u8, len))
+        let ptr = ffi::lua_tolstring(state, idx, &mut len) as *const u8;
+        Name::check(std::slice::from_raw_parts(ptr, len))?;
+        Ok(Name::Borrowed(ptr, len))
     }
 }
 
