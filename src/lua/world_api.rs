@@ -7,10 +7,7 @@
 
 use std::rc::Rc;
 
-use mlua::{
-    AnyUserData, FromLua, Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataFields, UserDataMethods,
-    Value,
-};
+use mlua::{AnyUserData, FromLua, Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods, Value};
 
 use super::args::{Name, Skip};
 use super::hex_api::{hex_from_value, hex_value, HexArg};
@@ -99,49 +96,75 @@ pub fn point_from_value(v: &Value) -> mlua::Result<Point> {
 const UNIT_FIELDS: &[&str] =
     &["id", "side", "type", "strength", "max_strength", "leader", "hex", "pos", "facing", "alive", "props"];
 
-impl UserData for UnitRef {
-    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get("id", |lua, u| u.st.name(lua, &u.id));
-        fields.add_field_method_get("side", |lua, u| {
-            let side = with_unit(lua, u, |w, i| Ok(w.units[i].side.clone()))?;
-            u.st.name(lua, &side)
-        });
-        fields.add_field_method_get("type", |lua, u| {
-            let kind = with_unit(lua, u, |w, i| Ok(w.units[i].kind.clone()))?;
-            u.st.name(lua, &kind)
-        });
-        fields.add_field_method_get("strength", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].strength)));
-        fields.add_field_method_get("max_strength", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].max_strength)));
-        fields.add_field_method_get("leader", |lua, u| {
-            with_unit(lua, u, |w, i| Ok(w.units[i].leader.as_ref().map(|l| l.to_string())))
-        });
-        fields.add_field_method_get("hex", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].hex().map(hex_value))));
-        fields.add_field_method_get("alive", |lua, u| with_unit(lua, u, |w, i| Ok(w.units[i].alive())));
-        fields.add_field_method_get("pos", |lua, u| {
-            let pos = with_unit(lua, u, |w, i| Ok(w.units[i].pos))?;
-            match pos {
-                Position::Table { at, .. } => Ok(Value::Table(point_table(lua, at)?)),
-                Position::Hex(h) => Ok(hex_value(h)),
-                Position::Off => Ok(Value::Nil),
-            }
-        });
-        fields.add_field_method_get("facing", |lua, u| {
-            with_unit(lua, u, |w, i| {
-                Ok(match w.units[i].pos {
-                    Position::Table { facing, .. } => Some(facing),
-                    _ => None,
-                })
-            })
-        });
-        fields.add_field_method_get("props", |lua, u| {
-            let props = with_unit(lua, u, |w, i| Ok(w.units[i].props.clone()))?;
+/// Reads a unit field, or a free property for any other key.
+fn unit_get(lua: &Lua, u: &UnitRef, key: &str) -> mlua::Result<Value> {
+    let st = &u.st;
+    let field = with_unit(lua, u, |w, i| {
+        let unit = &w.units[i];
+        Ok(match key {
+            "strength" => Field::Int(unit.strength),
+            "alive" => Field::Bool(unit.alive()),
+            "hex" => Field::Val(unit.hex().map_or(Value::Nil, hex_value)),
+            "side" => Field::Name(unit.side.clone()),
+            "type" => Field::Name(unit.kind.clone()),
+            "id" => Field::Name(unit.id.clone()),
+            "max_strength" => Field::Int(unit.max_strength),
+            "leader" => unit.leader.clone().map_or(Field::Val(Value::Nil), Field::Name),
+            "pos" => Field::Pos(unit.pos),
+            "facing" => Field::Val(match unit.pos {
+                Position::Table { facing, .. } => Value::Number(facing),
+                _ => Value::Nil,
+            }),
+            "props" => Field::Props(unit.props.clone()),
+            _ => Field::Prop(unit.prop(key).cloned()),
+        })
+    })?;
+    match field {
+        Field::Int(n) => Ok(Value::Integer(n as _)),
+        Field::Bool(b) => Ok(Value::Boolean(b)),
+        Field::Val(v) => Ok(v),
+        Field::Name(n) => Ok(Value::String(st.name(lua, &n)?)),
+        Field::Pos(Position::Table { at, .. }) => Ok(Value::Table(point_table(lua, at)?)),
+        Field::Pos(Position::Hex(h)) => Ok(hex_value(h)),
+        Field::Pos(Position::Off) => Ok(Value::Nil),
+        Field::Props(props) => {
             let t = lua.create_table()?;
             for (k, v) in &props {
                 t.set(&**k, prop_to_lua(lua, v)?)?;
             }
-            Ok(t)
-        });
-        fields.add_field_method_set("strength", |lua, u, v: f64| {
+            Ok(Value::Table(t))
+        }
+        Field::Prop(Some(p)) => prop_to_lua(lua, &p),
+        Field::Prop(None) => match key {
+            // Methods, served from the same lookup so that a field read is one call.
+            "get" | "set" => Ok(Value::Function(lua.named_registry_value(&format!("sandtable.unit_{key}"))?)),
+            _ => Ok(Value::Nil),
+        },
+    }
+}
+
+/// What a unit field read found, taken out of the world borrow before making Lua values.
+enum Field {
+    Int(i32),
+    Bool(bool),
+    Val(Value),
+    Name(Rc<str>),
+    Pos(Position),
+    Props(Vec<(Rc<str>, Prop)>),
+    Prop(Option<Prop>),
+}
+
+/// Writes a settable field (strength, leader, facing) or a free property.
+fn unit_set(lua: &Lua, u: &UnitRef, key: &str, v: Value) -> mlua::Result<()> {
+    match key {
+        "strength" => {
+            let v = match v {
+                Value::Integer(i) => i as f64,
+                Value::Number(n) => n,
+                other => {
+                    return Err(mlua::Error::runtime(format!("strength must be a number, not {}", other.type_name())))
+                }
+            };
             with_unit(lua, u, |w, i| {
                 let max = w.units[i].max_strength;
                 if v.fract() != 0.0 || v < 0.0 || v > max as f64 {
@@ -156,52 +179,55 @@ impl UserData for UnitRef {
                 }
                 Ok(())
             })
-        });
-        fields.add_field_method_set("leader", |lua, u, v: Option<String>| {
+        }
+        "leader" => {
+            let leader = match v {
+                Value::Nil => None,
+                Value::String(s) => Some(Rc::from(&*s.to_str()?)),
+                other => {
+                    return Err(mlua::Error::runtime(format!("leader must be text or nil, not {}", other.type_name())))
+                }
+            };
             with_unit(lua, u, |w, i| {
-                w.units[i].leader = v.map(|s| Rc::from(s.as_str()));
+                w.units[i].leader = leader;
                 Ok(())
             })
-        });
-        fields.add_field_method_set("facing", |lua, u, v: f64| {
+        }
+        "facing" => {
+            let f = match v {
+                Value::Integer(i) => i as f64,
+                Value::Number(n) => n,
+                other => {
+                    return Err(mlua::Error::runtime(format!("facing must be a number, not {}", other.type_name())))
+                }
+            };
             with_unit(lua, u, |w, i| match &mut w.units[i].pos {
                 Position::Table { facing, .. } => {
-                    *facing = crate::table::normalise(v);
+                    *facing = crate::table::normalise(f);
                     Ok(())
                 }
                 _ => Err(mlua::Error::runtime("only tabletop units have a facing")),
             })
-        });
+        }
+        _ if UNIT_FIELDS.contains(&key) => Err(mlua::Error::runtime(format!(
+            "unit field '{key}' is read-only here (use world:move, world:place or world:hit)"
+        ))),
+        _ => {
+            let p = prop_from_lua(&v, key)?;
+            with_unit(lua, u, |w, i| {
+                w.units[i].set_prop(key, p);
+                Ok(())
+            })
+        }
     }
+}
 
+// One `__index` and one `__newindex` in Rust: mlua's separate field getters
+// went through an extra lookup layer that made `u.side` cost three world calls.
+impl UserData for UnitRef {
     fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("get", |lua, u, name: String| {
-            let p = with_unit(lua, u, |w, i| Ok(w.units[i].prop(&name).cloned()))?;
-            p.map(|p| prop_to_lua(lua, &p)).transpose()
-        });
-        methods.add_method("set", |lua, u, (name, v): (String, Value)| {
-            let p = prop_from_lua(&v, &name)?;
-            with_unit(lua, u, |w, i| {
-                w.units[i].set_prop(&name, p);
-                Ok(())
-            })
-        });
-        methods.add_meta_method(MetaMethod::Index, |lua, u, key: String| {
-            let p = with_unit(lua, u, |w, i| Ok(w.units[i].prop(&key).cloned()))?;
-            p.map(|p| prop_to_lua(lua, &p)).transpose()
-        });
-        methods.add_meta_method(MetaMethod::NewIndex, |lua, u, (key, v): (String, Value)| {
-            if UNIT_FIELDS.contains(&key.as_str()) {
-                return Err(mlua::Error::runtime(format!(
-                    "unit field '{key}' is read-only here (use world:move, world:place or world:hit)"
-                )));
-            }
-            let p = prop_from_lua(&v, &key)?;
-            with_unit(lua, u, |w, i| {
-                w.units[i].set_prop(&key, p);
-                Ok(())
-            })
-        });
+        methods.add_meta_method(MetaMethod::Index, |lua, u, key: Name| unit_get(lua, u, &key));
+        methods.add_meta_method(MetaMethod::NewIndex, |lua, u, (key, v): (Name, Value)| unit_set(lua, u, &key, v));
         methods.add_meta_method(MetaMethod::ToString, |lua, u, ()| {
             match with_unit(lua, u, |w, i| Ok(w.units[i].to_string())) {
                 Ok(s) => Ok(s),
@@ -350,6 +376,15 @@ macro_rules! wfn {
 
 pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     lua.set_named_registry_value("sandtable.handlers", lua.create_table()?)?;
+    // u:get(name) and u:set(name, value), handed out by the unit's __index.
+    lua.set_named_registry_value(
+        "sandtable.unit_get",
+        lua.create_function(|lua, (u, name): (UnitArg, Name)| unit_get(lua, &u.0, &name))?,
+    )?;
+    lua.set_named_registry_value(
+        "sandtable.unit_set",
+        lua.create_function(|lua, (u, name, v): (UnitArg, Name, Value)| unit_set(lua, &u.0, &name, v))?,
+    )?;
     let world = lua.create_table()?;
     let st = state.clone();
 
