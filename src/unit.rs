@@ -52,7 +52,7 @@ impl fmt::Display for Prop {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Unit {
     pub id: Rc<str>,
     pub side: Rc<str>,
@@ -64,6 +64,34 @@ pub struct Unit {
     pub pos: Position,
     /// Small and usually empty, so a linear search beats a map.
     pub props: Vec<(Rc<str>, Prop)>,
+}
+
+impl Clone for Unit {
+    fn clone(&self) -> Unit {
+        Unit {
+            id: self.id.clone(),
+            side: self.side.clone(),
+            kind: self.kind.clone(),
+            strength: self.strength,
+            max_strength: self.max_strength,
+            leader: self.leader.clone(),
+            pos: self.pos,
+            props: self.props.clone(),
+        }
+    }
+
+    /// Reuses the property list's allocation: simulation resets every unit
+    /// before every trial.
+    fn clone_from(&mut self, o: &Unit) {
+        self.id.clone_from(&o.id);
+        self.side.clone_from(&o.side);
+        self.kind.clone_from(&o.kind);
+        self.strength = o.strength;
+        self.max_strength = o.max_strength;
+        self.leader.clone_from(&o.leader);
+        self.pos = o.pos;
+        self.props.clone_from(&o.props);
+    }
 }
 
 impl Unit {
