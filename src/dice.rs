@@ -251,6 +251,8 @@ pub struct DiceBox {
     /// Forced value indices per kind, used before the source.
     forced: Vec<VecDeque<u32>>,
     any_forced: bool,
+    /// The kind looked up last (a cache for `kind_index`).
+    last_kind: std::cell::Cell<usize>,
 }
 
 /// SplitMix64: spreads a user seed (often small) over the generator's state.
@@ -286,6 +288,7 @@ impl DiceBox {
             kinds: Rc::new(kinds),
             source: Source::Random(rng_for(seed)),
             any_forced: false,
+            last_kind: std::cell::Cell::new(0),
         }
     }
 
@@ -313,6 +316,16 @@ impl DiceBox {
 
     /// Looks a kind up by name.
     pub fn kind_index(&self, name: &str) -> Result<usize, DiceError> {
+        // Rules roll the same kind over and over: try the last one first.
+        let last = self.last_kind.get();
+        if self.kinds.get(last).is_some_and(|k| &*k.name == name) {
+            return Ok(last);
+        }
+        let found = self.kinds.iter().position(|k| &*k.name == name);
+        if let Some(i) = found {
+            self.last_kind.set(i);
+            return Ok(i);
+        }
         self.kinds.iter().position(|k| &*k.name == name).ok_or_else(|| {
             DiceError::UnknownKind(
                 name.into(),

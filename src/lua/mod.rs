@@ -130,8 +130,28 @@ pub struct State {
     /// Lua strings of the names the world hands out (sides, unit types,
     /// terrain): made once, because pushing a new string from Rust costs more
     /// than the rest of a small call.
-    names: RefCell<std::collections::HashMap<Box<str>, mlua::LuaString>>,
+    names: RefCell<std::collections::HashMap<Box<str>, mlua::LuaString, BuildNameHasher>>,
 }
+
+/// FNV-1a for the name cache: its keys are a few short names, where SipHash's
+/// DoS resistance buys nothing and costs more than the rest of the lookup.
+#[derive(Default)]
+pub struct NameHasher(u64);
+
+impl std::hash::Hasher for NameHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for b in bytes {
+            h = (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type BuildNameHasher = std::hash::BuildHasherDefault<NameHasher>;
 
 /// A cached unit handle and the id it was made for.
 pub type UnitHandle = (Rc<str>, mlua::AnyUserData);
@@ -242,7 +262,7 @@ impl Host {
             spec_path: RefCell::new(Vec::new()),
             options: options.clone(),
             unit_handles: RefCell::new(Vec::new()),
-            names: RefCell::new(std::collections::HashMap::new()),
+            names: RefCell::new(std::collections::HashMap::default()),
         });
         lua.set_app_data(state.clone());
         let host = Host { lua, state };
