@@ -388,54 +388,12 @@ fn enumerate(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, St
         too_big: Mutex::new(None),
         error: Mutex::new(None),
     };
-    let finished = std::sync::atomic::AtomicUsize::new(0);
-    let outs: Result<Vec<Option<WorkerOut>>, ()> = std::thread::scope(|s| {
-        let main = std::thread::current();
-        let finished = &finished;
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let main = main.clone();
-                let sh = &sh;
-                s.spawn(move || {
-                    let out = worker_loop(sh);
-                    finished.fetch_add(1, Ordering::Release);
-                    main.unpark();
-                    out
-                })
-            })
-            .collect();
-        let mut bar: Option<indicatif::ProgressBar> = None;
-        while finished.load(Ordering::Acquire) < threads {
-            std::thread::park_timeout(Duration::from_millis(100));
-            if cfg.progress && bar.is_none() && started.elapsed() > Duration::from_secs(1) {
-                let pb = indicatif::ProgressBar::new(sh.branches.load(Ordering::Relaxed).max(1))
-                    .with_elapsed(started.elapsed())
-                    .with_message(format!("{} leaves", sh.leaves.load(Ordering::Relaxed)));
-                if let Ok(style) = indicatif::ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {wide_bar} first-roll outcomes done {pos}/{len}, {msg}",
-                ) {
-                    pb.set_style(style);
-                }
-                bar = Some(pb);
-            }
-            if let Some(pb) = &bar {
-                let n = sh.branches.load(Ordering::Relaxed);
-                pb.set_length(n.max(1));
-                pb.set_position(sh.branches_done.load(Ordering::Relaxed).min(n));
-                pb.set_message(format!("{} leaves", sh.leaves.load(Ordering::Relaxed)));
-            }
-        }
-        if let Some(pb) = bar {
-            pb.finish_and_clear();
-        }
-        handles.into_iter().map(|h| h.join().map_err(|_| ())).collect::<Result<Vec<_>, ()>>()
-    });
-    // A panic is a bug in sandtable, not in the script: never drop a worker's share silently.
-    let Ok(outs) = outs else {
-        return Err(AnalysisError::plain(
-            "internal error: a worker thread panicked (please report it with the command line)",
-        ));
+    let now = || {
+        let n = sh.branches.load(Ordering::Relaxed);
+        (sh.branches_done.load(Ordering::Relaxed), n, format!("{} leaves", sh.leaves.load(Ordering::Relaxed)))
     };
+    let template = "{spinner} [{elapsed_precise}] {wide_bar} first-roll outcomes done {pos}/{len}, {msg}";
+    let outs = super::run_workers(threads, started, || worker_loop(&sh), cfg.progress.then_some((template, &now)))?;
     if let Some(e) = sh.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }

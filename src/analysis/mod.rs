@@ -543,3 +543,61 @@ impl Worker {
         }
     }
 }
+
+/// What the progress bar shows while workers run: its template, and a function
+/// giving (position, length, message) now.
+pub(crate) type Progress<'a> = (&'a str, &'a dyn Fn() -> (u64, u64, String));
+
+/// Runs `work` on `threads` OS threads and collects what each returns. The
+/// calling thread shows a progress bar once the run has taken a second.
+pub(crate) fn run_workers<T: Send>(
+    threads: usize,
+    started: std::time::Instant,
+    work: impl Fn() -> T + Sync,
+    progress: Option<Progress<'_>>,
+) -> Result<Vec<T>, AnalysisError> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+    let finished = AtomicUsize::new(0);
+    let joined = std::thread::scope(|s| {
+        let main = std::thread::current();
+        let (finished, work) = (&finished, &work);
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                let main = main.clone();
+                s.spawn(move || {
+                    let out = work();
+                    finished.fetch_add(1, Ordering::Release);
+                    main.unpark();
+                    out
+                })
+            })
+            .collect();
+        let mut bar: Option<indicatif::ProgressBar> = None;
+        while finished.load(Ordering::Acquire) < threads {
+            std::thread::park_timeout(Duration::from_millis(100));
+            let Some((template, now)) = &progress else { continue };
+            if bar.is_none() && started.elapsed() > Duration::from_secs(1) {
+                let pb = indicatif::ProgressBar::new(1).with_elapsed(started.elapsed());
+                if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+                    pb.set_style(style);
+                }
+                bar = Some(pb);
+            }
+            if let Some(pb) = &bar {
+                let (pos, len, msg) = now();
+                pb.set_length(len.max(1));
+                pb.set_position(pos.min(len));
+                pb.set_message(msg);
+            }
+        }
+        if let Some(pb) = bar {
+            pb.finish_and_clear();
+        }
+        handles.into_iter().map(|h| h.join()).collect::<Result<Vec<_>, _>>()
+    });
+    // A panic is a bug in sandtable, not in the script: never drop a worker's share silently.
+    joined.map_err(|_| {
+        AnalysisError::plain("internal error: a worker thread panicked (please report it with the command line)")
+    })
+}

@@ -243,56 +243,13 @@ pub fn run(cfg: &SimConfig) -> Result<SimRun, AnalysisError> {
         stop: AtomicBool::new(false),
         error: Mutex::new(None),
     };
-    let finished = std::sync::atomic::AtomicUsize::new(0);
-    let outputs: Result<Vec<Option<WorkerOutput>>, ()> = std::thread::scope(|s| {
-        let main = std::thread::current();
-        let finished = &finished;
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let main = main.clone();
-                let sh = &sh;
-                s.spawn(move || {
-                    let out = worker_loop(sh);
-                    finished.fetch_add(1, Ordering::Release);
-                    main.unpark();
-                    out
-                })
-            })
-            .collect();
-        let mut bar: Option<indicatif::ProgressBar> = None;
-        while finished.load(Ordering::Acquire) < threads {
-            std::thread::park_timeout(Duration::from_millis(100));
-            let done = sh.done.load(Ordering::Relaxed);
-            if cfg.progress && bar.is_none() && started.elapsed() > Duration::from_secs(1) {
-                let rate = done as f64 / started.elapsed().as_secs_f64();
-                let pb = indicatif::ProgressBar::new(span)
-                    .with_position(done)
-                    .with_elapsed(started.elapsed())
-                    .with_message(format!("{rate:.0} trials/s"));
-                if let Ok(style) = indicatif::ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} trials, {msg}, {eta} left",
-                ) {
-                    pb.set_style(style);
-                }
-                bar = Some(pb);
-            }
-            if let Some(pb) = &bar {
-                pb.set_position(done);
-                let secs = started.elapsed().as_secs_f64().max(1e-9);
-                pb.set_message(format!("{:.0} trials/s", done as f64 / secs));
-            }
-        }
-        if let Some(pb) = bar {
-            pb.finish_and_clear();
-        }
-        handles.into_iter().map(|h| h.join().map_err(|_| ())).collect::<Result<Vec<_>, ()>>()
-    });
-    // A panic is a bug in sandtable, not in the script: never drop a worker's share silently.
-    let Ok(outputs) = outputs else {
-        return Err(AnalysisError::plain(
-            "internal error: a worker thread panicked (please report it with the command line)",
-        ));
+    let now = || {
+        let done = sh.done.load(Ordering::Relaxed);
+        let rate = done as f64 / started.elapsed().as_secs_f64().max(1e-9);
+        (done, span, format!("{rate:.0} trials/s"))
     };
+    let template = "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} trials, {msg}, {eta} left";
+    let outputs = super::run_workers(threads, started, || worker_loop(&sh), cfg.progress.then_some((template, &now)))?;
     if let Some((_, e)) = sh.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
