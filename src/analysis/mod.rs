@@ -577,18 +577,24 @@ pub(crate) fn run_workers<T: Send>(
         while finished.load(Ordering::Acquire) < threads {
             std::thread::park_timeout(Duration::from_millis(100));
             let Some((template, now)) = &progress else { continue };
-            if bar.is_none() && started.elapsed() > Duration::from_secs(1) {
-                let pb = indicatif::ProgressBar::new(1).with_elapsed(started.elapsed());
-                if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
-                    pb.set_style(style);
+            let (pos, len, msg) = now();
+            match &bar {
+                None if started.elapsed() > Duration::from_secs(1) => {
+                    let pb = indicatif::ProgressBar::new(len.max(1))
+                        .with_position(pos.min(len))
+                        .with_message(msg)
+                        .with_elapsed(started.elapsed());
+                    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+                        pb.set_style(style);
+                    }
+                    bar = Some(pb);
                 }
-                bar = Some(pb);
-            }
-            if let Some(pb) = &bar {
-                let (pos, len, msg) = now();
-                pb.set_length(len.max(1));
-                pb.set_position(pos.min(len));
-                pb.set_message(msg);
+                None => {}
+                Some(pb) => {
+                    pb.set_length(len.max(1));
+                    pb.set_position(pos.min(len));
+                    pb.set_message(msg);
+                }
             }
         }
         if let Some(pb) = bar {
