@@ -247,22 +247,23 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
             return None;
         }
     };
-    let leaf_error = |worker: &Worker, walk: Option<&Enumeration>, e: ScriptError| -> AnalysisError {
-        let _ = worker;
-        let path =
-            walk.map(|w| format!(" (outcome path {:?})", &w.path[..w.pos.min(w.path.len())])).unwrap_or_default();
-        AnalysisError { context: format!("exact enumeration of trial(){path}"), error: e }
+    // A leaf that failed stops the whole run: too big to enumerate, or a script error
+    // reported with the outcome path that led to it.
+    let leaf_failed = |b: LeafError| {
+        let (walk, e) = *b;
+        if walk.as_ref().is_some_and(|w| w.overflow) {
+            too_big("a pool is too large to enumerate (its outcome weights overflow 128 bits)".into());
+        } else {
+            let path =
+                walk.map(|w| format!(" (outcome path {:?})", &w.path[..w.pos.min(w.path.len())])).unwrap_or_default();
+            fail(AnalysisError { context: format!("exact enumeration of trial(){path}"), error: e });
+        }
     };
     // Probe: one execution to learn how many outcomes the first roll has.
     let probe = match run_leaf(&mut worker, Enumeration::default()) {
         Ok(w) => w,
         Err(b) => {
-            let (w, e) = *b;
-            if w.as_ref().is_some_and(|w| w.overflow) {
-                too_big("a pool is too large to enumerate (its outcome weights overflow 128 bits)".into());
-            } else {
-                fail(leaf_error(&worker, w.as_ref(), e));
-            }
+            leaf_failed(b);
             return None;
         }
     };
@@ -327,12 +328,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
                 walk = match run_leaf(&mut worker, walk) {
                     Ok(w) => w,
                     Err(b) => {
-                        let (w, e) = *b;
-                        if w.as_ref().is_some_and(|w| w.overflow) {
-                            too_big("a pool is too large to enumerate (its outcome weights overflow 128 bits)".into());
-                        } else {
-                            fail(leaf_error(&worker, w.as_ref(), e));
-                        }
+                        leaf_failed(b);
                         return None;
                     }
                 };
