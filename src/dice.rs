@@ -14,7 +14,9 @@
 //! `rand`'s unbiased `random_range`. Both are platform independent, so a seed
 //! replays a session exactly on any machine built from the same `Cargo.lock`.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
 use std::fmt;
 use std::rc::Rc;
 
@@ -202,7 +204,7 @@ pub struct Enumeration {
     pub weight_num: Vec<u128>,
     pub weight_den: Vec<u128>,
     /// Outcome tables per (kind, n), built lazily.
-    cache: HashMap<(usize, u32), Rc<PoolOutcomes>>,
+    cache: FxHashMap<(usize, u32), Rc<PoolOutcomes>>,
     /// Set when a pool was too large to enumerate.
     pub overflow: bool,
 }

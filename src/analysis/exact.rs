@@ -17,7 +17,9 @@
 //! Parallel: the first roll's outcomes are handed out to the workers one by
 //! one; each walks the subtree below its outcome.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -154,7 +156,7 @@ pub fn ratio_f64(r: &BigRational) -> f64 {
 #[derive(Default)]
 struct Sums {
     /// For each leaf denominator: the sum of leaf numerators per value.
-    small: HashMap<u128, HashMap<u64, u128>>,
+    small: FxHashMap<u128, FxHashMap<u64, u128>>,
     /// Leaves whose weight did not fit in u128.
     big: BTreeMap<u64, BigRational>,
 }

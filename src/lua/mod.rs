@@ -14,6 +14,7 @@ mod args;
 mod decide_api;
 mod dice_api;
 mod error;
+pub(crate) mod fast;
 mod hex_api;
 mod spec_api;
 mod table_api;
@@ -130,28 +131,11 @@ pub struct State {
     /// Lua strings of the names the world hands out (sides, unit types,
     /// terrain): made once, because pushing a new string from Rust costs more
     /// than the rest of a small call.
-    names: RefCell<std::collections::HashMap<Box<str>, mlua::LuaString, BuildNameHasher>>,
+    names: RefCell<rustc_hash::FxHashMap<Box<str>, mlua::LuaString>>,
+    /// False while no script has called `on` since the ruleset was (re)loaded:
+    /// moves then skip building event arguments nobody would receive.
+    pub subscribed: Cell<bool>,
 }
-
-/// FNV-1a for the name cache: its keys are a few short names, where SipHash's
-/// DoS resistance buys nothing and costs more than the rest of the lookup.
-#[derive(Default)]
-pub struct NameHasher(u64);
-
-impl std::hash::Hasher for NameHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
-        for b in bytes {
-            h = (h ^ *b as u64).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-type BuildNameHasher = std::hash::BuildHasherDefault<NameHasher>;
 
 /// A cached unit handle and the id it was made for.
 pub type UnitHandle = (Rc<str>, mlua::AnyUserData);
@@ -262,7 +246,8 @@ impl Host {
             spec_path: RefCell::new(Vec::new()),
             options: options.clone(),
             unit_handles: RefCell::new(Vec::new()),
-            names: RefCell::new(std::collections::HashMap::default()),
+            names: RefCell::new(rustc_hash::FxHashMap::default()),
+            subscribed: Cell::new(false),
         });
         lua.set_app_data(state.clone());
         let host = Host { lua, state };
@@ -733,6 +718,7 @@ fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Ruleset>) -> mlu
     let saved: Vec<Value> =
         SCRIPT_REGISTRY.iter().map(|k| lua.named_registry_value::<Value>(k)).collect::<mlua::Result<_>>()?;
     set_compiler(lua, &rs.modules);
+    let was_subscribed = st.subscribed.replace(false);
     let run = || -> mlua::Result<Vec<(String, Value)>> {
         publish_ruleset(lua, &rs)?;
         for k in SCRIPT_REGISTRY {
@@ -761,6 +747,7 @@ fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Ruleset>) -> mlu
             for (k, v) in SCRIPT_REGISTRY.iter().zip(saved) {
                 lua.set_named_registry_value(k, v)?;
             }
+            st.subscribed.set(was_subscribed);
             if let Some(prev) = previous {
                 publish_ruleset(lua, prev)?;
             }

@@ -7,9 +7,12 @@
 
 use std::rc::Rc;
 
-use mlua::{AnyUserData, FromLua, Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods, Value};
+use std::os::raw::c_int;
+
+use mlua::{ffi, AnyUserData, FromLua, Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods, Value};
 
 use super::args::{Name, Skip};
+use super::fast::{self, fast_fn};
 use super::hex_api::{hex_from_value, hex_value, HexArg};
 use super::State;
 use crate::battlefield::{Map, World};
@@ -272,6 +275,14 @@ pub fn unit_handle(lua: &Lua, st: &Rc<State>, idx: usize, id: Rc<str>) -> mlua::
         }
     }
     let ud = lua.create_userdata(UnitRef { idx, id: id.clone(), st: st.clone() })?;
+    // The fast paths find handles through this table (see `fast`).
+    let table = fast::handle_table(lua)?;
+    let old = st.unit_handles.borrow().get(idx).cloned().flatten();
+    if let Some((_, old)) = old {
+        table.raw_set(old, Value::Nil)?;
+    }
+    table.raw_set(idx + 1, &ud)?;
+    table.raw_set(&ud, idx + 1)?;
     let mut cache = st.unit_handles.borrow_mut();
     if cache.len() <= idx {
         cache.resize(idx + 1, None);
@@ -285,8 +296,16 @@ fn handle_of(lua: &Lua, st: &Rc<State>, found: Option<(usize, Rc<str>)>) -> mlua
     found.map(|(i, id)| unit_handle(lua, st, i, id)).transpose()
 }
 
+/// Whether any script subscribed to events (see `State::subscribed`).
+fn subscribed(lua: &Lua) -> bool {
+    lua.app_data_ref::<Rc<State>>().is_none_or(|s| s.subscribed.get())
+}
+
 /// Calls every handler subscribed to `event` with `args`; the world is not borrowed meanwhile.
 pub fn emit(lua: &Lua, event: &str, args: MultiValue) -> mlua::Result<()> {
+    if !subscribed(lua) {
+        return Ok(());
+    }
     let handlers: Table = lua.named_registry_value("sandtable.handlers")?;
     let Some(list) = handlers.get::<Option<Table>>(event)? else {
         return Ok(());
@@ -327,6 +346,9 @@ fn walk(lua: &Lua, st: &State, u: &UnitRef, path: Vec<Hex>, retreat: bool) -> ml
         })??;
         if stopped {
             return Ok(false);
+        }
+        if !st.subscribed.get() {
+            continue;
         }
         let ud = unit_handle(lua, &u.st, u.idx, u.id.clone())?;
         let leaves = MultiValue::from_iter([Value::UserData(ud.clone()), hex_value(from), hex_value(h)]);
@@ -713,6 +735,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         };
         Ok((result.clear, result.blocker.map(HexArg)))
     });
+    install_fast(lua, state, &world)?;
     world.set_readonly(true);
     lua.globals().set("world", world)?;
 
@@ -730,6 +753,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                     t
                 }
             };
+            self::state(lua)?.subscribed.set(true);
             let id: i64 = lua.named_registry_value("sandtable.next_handler")?;
             lua.set_named_registry_value("sandtable.next_handler", id + 1)?;
             list.set(id, f)?;
@@ -754,4 +778,155 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     lua.globals()
         .set("emit", lua.create_function(|lua, (event, args): (String, MultiValue)| emit(lua, &event, args))?)?;
     Ok(())
+}
+
+// Fast paths (see `fast`): the calls a rule makes for every hex it resolves.
+// Each handles the common case and leaves everything else, errors included,
+// to the full function above.
+
+fast_fn!(fast_unit_at, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    match w.unit_at(h) {
+        None => ffi::lua_pushnil(l),
+        Some(i) => fast::push_unit(l, st, &w, i)?,
+    }
+    Some(1)
+});
+
+fast_fn!(fast_has_token, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let t = fast::str_arg(l, 3)?;
+    let w = st.world.try_borrow().ok()?;
+    ffi::lua_pushboolean(l, w.has_token(h, t) as c_int);
+    Some(1)
+});
+
+fast_fn!(fast_remove_token, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let t = fast::str_arg(l, 3)?;
+    let mut w = st.world.try_borrow_mut().ok()?;
+    ffi::lua_pushboolean(l, w.remove_token(h, t) as c_int);
+    Some(1)
+});
+
+fast_fn!(fast_on_map, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    ffi::lua_pushboolean(l, w.on_map(h) as c_int);
+    Some(1)
+});
+
+fast_fn!(fast_terrain, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    match w.terrain(h) {
+        Some(t) => fast::push_str(l, t),
+        None => ffi::lua_pushnil(l),
+    }
+    Some(1)
+});
+
+fast_fn!(fast_opponent, |l, st| {
+    let side = fast::str_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    fast::push_str(l, &w.opponent(side).ok()?);
+    Some(1)
+});
+
+fast_fn!(fast_baseline, |l, st| {
+    let side = fast::str_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    match w.side(side).ok()?.baseline {
+        Some(b) => fast::push_str(l, b.name()),
+        None => ffi::lua_pushnil(l),
+    }
+    Some(1)
+});
+
+fast_fn!(fast_pool, |l, st| {
+    let side = fast::str_arg(l, 2)?;
+    let pool = fast::str_arg(l, 3)?;
+    let w = st.world.try_borrow().ok()?;
+    ffi::lua_pushnumber(l, w.pool(side, pool).ok()? as f64);
+    Some(1)
+});
+
+fast_fn!(fast_add_pool, |l, st| {
+    let side = fast::str_arg(l, 2)?;
+    let pool = fast::str_arg(l, 3)?;
+    let change = fast::num_arg(l, 4)?;
+    if change.fract() != 0.0 || change.abs() > (1u64 << 53) as f64 {
+        return None;
+    }
+    let reason = fast::opt_str_arg(l, 5)?;
+    let mut w = st.world.try_borrow_mut().ok()?;
+    // Fails (on an unknown side) before changing anything.
+    ffi::lua_pushnumber(l, w.add_pool(side, pool, change as i64, reason).ok()? as f64);
+    Some(1)
+});
+
+fast_fn!(fast_hit, |l, st| {
+    let n = fast::num_arg(l, 3)?;
+    if n.fract() != 0.0 || !(0.0..=i32::MAX as f64).contains(&n) {
+        return None;
+    }
+    let reason = fast::opt_str_arg(l, 4)?;
+    let mut w = st.world.try_borrow_mut().ok()?;
+    let i = fast::unit_arg(l, st, &w, 2)?;
+    ffi::lua_pushnumber(l, w.hit(i, n as i32, reason) as f64);
+    Some(1)
+});
+
+// A unit handle's field read; fields other than these go to the full `__index`.
+fast_fn!(fast_unit_index, |l, st| {
+    let key = fast::str_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    let i = fast::unit_arg(l, st, &w, 1)?;
+    let unit = &w.units[i];
+    match key {
+        "side" => fast::push_str(l, &unit.side),
+        "alive" => ffi::lua_pushboolean(l, unit.alive() as c_int),
+        "strength" => ffi::lua_pushnumber(l, unit.strength as f64),
+        "hex" => match unit.hex() {
+            Some(h) => fast::push_hex(l, h),
+            None => ffi::lua_pushnil(l),
+        },
+        "id" => fast::push_str(l, &unit.id),
+        "type" => fast::push_str(l, &unit.kind),
+        _ => return None,
+    }
+    Some(1)
+});
+
+fn install_fast(lua: &Lua, st: &Rc<State>, world: &Table) -> mlua::Result<()> {
+    fast::install(lua, st, world, c"unit_at", fast_unit_at)?;
+    fast::install(lua, st, world, c"has_token", fast_has_token)?;
+    fast::install(lua, st, world, c"remove_token", fast_remove_token)?;
+    fast::install(lua, st, world, c"on_map", fast_on_map)?;
+    fast::install(lua, st, world, c"terrain", fast_terrain)?;
+    fast::install(lua, st, world, c"opponent", fast_opponent)?;
+    fast::install(lua, st, world, c"baseline", fast_baseline)?;
+    fast::install(lua, st, world, c"pool", fast_pool)?;
+    fast::install(lua, st, world, c"add_pool", fast_add_pool)?;
+    fast::install(lua, st, world, c"hit", fast_hit)?;
+    // The unit metatable's `__index`: reached through any handle.
+    let probe = lua.create_userdata(UnitRef { idx: usize::MAX, id: Rc::from(""), st: st.clone() })?;
+    let handles = fast::handle_table(lua)?;
+    let ptr = Rc::as_ptr(st) as *mut std::os::raw::c_void;
+    // SAFETY: reads the probe handle's metatable, whose `__index` is the full
+    // field read made by mlua from `UnitRef::add_methods`, and replaces it with
+    // the fast one over the same upvalues as `fast::make`.
+    unsafe {
+        lua.exec_raw::<()>((probe, handles), move |l| {
+            ffi::lua_getmetatable(l, 1);
+            ffi::lua_getfield(l, -1, c"__index".as_ptr());
+            ffi::lua_pushlightuserdata(l, ptr);
+            ffi::lua_insert(l, -2);
+            ffi::lua_pushvalue(l, 2);
+            ffi::lua_pushcclosurek(l, fast_unit_index, c"__index".as_ptr(), 3, None);
+            ffi::lua_setfield(l, -2, c"__index".as_ptr());
+            ffi::lua_settop(l, 0);
+        })
+    }
 }

@@ -1,0 +1,204 @@
+//! Fast paths for the API calls a rule makes on every shot.
+//!
+//! A call through mlua's general callback costs 40-150 ns before it does any
+//! work (argument conversion, error and panic wrapping, registry references
+//! for the values it hands back). Simulation makes tens of these calls per
+//! trial, so the hottest ones also exist as plain Luau C functions.
+//!
+//! Each fast function handles only the common, valid case: arguments of the
+//! expected types, the world free to borrow, nothing to log. For anything
+//! else it hands the call, arguments unchanged, to the full mlua function it
+//! replaced (kept as an upvalue), so errors, messages and edge cases come
+//! from one implementation. A fast path never raises an error and never calls
+//! back into Lua; it reads and changes the world exactly as the full function
+//! would.
+//!
+//! Upvalues of every fast function: 1 the host `State` (a light userdata; the
+//! state lives as long as the Lua state, which holds it as app data), 2 the
+//! full function, 3 the unit handle table (`handle_table`).
+
+use std::ffi::CStr;
+use std::os::raw::{c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::rc::Rc;
+
+use mlua::{ffi, Function, Lua, Table};
+
+use super::State;
+use crate::battlefield::World;
+use crate::hex::Hex;
+
+/// The body of a fast function: the number of results it pushed, or `None`
+/// to hand the call to the full function.
+pub type Body = unsafe fn(l: *mut ffi::lua_State, st: &State) -> Option<c_int>;
+
+/// Runs `body`, falling back to the full function when it declines or panics.
+#[inline(always)]
+pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
+    let st = &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const State);
+    let top = ffi::lua_gettop(l);
+    match catch_unwind(AssertUnwindSafe(|| body(l, st))) {
+        Ok(Some(n)) => n,
+        _ => {
+            ffi::lua_settop(l, top);
+            full(l)
+        }
+    }
+}
+
+/// Calls the full function with this call's arguments and returns what it returns.
+/// Its errors propagate as the full function raised them; no Rust value is
+/// alive in this frame meanwhile.
+#[cold]
+#[inline(never)]
+unsafe fn full(l: *mut ffi::lua_State) -> c_int {
+    let nargs = ffi::lua_gettop(l);
+    ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
+    ffi::lua_insert(l, 1);
+    ffi::lua_call(l, nargs, ffi::LUA_MULTRET);
+    ffi::lua_gettop(l)
+}
+
+/// Declares `unsafe extern "C-unwind" fn $name` running `$body` under [`run`].
+macro_rules! fast_fn {
+    ($name:ident, |$l:ident, $st:ident| $body:block) => {
+        unsafe extern "C-unwind" fn $name(l: *mut mlua::ffi::lua_State) -> std::os::raw::c_int {
+            #[allow(unused_unsafe)]
+            unsafe fn body($l: *mut mlua::ffi::lua_State, $st: &$crate::lua::State) -> Option<std::os::raw::c_int> {
+                unsafe { $body }
+            }
+            // SAFETY: installed by `fast::install`, which sets the upvalues `run` reads.
+            unsafe { $crate::lua::fast::run(l, body) }
+        }
+    };
+}
+pub(crate) use fast_fn;
+
+/// Replaces `tbl[name]` (a full mlua function) with the fast function `f`,
+/// which falls back to it.
+pub fn install(lua: &Lua, st: &Rc<State>, tbl: &Table, name: &'static CStr, f: ffi::lua_CFunction) -> mlua::Result<()> {
+    let key = name.to_str().expect("ASCII name");
+    let slow: Function = tbl.raw_get(key)?;
+    let fast = make(lua, st, slow, name, f)?;
+    tbl.raw_set(key, fast)
+}
+
+/// A fast function falling back to `slow`. `name` names it in tracebacks
+/// (Luau keeps the pointer, hence `'static`).
+pub fn make(
+    lua: &Lua,
+    st: &Rc<State>,
+    slow: Function,
+    name: &'static CStr,
+    f: ffi::lua_CFunction,
+) -> mlua::Result<Function> {
+    let handles = handle_table(lua)?;
+    let ptr = Rc::as_ptr(st) as *mut c_void;
+    // SAFETY: pushes a C closure over the three upvalues described above; the
+    // stack holds exactly the two arguments when the closure is made.
+    unsafe {
+        lua.exec_raw::<Function>((slow, handles), move |l| {
+            ffi::lua_pushlightuserdata(l, ptr);
+            ffi::lua_insert(l, 1);
+            ffi::lua_pushcclosurek(l, f, name.as_ptr(), 3, None);
+        })
+    }
+}
+
+/// The table of unit handles: `[slot + 1] = handle` and `[handle] = slot + 1`
+/// for the handle cached at each unit slot (see `world_api::unit_handle`).
+pub fn handle_table(lua: &Lua) -> mlua::Result<Table> {
+    const KEY: &str = "sandtable.unit_handle_table";
+    if let Some(t) = lua.named_registry_value::<Option<Table>>(KEY)? {
+        return Ok(t);
+    }
+    let t = lua.create_table()?;
+    lua.set_named_registry_value(KEY, &t)?;
+    Ok(t)
+}
+
+// Argument readers: `None` means "not the common case, use the full function".
+
+/// A hex argument: a vector with whole coordinates.
+pub unsafe fn hex_arg(l: *mut ffi::lua_State, i: c_int) -> Option<Hex> {
+    if ffi::lua_type(l, i) != ffi::LUA_TVECTOR {
+        return None;
+    }
+    let v = ffi::lua_tovector(l, i);
+    let (q, r) = (*v, *v.add(1));
+    if q.fract() != 0.0 || r.fract() != 0.0 {
+        return None;
+    }
+    Some(Hex::new(q as i32, r as i32))
+}
+
+/// A string argument, borrowed from the Lua stack for the length of the call.
+pub unsafe fn str_arg<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a str> {
+    if ffi::lua_type(l, i) != ffi::LUA_TSTRING {
+        return None;
+    }
+    let mut len = 0usize;
+    let p = ffi::lua_tolstring(l, i, &mut len) as *const u8;
+    let b = std::slice::from_raw_parts(p, len);
+    // Names are short and ASCII; the general check is for the rest.
+    if b.is_ascii() {
+        Some(std::str::from_utf8_unchecked(b))
+    } else {
+        std::str::from_utf8(b).ok()
+    }
+}
+
+/// An optional string argument (a reason): `Some("")` when nil or absent.
+pub unsafe fn opt_str_arg<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a str> {
+    if ffi::lua_type(l, i) <= ffi::LUA_TNIL {
+        return Some("");
+    }
+    str_arg(l, i)
+}
+
+/// A number argument.
+pub unsafe fn num_arg(l: *mut ffi::lua_State, i: c_int) -> Option<f64> {
+    if ffi::lua_type(l, i) != ffi::LUA_TNUMBER {
+        return None;
+    }
+    Some(ffi::lua_tonumberx(l, i, std::ptr::null_mut()))
+}
+
+/// A unit handle argument, resolved to its slot in `w.units`: only handles
+/// cached in the handle table whose unit is still in its slot.
+pub unsafe fn unit_arg(l: *mut ffi::lua_State, st: &State, w: &World, i: c_int) -> Option<usize> {
+    if ffi::lua_type(l, i) != ffi::LUA_TUSERDATA {
+        return None;
+    }
+    ffi::lua_pushvalue(l, i);
+    let found = ffi::lua_rawget(l, ffi::lua_upvalueindex(3));
+    let slot = if found == ffi::LUA_TNUMBER { ffi::lua_tonumberx(l, -1, std::ptr::null_mut()) as usize } else { 0 };
+    ffi::lua_pop(l, 1);
+    let idx = slot.checked_sub(1)?;
+    let handles = st.unit_handles.borrow();
+    let (id, _) = handles.get(idx)?.as_ref()?;
+    let unit = w.units.get(idx)?;
+    (Rc::ptr_eq(&unit.id, id) || unit.id == *id).then_some(idx)
+}
+
+/// Pushes the cached handle of unit `idx`, if there is one for the unit now in that slot.
+pub unsafe fn push_unit(l: *mut ffi::lua_State, st: &State, w: &World, idx: usize) -> Option<()> {
+    let handles = st.unit_handles.borrow();
+    let (id, _) = handles.get(idx)?.as_ref()?;
+    if !Rc::ptr_eq(&w.units[idx].id, id) {
+        return None;
+    }
+    if ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), idx as ffi::lua_Integer + 1) != ffi::LUA_TUSERDATA {
+        ffi::lua_pop(l, 1);
+        return None;
+    }
+    Some(())
+}
+
+pub unsafe fn push_str(l: *mut ffi::lua_State, s: &str) {
+    ffi::lua_pushlstring(l, s.as_ptr() as *const _, s.len());
+}
+
+pub unsafe fn push_hex(l: *mut ffi::lua_State, h: Hex) {
+    ffi::lua_pushvector(l, h.q as f32, h.r as f32, h.s() as f32);
+}
