@@ -100,11 +100,66 @@ pub struct Section {
     pub last_col: i32,
 }
 
-/// The board: terrain and tokens per hex.
+/// The board: terrain per hex. Set up once and rarely changed, so copies of
+/// a world share it (see `World::board`).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Board {
     pub terrain: BTreeMap<Hex, Rc<str>>,
-    pub tokens: BTreeMap<Hex, Vec<Rc<str>>>,
+}
+
+/// Tokens on hexes (wire, shell craters, ...): a few, placed and removed by
+/// many trials. A flat list sorted by hex (a hex's tokens in the order they
+/// were placed) is copied into the next trial's world without allocating and
+/// searched faster than a map.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tokens(Vec<(Hex, Rc<str>)>);
+
+impl Tokens {
+    /// The slice holding hex `h`'s tokens.
+    fn run(&self, h: Hex) -> std::ops::Range<usize> {
+        let start = self.0.partition_point(|(x, _)| *x < h);
+        let len = self.0[start..].iter().take_while(|(x, _)| *x == h).count();
+        start..start + len
+    }
+
+    /// The tokens on `h`, in the order they were placed.
+    pub fn on(&self, h: Hex) -> impl Iterator<Item = &Rc<str>> {
+        self.0[self.run(h)].iter().map(|(_, t)| t)
+    }
+
+    pub fn has(&self, h: Hex, token: &str) -> bool {
+        self.on(h).any(|t| &**t == token)
+    }
+
+    pub fn add(&mut self, h: Hex, token: &str) {
+        let end = self.run(h).end;
+        self.0.insert(end, (h, token.into()));
+    }
+
+    /// Removes one token of that name; returns whether there was one.
+    pub fn remove(&mut self, h: Hex, token: &str) -> bool {
+        let run = self.run(h);
+        match self.0[run.clone()].iter().position(|(_, t)| &**t == token) {
+            Some(i) => {
+                self.0.remove(run.start + i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Every token with its hex, ordered by hex.
+    pub fn iter(&self) -> impl Iterator<Item = (Hex, &Rc<str>)> {
+        self.0.iter().map(|(h, t)| (*h, t))
+    }
+
+    /// Makes this list equal to `o`, reusing its allocation and sharing names.
+    pub fn reset_from(&mut self, o: &Tokens) {
+        if self.0.len() == o.0.len() && self.0.iter().zip(&o.0).all(|(a, b)| a.0 == b.0 && Rc::ptr_eq(&a.1, &b.1)) {
+            return;
+        }
+        self.0.clone_from(&o.0);
+    }
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -127,8 +182,9 @@ pub enum WorldError {
 #[derive(Clone, Debug)]
 pub struct World {
     pub map: Map,
-    /// Terrain and tokens; shared between copies until one of them changes.
+    /// Terrain; shared between copies until one of them changes it.
     pub board: Rc<Board>,
+    pub tokens: Tokens,
     pub sections: Rc<Vec<Section>>,
     pub sides: Vec<Side>,
     pub units: Vec<Unit>,
@@ -146,6 +202,7 @@ impl Default for World {
         World {
             map: Map::default(),
             board: Rc::new(Board::default()),
+            tokens: Tokens::default(),
             sections: Rc::new(Vec::new()),
             sides: Vec::new(),
             units: Vec::new(),
@@ -216,32 +273,24 @@ impl World {
         }
     }
 
-    pub fn tokens(&self, h: Hex) -> &[Rc<str>] {
-        self.board.tokens.get(&h).map_or(&[], |v| v.as_slice())
+    /// The tokens on `h`, in the order they were placed.
+    pub fn tokens(&self, h: Hex) -> impl Iterator<Item = &Rc<str>> {
+        self.tokens.on(h)
     }
 
     pub fn has_token(&self, h: Hex, token: &str) -> bool {
-        self.tokens(h).iter().any(|t| &**t == token)
+        self.tokens.has(h, token)
     }
 
     pub fn add_token(&mut self, h: Hex, token: &str) {
-        Rc::make_mut(&mut self.board).tokens.entry(h).or_default().push(token.into());
+        self.tokens.add(h, token);
         self.log.push_with(|| Event::Token { hex: h.to_string(), token: token.into(), placed: true });
     }
 
     /// Removes one token of that name; returns whether there was one.
     pub fn remove_token(&mut self, h: Hex, token: &str) -> bool {
-        if !self.has_token(h, token) {
+        if !self.tokens.remove(h, token) {
             return false;
-        }
-        let board = Rc::make_mut(&mut self.board);
-        if let Some(list) = board.tokens.get_mut(&h) {
-            if let Some(i) = list.iter().position(|t| &**t == token) {
-                list.remove(i);
-            }
-            if list.is_empty() {
-                board.tokens.remove(&h);
-            }
         }
         self.log.push_with(|| Event::Token { hex: h.to_string(), token: token.into(), placed: false });
         true
@@ -495,6 +544,30 @@ mod tests {
         copy.add_token(Hex::new(1, 1), "crater");
         assert!(!w.has_token(Hex::new(1, 1), "crater"));
         assert!(copy.has_token(Hex::new(1, 1), "crater"));
+        copy.set_terrain(Hex::new(1, 1), None);
+        assert!(!Rc::ptr_eq(&w.board, &copy.board));
+        assert_eq!(w.terrain(Hex::new(1, 1)).map(|t| &**t), Some("woods"));
+    }
+
+    #[test]
+    fn tokens_keep_their_hex_order_and_placing_order() {
+        let mut t = Tokens::default();
+        let (a, b, c) = (Hex::new(2, 1), Hex::new(0, 3), Hex::new(1, 1));
+        t.add(a, "wire");
+        t.add(b, "crater");
+        t.add(a, "crater");
+        t.add(c, "wire");
+        t.add(a, "wire");
+        assert_eq!(t.on(a).map(|x| &**x).collect::<Vec<_>>(), ["wire", "crater", "wire"]);
+        assert!(t.has(b, "crater") && !t.has(b, "wire") && !t.has(Hex::new(9, 9), "wire"));
+        let hexes: Vec<Hex> = t.iter().map(|(h, _)| h).collect();
+        assert!(hexes.windows(2).all(|p| p[0] <= p[1]), "sorted by hex: {hexes:?}");
+        assert!(t.remove(a, "wire"));
+        assert_eq!(t.on(a).map(|x| &**x).collect::<Vec<_>>(), ["crater", "wire"]);
+        assert!(!t.remove(b, "wire"));
+        let mut u = Tokens::default();
+        u.reset_from(&t);
+        assert_eq!(u, t);
     }
 
     #[test]

@@ -83,14 +83,26 @@ impl Clone for Unit {
     /// Reuses the property list's allocation: simulation resets every unit
     /// before every trial.
     fn clone_from(&mut self, o: &Unit) {
-        self.id.clone_from(&o.id);
-        self.side.clone_from(&o.side);
-        self.kind.clone_from(&o.kind);
+        share(&mut self.id, &o.id);
+        share(&mut self.side, &o.side);
+        share(&mut self.kind, &o.kind);
         self.strength = o.strength;
         self.max_strength = o.max_strength;
-        self.leader.clone_from(&o.leader);
+        match (&mut self.leader, &o.leader) {
+            (Some(a), Some(b)) => share(a, b),
+            (a, b) => a.clone_from(b),
+        }
         self.pos = o.pos;
-        self.props.clone_from(&o.props);
+        if !(self.props.is_empty() && o.props.is_empty()) {
+            self.props.clone_from(&o.props);
+        }
+    }
+}
+
+/// `*a = b.clone()`, skipping the reference counting when they already share.
+fn share(a: &mut Rc<str>, b: &Rc<str>) {
+    if !Rc::ptr_eq(a, b) {
+        *a = b.clone();
     }
 }
 

@@ -299,3 +299,39 @@ fn a_broken_reload_keeps_the_previous_scripts_and_a_good_one_takes_effect() {
     let v = h.exec("return probe()", "after.lua").unwrap();
     assert_eq!(format!("{v:?}"), "MultiValue([Integer(2), Integer(5)])");
 }
+
+/// The API's fast paths (src/lua/fast.rs) must do exactly what the full
+/// functions do: the same script, with and without them, prints the same
+/// results and the same errors, line for line, and leaves the same world.
+#[test]
+fn fast_paths_match_the_full_functions() {
+    let run = |no_fast_paths: bool| {
+        let h = Host::new(HostOptions {
+            time_ms: Some(2000),
+            memory_mb: Some(64),
+            capture_output: true,
+            no_fast_paths,
+            ..Default::default()
+        })
+        .unwrap();
+        h.load_scenario(&fixture("mini/scenario.yaml"), &ScenarioOverrides::default()).unwrap();
+        // Simulation's setting: the fast paths of dice.counts and decide only run with the log off.
+        h.state.world.borrow_mut().log.recording = false;
+        h.exec_file(&fixture("fast_paths.lua")).unwrap();
+        let w = h.state.world.borrow();
+        let world = format!("{:?} {:?} {:?}", w.units, w.sides, w.tokens);
+        (h.take_output(), world)
+    };
+    let (fast, fast_world) = run(false);
+    let (full, full_world) = run(true);
+    assert!(fast.lines().count() > 70, "the probe script ran to its end:\n{fast}");
+    for (i, (a, b)) in fast.lines().zip(full.lines()).enumerate() {
+        assert_eq!(a, b, "line {} differs", i + 1);
+    }
+    assert_eq!(fast.lines().count(), full.lines().count());
+    assert_eq!(fast_world, full_world);
+    // The probes reach both answers and errors.
+    assert!(fast.contains("unit_at b1 -> unit b1"), "{fast}");
+    assert!(fast.contains("pool unknown side !! no side named 'green'"), "{fast}");
+    assert!(fast.contains("retreat seen -> true, 1, b1"), "{fast}");
+}

@@ -150,6 +150,9 @@ function reserve_artillery.card(card)
     return c
   end
   if type(card) == "table" then
+    if CARDS[card.name] == card then
+      return card -- already one of ours (fire looks the card up before can_order)
+    end
     local kind = card.kind or (card.section and "section") or nil
     if kind ~= "bombard" and kind ~= "section" and kind ~= "tactic" then
       error("a card table needs kind = \"bombard\", \"section\" or \"tactic\"", 3)

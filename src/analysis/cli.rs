@@ -61,6 +61,9 @@ pub struct SetupArgs {
     /// Run Luau without its native code generator (for speed comparisons).
     #[arg(long, hide = true)]
     pub no_jit: bool,
+    /// Every API call through its full function (for speed comparisons).
+    #[arg(long, hide = true)]
+    pub no_fast_paths: bool,
 }
 
 impl SetupArgs {
@@ -74,6 +77,7 @@ impl SetupArgs {
             time_ms: self.time_limit,
             memory_mb: self.memory_limit,
             no_jit: self.no_jit,
+            no_fast_paths: self.no_fast_paths,
         }
     }
 

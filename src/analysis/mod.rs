@@ -216,11 +216,12 @@ unsafe fn put_raw(
 /// small trial. The event log is emptied (trials do not record).
 pub fn reset_world(w: &mut World, t: &World) {
     // Exhaustive on purpose: a new World field must be reset here too.
-    let World { map, board, sections, sides, units, current_side, turn, dice, log, marks } = t;
+    let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks } = t;
     w.map.clone_from(map);
     if !std::rc::Rc::ptr_eq(&w.board, board) {
         w.board = board.clone();
     }
+    w.tokens.reset_from(tokens);
     if !std::rc::Rc::ptr_eq(&w.sections, sections) {
         w.sections = sections.clone();
     }
@@ -255,6 +256,9 @@ pub struct Setup {
     /// Run Luau without its native code generator (for comparisons).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub no_jit: bool,
+    /// Leave out the API's fast paths (for comparisons).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub no_fast_paths: bool,
 }
 
 impl Setup {
@@ -355,6 +359,7 @@ impl Worker {
             memory_mb: setup.memory_mb,
             capture_output: true,
             no_jit: setup.no_jit,
+            no_fast_paths: setup.no_fast_paths,
         })
         .map_err(|e| AnalysisError::script("starting Luau", ScriptError::from_lua(&e)))?;
         host.set_decision_mode(DecisionMode::Auto);

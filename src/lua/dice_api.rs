@@ -278,10 +278,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
 // `dice.counts` for simulation (see `fast`): a valid pool of a known kind with
 // the log off; anything else goes to the full function above.
 fast_fn!(fast_counts, |l, st| {
-    let n = fast::num_arg(l, 1)?;
-    if n.fract() != 0.0 || !(0.0..=crate::dice::MAX_POOL as f64).contains(&n) {
-        return None;
-    }
+    let n = fast::whole_arg(l, 1, 0, crate::dice::MAX_POOL as i64)?;
     let kind = fast::str_arg(l, 2)?;
     fast::opt_str_arg(l, 3)?;
     let mut w = st.world.try_borrow_mut().ok()?;
@@ -294,10 +291,10 @@ fast_fn!(fast_counts, |l, st| {
     if nv > counts.len() {
         return None;
     }
-    let slot = &mut counts[..nv];
-    w.dice.roll_into(k, n as u32, slot).ok()?;
-    for &c in slot.iter() {
+    w.dice.roll_into(k, n as u32, &mut counts[..nv]).ok()?;
+    // Numbers: pushing them allocates nothing (a C function has room for 20 values).
+    for &c in &counts[..nv] {
         mlua::ffi::lua_pushnumber(l, c as f64);
     }
-    Some(nv as std::os::raw::c_int)
+    Some(fast::Out::Pushed(nv as std::os::raw::c_int))
 });

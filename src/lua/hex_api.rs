@@ -5,7 +5,12 @@
 //! and supports `+ - *` natively. Fields `q r s` and the methods are served by
 //! the metatable; the maths itself lives in Rust (`crate::hex`).
 
+use std::rc::Rc;
+
 use mlua::{Function, Lua, MultiValue, Table, Value, Vector};
+
+use super::fast::{self, fast_fn};
+use super::State;
 
 use crate::hex::{self, Hex, OffsetKind};
 
@@ -64,7 +69,7 @@ fn offset_kind(kind: Option<String>) -> mlua::Result<OffsetKind> {
     }
 }
 
-pub fn register(lua: &Lua) -> mlua::Result<()> {
+pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     let methods = lua.create_table()?;
     methods.set("distance", lua.create_function(|_, (a, b): (HexArg, HexArg)| Ok(a.0.distance(b.0)))?)?;
     methods.set(
@@ -139,6 +144,7 @@ return mt
         "is_hex",
         lua.create_function(|_, v: Value| Ok(matches!(v, Value::Vector(_)) && hex_from_value(&v).is_ok()))?,
     )?;
+    fast::install(lua, state, &hex, c"is_hex", fast_is_hex)?;
     hex.set(
         "los",
         lua.create_function(|_, (a, b, obstructed): (HexArg, HexArg, Function)| {
@@ -194,3 +200,9 @@ return mt
     lua.globals().set("hex", hex)?;
     Ok(())
 }
+
+// `hex.is_hex(v)` for a hex (see `fast`); anything else gets the full answer.
+fast_fn!(fast_is_hex, |l, _st| {
+    fast::hex_arg(l, 1)?;
+    Some(fast::Out::Bool(true))
+});

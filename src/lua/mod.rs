@@ -135,6 +135,8 @@ pub struct State {
     /// False while no script has called `on` since the ruleset was (re)loaded:
     /// moves then skip building event arguments nobody would receive.
     pub subscribed: Cell<bool>,
+    /// Names the fast paths keep as Lua strings (see `fast::push_name`).
+    pub name_slots: RefCell<Vec<Rc<str>>>,
 }
 
 /// A cached unit handle and the id it was made for.
@@ -198,6 +200,9 @@ pub struct HostOptions {
     pub capture_output: bool,
     /// Turn the native code generator off (for comparisons).
     pub no_jit: bool,
+    /// Leave out the API's fast paths (`fast`), so that every call takes the
+    /// full function: for tests that compare the two, and for measuring them.
+    pub no_fast_paths: bool,
 }
 
 /// A Luau state with the sandtable API, bound to a world.
@@ -248,6 +253,7 @@ impl Host {
             unit_handles: RefCell::new(Vec::new()),
             names: RefCell::new(rustc_hash::FxHashMap::default()),
             subscribed: Cell::new(false),
+            name_slots: RefCell::new(Vec::new()),
         });
         lua.set_app_data(state.clone());
         let host = Host { lua, state };
@@ -298,7 +304,7 @@ impl Host {
         })?;
         g.set("print", print)?;
 
-        hex_api::register(lua)?;
+        hex_api::register(lua, &self.state)?;
         dice_api::register(lua, &self.state)?;
         world_api::register(lua, &self.state)?;
         decide_api::register(lua, &self.state)?;

@@ -7,12 +7,10 @@
 
 use std::rc::Rc;
 
-use std::os::raw::c_int;
-
 use mlua::{ffi, AnyUserData, FromLua, Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods, Value};
 
 use super::args::{Name, Skip};
-use super::fast::{self, fast_fn};
+use super::fast::{self, fast_fn, Out};
 use super::hex_api::{hex_from_value, hex_value, HexArg};
 use super::State;
 use crate::battlefield::{Map, World};
@@ -572,7 +570,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         }
     });
     wfn!(lua, world, "tokens", st, |l, h: HexArg| {
-        let toks = st.with_world(|w| w.tokens(h.0).iter().map(|t| t.to_string()).collect::<Vec<_>>())?;
+        let toks = st.with_world(|w| w.tokens(h.0).map(|t| t.to_string()).collect::<Vec<_>>())?;
         l.create_sequence_from(toks)
     });
     wfn!(lua, world, "has_token", st, |_l, (h, t): (HexArg, Name)| st.with_world(|w| w.has_token(h.0, &t)));
@@ -788,94 +786,104 @@ fast_fn!(fast_unit_at, |l, st| {
     let h = fast::hex_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
     match w.unit_at(h) {
-        None => ffi::lua_pushnil(l),
-        Some(i) => fast::push_unit(l, st, &w, i)?,
+        None => Some(Out::Nil),
+        Some(i) => fast::push_unit(l, st, &w, i),
     }
-    Some(1)
 });
 
 fast_fn!(fast_has_token, |l, st| {
     let h = fast::hex_arg(l, 2)?;
     let t = fast::str_arg(l, 3)?;
     let w = st.world.try_borrow().ok()?;
-    ffi::lua_pushboolean(l, w.has_token(h, t) as c_int);
-    Some(1)
+    Some(Out::Bool(w.has_token(h, t)))
+});
+
+fast_fn!(fast_add_token, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let t = fast::str_arg(l, 3)?;
+    // A token the ruleset declares, on the map (else the full function's error).
+    if !st.ruleset.try_borrow().ok()?.as_ref().is_none_or(|rs| rs.tokens.iter().any(|x| x == t)) {
+        return None;
+    }
+    let mut w = st.world.try_borrow_mut().ok()?;
+    if !w.on_map(h) {
+        return None;
+    }
+    w.add_token(h, t);
+    Some(Out::Pushed(0))
 });
 
 fast_fn!(fast_remove_token, |l, st| {
     let h = fast::hex_arg(l, 2)?;
     let t = fast::str_arg(l, 3)?;
     let mut w = st.world.try_borrow_mut().ok()?;
-    ffi::lua_pushboolean(l, w.remove_token(h, t) as c_int);
-    Some(1)
+    Some(Out::Bool(w.remove_token(h, t)))
 });
 
 fast_fn!(fast_on_map, |l, st| {
     let h = fast::hex_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
-    ffi::lua_pushboolean(l, w.on_map(h) as c_int);
-    Some(1)
+    Some(Out::Bool(w.on_map(h)))
 });
 
 fast_fn!(fast_terrain, |l, st| {
     let h = fast::hex_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
-    match w.terrain(h) {
-        Some(t) => fast::push_str(l, t),
-        None => ffi::lua_pushnil(l),
-    }
-    Some(1)
+    Some(w.terrain(h).map_or(Out::Nil, |t| Out::Name(t.clone())))
 });
 
 fast_fn!(fast_opponent, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
-    fast::push_str(l, &w.opponent(side).ok()?);
-    Some(1)
+    Some(Out::Name(w.opponent(side).ok()?))
 });
 
 fast_fn!(fast_baseline, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
-    match w.side(side).ok()?.baseline {
-        Some(b) => fast::push_str(l, b.name()),
-        None => ffi::lua_pushnil(l),
-    }
-    Some(1)
+    Some(w.side(side).ok()?.baseline.map_or(Out::Nil, |b| Out::Str(b.name())))
 });
 
 fast_fn!(fast_pool, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let pool = fast::str_arg(l, 3)?;
     let w = st.world.try_borrow().ok()?;
-    ffi::lua_pushnumber(l, w.pool(side, pool).ok()? as f64);
-    Some(1)
+    Some(Out::Num(w.pool(side, pool).ok()? as f64))
 });
 
 fast_fn!(fast_add_pool, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let pool = fast::str_arg(l, 3)?;
-    let change = fast::num_arg(l, 4)?;
-    if change.fract() != 0.0 || change.abs() > (1u64 << 53) as f64 {
-        return None;
-    }
+    let change = fast::whole_arg(l, 4, -(1 << 53), 1 << 53)?;
     let reason = fast::opt_str_arg(l, 5)?;
     let mut w = st.world.try_borrow_mut().ok()?;
     // Fails (on an unknown side) before changing anything.
-    ffi::lua_pushnumber(l, w.add_pool(side, pool, change as i64, reason).ok()? as f64);
-    Some(1)
+    Some(Out::Num(w.add_pool(side, pool, change, reason).ok()? as f64))
 });
 
 fast_fn!(fast_hit, |l, st| {
-    let n = fast::num_arg(l, 3)?;
-    if n.fract() != 0.0 || !(0.0..=i32::MAX as f64).contains(&n) {
-        return None;
-    }
+    let n = fast::whole_arg(l, 3, 0, i32::MAX as i64)?;
     let reason = fast::opt_str_arg(l, 4)?;
     let mut w = st.world.try_borrow_mut().ok()?;
     let i = fast::unit_arg(l, st, &w, 2)?;
-    ffi::lua_pushnumber(l, w.hit(i, n as i32, reason) as f64);
-    Some(1)
+    Some(Out::Num(w.hit(i, n as i32, reason) as f64))
+});
+
+// `world:retreat(unit, hex)`: one step, with nobody subscribed to moves.
+fast_fn!(fast_retreat, |l, st| {
+    if st.subscribed.get() {
+        return None;
+    }
+    let to = fast::hex_arg(l, 3)?;
+    let mut w = st.world.try_borrow_mut().ok()?;
+    let i = fast::unit_arg(l, st, &w, 2)?;
+    w.check_path(i, &[to]).ok()?;
+    // As `walk`: a unit no longer alive stops (false); a step that fails changes nothing.
+    let moved = w.units[i].alive();
+    if moved {
+        w.step(i, to, true).ok()?;
+    }
+    Some(Out::Bool(moved))
 });
 
 // A unit handle's field read; fields other than these go to the full `__index`.
@@ -884,24 +892,20 @@ fast_fn!(fast_unit_index, |l, st| {
     let w = st.world.try_borrow().ok()?;
     let i = fast::unit_arg(l, st, &w, 1)?;
     let unit = &w.units[i];
-    match key {
-        "side" => fast::push_str(l, &unit.side),
-        "alive" => ffi::lua_pushboolean(l, unit.alive() as c_int),
-        "strength" => ffi::lua_pushnumber(l, unit.strength as f64),
-        "hex" => match unit.hex() {
-            Some(h) => fast::push_hex(l, h),
-            None => ffi::lua_pushnil(l),
-        },
-        "id" => fast::push_str(l, &unit.id),
-        "type" => fast::push_str(l, &unit.kind),
+    Some(match key {
+        "side" => Out::Name(unit.side.clone()),
+        "alive" => Out::Bool(unit.alive()),
+        "strength" => Out::Num(unit.strength as f64),
+        "hex" => unit.hex().map_or(Out::Nil, Out::Hex),
+        "type" => Out::Name(unit.kind.clone()),
         _ => return None,
-    }
-    Some(1)
+    })
 });
 
 fn install_fast(lua: &Lua, st: &Rc<State>, world: &Table) -> mlua::Result<()> {
     fast::install(lua, st, world, c"unit_at", fast_unit_at)?;
     fast::install(lua, st, world, c"has_token", fast_has_token)?;
+    fast::install(lua, st, world, c"add_token", fast_add_token)?;
     fast::install(lua, st, world, c"remove_token", fast_remove_token)?;
     fast::install(lua, st, world, c"on_map", fast_on_map)?;
     fast::install(lua, st, world, c"terrain", fast_terrain)?;
@@ -910,22 +914,29 @@ fn install_fast(lua: &Lua, st: &Rc<State>, world: &Table) -> mlua::Result<()> {
     fast::install(lua, st, world, c"pool", fast_pool)?;
     fast::install(lua, st, world, c"add_pool", fast_add_pool)?;
     fast::install(lua, st, world, c"hit", fast_hit)?;
+    fast::install(lua, st, world, c"retreat", fast_retreat)?;
     // The unit metatable's `__index`: reached through any handle.
+    if st.options.no_fast_paths {
+        return Ok(());
+    }
     let probe = lua.create_userdata(UnitRef { idx: usize::MAX, id: Rc::from(""), st: st.clone() })?;
-    let handles = fast::handle_table(lua)?;
-    let ptr = Rc::as_ptr(st) as *mut std::os::raw::c_void;
-    // SAFETY: reads the probe handle's metatable, whose `__index` is the full
-    // field read made by mlua from `UnitRef::add_methods`, and replaces it with
-    // the fast one over the same upvalues as `fast::make`.
-    unsafe {
-        lua.exec_raw::<()>((probe, handles), move |l| {
+    // SAFETY: reads the `__index` of the probe handle's metatable: the full
+    // field read mlua made from `UnitRef::add_methods`.
+    let full: Function = unsafe {
+        lua.exec_raw((&probe,), |l| {
             ffi::lua_getmetatable(l, 1);
-            ffi::lua_getfield(l, -1, c"__index".as_ptr());
-            ffi::lua_pushlightuserdata(l, ptr);
-            ffi::lua_insert(l, -2);
-            ffi::lua_pushvalue(l, 2);
-            ffi::lua_pushcclosurek(l, fast_unit_index, c"__index".as_ptr(), 3, None);
-            ffi::lua_setfield(l, -2, c"__index".as_ptr());
+            ffi::lua_rawgetfield(l, -1, c"__index".as_ptr());
+            ffi::lua_replace(l, 1);
+            ffi::lua_settop(l, 1);
+        })?
+    };
+    let fast_index = fast::make(lua, st, full, c"__index", fast_unit_index)?;
+    // SAFETY: sets the same metatable's `__index` to the fast one.
+    unsafe {
+        lua.exec_raw::<()>((&probe, fast_index), |l| {
+            ffi::lua_getmetatable(l, 1);
+            ffi::lua_insert(l, 2);
+            ffi::lua_rawsetfield(l, 2, c"__index".as_ptr());
             ffi::lua_settop(l, 0);
         })
     }

@@ -92,7 +92,7 @@ pub struct Names {
 impl Names {
     pub fn of(world: &World) -> Names {
         let terrain: BTreeSet<String> = world.board.terrain.values().map(|t| t.to_string()).collect();
-        let tokens: BTreeSet<String> = world.board.tokens.values().flatten().map(|t| t.to_string()).collect();
+        let tokens: BTreeSet<String> = world.tokens.iter().map(|(_, t)| t.to_string()).collect();
         let unit_types: BTreeSet<String> =
             world.units.iter().filter(|u| u.alive()).map(|u| u.kind.to_string()).collect();
         Names {

@@ -147,7 +147,7 @@ fn render_hex(world: &World, opts: &SvgOptions) -> String {
             );
         }
         let toks = world.tokens(h);
-        for (i, t) in toks.iter().enumerate() {
+        for (i, t) in toks.enumerate() {
             let y = cy + SIZE * 0.52 - 9.0 * i as f64;
             let label: String = t.chars().take(8).collect();
             let w = 6.0 + 5.0 * label.chars().count() as f64;

@@ -308,11 +308,8 @@ fn render_hex(world: &World, opts: &MapOptions) -> String {
                 line2[i] = (ch, if color { Style::fg(231).on(bg) } else { Style::PLAIN });
             }
         }
-        let toks: Vec<char> = world
-            .tokens(h)
-            .iter()
-            .map(|t| abbrev_of(&names.tokens, &token_ab, t).chars().next().unwrap_or('?'))
-            .collect();
+        let toks: Vec<char> =
+            world.tokens(h).map(|t| abbrev_of(&names.tokens, &token_ab, t).chars().next().unwrap_or('?')).collect();
         let room = cell.w.saturating_sub(if terrain.is_some() {
             if wide {
                 3

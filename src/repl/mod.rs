@@ -108,6 +108,7 @@ fn same_world(a: &World, b: &World) -> bool {
         };
     a.map == b.map
         && (Rc::ptr_eq(&a.board, &b.board) || a.board == b.board)
+        && a.tokens == b.tokens
         && (Rc::ptr_eq(&a.sections, &b.sections) || a.sections == b.sections)
         && a.sides == b.sides
         && a.units == b.units

@@ -191,10 +191,8 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
         }
     }
     let mut tokens: BTreeMap<&str, Vec<Hex>> = BTreeMap::new();
-    for (h, list) in &world.board.tokens {
-        for t in list {
-            tokens.entry(t).or_default().push(*h);
-        }
+    for (h, t) in world.tokens.iter() {
+        tokens.entry(t).or_default().push(h);
     }
     if !tokens.is_empty() {
         let _ = writeln!(y, "tokens:");
