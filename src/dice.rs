@@ -17,6 +17,8 @@
 use std::collections::VecDeque;
 
 use rustc_hash::FxHashMap;
+
+use crate::battlefield::same_name;
 use std::fmt;
 use std::rc::Rc;
 
@@ -320,10 +322,10 @@ impl DiceBox {
     pub fn kind_index(&self, name: &str) -> Result<usize, DiceError> {
         // Rules roll the same kind over and over: try the last one first.
         let last = self.last_kind.get();
-        if self.kinds.get(last).is_some_and(|k| &*k.name == name) {
+        if self.kinds.get(last).is_some_and(|k| same_name(&k.name, name)) {
             return Ok(last);
         }
-        let found = self.kinds.iter().position(|k| &*k.name == name);
+        let found = self.kinds.iter().position(|k| same_name(&k.name, name));
         if let Some(i) = found {
             self.last_kind.set(i);
             return Ok(i);

@@ -335,3 +335,21 @@ fn fast_paths_match_the_full_functions() {
     assert!(fast.contains("pool unknown side !! no side named 'green'"), "{fast}");
     assert!(fast.contains("retreat seen -> true, 1, b1"), "{fast}");
 }
+
+/// Simulation's calls stay on the fast paths: after a first shot has made the
+/// unit handles, a hundred more bombardments hand no call to a full function.
+#[test]
+fn the_reserve_artillery_stays_on_the_fast_paths() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let h = host();
+    h.load_scenario(&root.join("scripts/great_war/bombardment.yaml"), &ScenarioOverrides::default()).unwrap();
+    h.state.world.borrow_mut().log.recording = false;
+    let shot = "for _ = 1, N do
+        world:set_pool('allies', 'hq', 4)
+        reserve_artillery.fire{ side = 'allies', target = hex(6, 3), card = 'bombard', hq = 4, quiet = true }
+      end";
+    h.exec(&shot.replace('N', "3"), "=warm up").unwrap();
+    h.state.fast_misses.set(0);
+    h.exec(&shot.replace('N', "100"), "=shots").unwrap();
+    assert_eq!(h.state.fast_misses.get(), 0);
+}

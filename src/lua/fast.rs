@@ -60,6 +60,7 @@ pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
     match catch_unwind(AssertUnwindSafe(|| body(l, st))) {
         Ok(Some(out)) => push(l, st, out),
         _ => {
+            st.fast_misses.set(st.fast_misses.get() + 1);
             ffi::lua_settop(l, top);
             full(l)
         }
@@ -168,8 +169,8 @@ pub fn make(
     }
 }
 
-/// The table of unit handles: `[slot + 1] = handle` and `[handle] = slot + 1`
-/// for the handle cached at each unit slot (see `world_api::unit_handle`).
+/// The table of unit handles: `[slot + 1] = handle` for the handle cached at
+/// each unit slot (see `world_api::unit_handle`).
 pub fn handle_table(lua: &Lua) -> mlua::Result<Table> {
     registry_table(lua, "sandtable.unit_handle_table", 0)
 }
@@ -253,11 +254,9 @@ pub unsafe fn unit_arg(l: *mut ffi::lua_State, st: &State, w: &World, i: c_int) 
     if ffi::lua_type(l, i) != ffi::LUA_TUSERDATA {
         return None;
     }
-    ffi::lua_pushvalue(l, i);
-    let found = ffi::lua_rawget(l, ffi::lua_upvalueindex(3));
-    let slot = if found == ffi::LUA_TNUMBER { ffi::lua_tonumberx(l, -1, std::ptr::null_mut()) as usize } else { 0 };
-    ffi::lua_pop(l, 1);
-    let idx = slot.checked_sub(1)?;
+    // Cached handles stay alive, so no other userdata can have their address.
+    let address = ffi::lua_touserdata(l, i) as usize;
+    let idx = *st.unit_handle_slots.borrow().get(&address)?;
     let handles = st.unit_handles.borrow();
     let (id, _) = handles.get(idx)?.as_ref()?;
     let unit = w.units.get(idx)?;

@@ -128,6 +128,8 @@ pub struct State {
     pub options: HostOptions,
     /// One Lua handle per unit slot, handed out again (see `world_api::unit_handle`).
     pub unit_handles: RefCell<Vec<Option<UnitHandle>>>,
+    /// The slot of each cached handle by its userdata's address (for `fast`).
+    pub unit_handle_slots: RefCell<rustc_hash::FxHashMap<usize, usize>>,
     /// Lua strings of the names the world hands out (sides, unit types,
     /// terrain): made once, because pushing a new string from Rust costs more
     /// than the rest of a small call.
@@ -137,6 +139,9 @@ pub struct State {
     pub subscribed: Cell<bool>,
     /// Names the fast paths keep as Lua strings (see `fast::push_name`).
     pub name_slots: RefCell<Vec<Rc<str>>>,
+    /// Calls a fast path handed to its full function (tests check that
+    /// simulation's hot calls stay on the fast paths).
+    pub fast_misses: Cell<u64>,
 }
 
 /// A cached unit handle and the id it was made for.
@@ -251,9 +256,11 @@ impl Host {
             spec_path: RefCell::new(Vec::new()),
             options: options.clone(),
             unit_handles: RefCell::new(Vec::new()),
+            unit_handle_slots: RefCell::new(rustc_hash::FxHashMap::default()),
             names: RefCell::new(rustc_hash::FxHashMap::default()),
             subscribed: Cell::new(false),
             name_slots: RefCell::new(Vec::new()),
+            fast_misses: Cell::new(0),
         });
         lua.set_app_data(state.clone());
         let host = Host { lua, state };

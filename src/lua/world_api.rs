@@ -273,14 +273,13 @@ pub fn unit_handle(lua: &Lua, st: &Rc<State>, idx: usize, id: Rc<str>) -> mlua::
         }
     }
     let ud = lua.create_userdata(UnitRef { idx, id: id.clone(), st: st.clone() })?;
-    // The fast paths find handles through this table (see `fast`).
-    let table = fast::handle_table(lua)?;
-    let old = st.unit_handles.borrow().get(idx).cloned().flatten();
-    if let Some((_, old)) = old {
-        table.raw_set(old, Value::Nil)?;
+    // The fast paths push handles from this table and know them by address (see `fast`).
+    fast::handle_table(lua)?.raw_set(idx + 1, &ud)?;
+    let mut by_address = st.unit_handle_slots.borrow_mut();
+    if let Some(Some((_, old))) = st.unit_handles.borrow().get(idx) {
+        by_address.remove(&(old.to_pointer() as usize));
     }
-    table.raw_set(idx + 1, &ud)?;
-    table.raw_set(&ud, idx + 1)?;
+    by_address.insert(ud.to_pointer() as usize, idx);
     let mut cache = st.unit_handles.borrow_mut();
     if cache.len() <= idx {
         cache.resize(idx + 1, None);
