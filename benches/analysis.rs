@@ -6,6 +6,7 @@
 //!   cargo bench --bench analysis                # everything
 //!   cargo bench --bench analysis -- native sim  # some parts
 //!   cargo bench --bench analysis -- --trials 2000000
+//!   cargo bench --bench analysis -- native sim --runs 7   # best of 7 (a noisy machine)
 //!
 //! Figures and how to read them: docs/PERFORMANCE.md.
 
@@ -23,6 +24,14 @@ use sandtable::hex::Hex;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// How many times each measurement runs (`--runs`, default 3); the best counts.
+static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(3);
+
+/// The best of `--runs` runs of `f`.
+fn best<T>(f: impl FnMut() -> T) -> (Duration, T) {
+    best_of(RUNS.load(std::sync::atomic::Ordering::Relaxed).max(1), f)
 }
 
 fn best_of<T>(runs: usize, mut f: impl FnMut() -> T) -> (Duration, T) {
@@ -45,7 +54,7 @@ fn native(trials: u64) -> f64 {
         native_ra::setup(&root().join("scripts/great_war/bombardment.yaml"), native_ra::Params::default());
     let mut w = template.clone();
     let target = Hex::new(6, 3);
-    let (d, lost) = best_of(3, || {
+    let (d, lost) = best(|| {
         let mut lost = 0i64;
         for i in 0..trials {
             reset_world(&mut w, &template);
@@ -69,7 +78,7 @@ fn native_exact() {
         native_ra::setup(&root().join("scripts/great_war/bombardment.yaml"), native_ra::Params::default());
     let mut w = template.clone();
     let target = Hex::new(6, 3);
-    let (d, (leaves, mean)) = best_of(3, || {
+    let (d, (leaves, mean)) = best(|| {
         let mut walk = Enumeration::default();
         let mut leaves = 0u64;
         let mut mean = 0f64;
@@ -104,8 +113,12 @@ fn setup() -> Setup {
 }
 
 fn sim(trials: u64, threads: usize, no_jit: bool) -> f64 {
+    sim_with(trials, threads, no_jit, false)
+}
+
+fn sim_with(trials: u64, threads: usize, no_jit: bool, no_fast_paths: bool) -> f64 {
     let cfg = SimConfig {
-        setup: Setup { no_jit, ..setup() },
+        setup: Setup { no_jit, no_fast_paths, ..setup() },
         vs: None,
         trials,
         seed: 1,
@@ -114,24 +127,29 @@ fn sim(trials: u64, threads: usize, no_jit: bool) -> f64 {
         progress: false,
     };
     // Wall clock of the whole run, building one Luau state per worker included.
-    let (d, run) = best_of(3, || sandtable::analysis::sim::run(&cfg).expect("sim"));
+    let (d, run) = best(|| sandtable::analysis::sim::run(&cfg).expect("sim"));
     let rate = trials as f64 / d.as_secs_f64();
     let lost = run.result.metrics.get("figures_lost").map(|a| a.mean()).unwrap_or(f64::NAN);
+    let how = match (no_jit, no_fast_paths) {
+        (true, _) => ", no JIT",
+        (_, true) => ", no fast paths",
+        _ => "",
+    };
     println!(
-        "sim (Luau rule{}), {threads} thread{}:{} {trials} trials in {:.3} s = {:>10.0} /s  (mean figures lost {:.4})",
-        if no_jit { ", no JIT" } else { "" },
+        "sim (Luau rule{how}), {threads} thread{}:{:pad$} {trials} trials in {:.3} s = {:>10.0} /s  (mean figures lost {:.4})",
         if threads == 1 { " " } else { "s" },
-        if no_jit { "" } else { "        " },
+        "",
         d.as_secs_f64(),
         rate,
-        lost
+        lost,
+        pad = 15 - how.len(),
     );
     rate
 }
 
 fn exact(threads: usize) {
     let cfg = ExactConfig { setup: setup(), vs: None, seed: 1, threads, max_leaves: u64::MAX, progress: false };
-    let (d, out) = best_of(3, || sandtable::analysis::exact::run(&cfg).expect("exact"));
+    let (d, out) = best(|| sandtable::analysis::exact::run(&cfg).expect("exact"));
     if let ExactOutcome::Done { result, .. } = out {
         let m = &result.metrics["figures_lost"];
         println!(
@@ -219,6 +237,10 @@ fn main() {
     while let Some(a) = args.next() {
         match a.as_str() {
             "--trials" => trials = args.next().and_then(|t| t.parse().ok()).unwrap_or(trials),
+            "--runs" => {
+                let n = args.next().and_then(|t| t.parse().ok()).unwrap_or(3);
+                RUNS.store(n, std::sync::atomic::Ordering::Relaxed);
+            }
             "--bench" => {}
             other if other.starts_with('-') => {}
             other => parts.push(other.to_string()),
@@ -227,7 +249,8 @@ fn main() {
     let all = parts.is_empty();
     let want = |p: &str| all || parts.iter().any(|x| x == p);
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    println!("machine: {cores} cores; trials per sim/native run: {trials}; best of 3 runs\n");
+    let runs = RUNS.load(std::sync::atomic::Ordering::Relaxed);
+    println!("machine: {cores} cores; trials per sim/native run: {trials}; best of {runs} runs\n");
     let mut nat = None;
     if want("native") {
         nat = Some(native(trials));
@@ -243,6 +266,8 @@ fn main() {
         }
         let interp = sim(trials, 1, true);
         println!("  -> JIT / no JIT on 1 thread = {:.2}x", one / interp);
+        let full = sim_with(trials, 1, false, true);
+        println!("  -> fast paths / full functions on 1 thread = {:.2}x", one / full);
     }
     if want("exact") {
         exact(1);
