@@ -255,6 +255,13 @@ fn main() {
     if want("native") {
         nat = Some(native(trials));
     }
+    if want("sim1") && !want("sim") {
+        // Only the 1-thread figure (for interleaved comparisons with `native`).
+        let one = sim(trials, 1, false);
+        if let Some(n) = nat {
+            println!("  -> native / sim on 1 thread = {:.1}x", n / one);
+        }
+    }
     if want("sim") {
         let one = sim(trials, 1, false);
         if let Some(n) = nat {

@@ -59,7 +59,8 @@ pub mod budget {
         /// The budget of the running trial, until the first clock reading
         /// turns it into a deadline.
         static BUDGET: Cell<Option<Duration>> = const { Cell::new(None) };
-        static TICKS: Cell<u32> = const { Cell::new(0) };
+        /// Ticks until the next clock check.
+        static COUNTDOWN: Cell<u32> = const { Cell::new(1024) };
         static TRIPPED: Cell<bool> = const { Cell::new(false) };
     }
 
@@ -69,20 +70,32 @@ pub mod budget {
         if gc >= 0 {
             return; // a GC step: raising an error here is not allowed
         }
-        let t = TICKS.with(|c| {
-            let t = c.get().wrapping_add(1);
-            c.set(t);
-            t
+        // One thread-local decrement per tick; the rest every 1024 ticks.
+        let left = COUNTDOWN.with(|c| {
+            let v = c.get().wrapping_sub(1);
+            c.set(v);
+            v
         });
-        let over = TRIPPED.with(Cell::get) || (t.is_multiple_of(1024) && past_deadline());
-        if over {
-            TRIPPED.with(|c| c.set(true));
-            // SAFETY: `l` is the running state; no Rust value with a destructor
-            // is alive in this frame when lua_error unwinds out of it.
-            unsafe {
-                ffi::lua_pushstring(l, MESSAGE.as_ptr().cast());
-                ffi::lua_error(l);
-            }
+        if left == 0 {
+            // SAFETY: called by Luau with the running state.
+            unsafe { check(l) }
+        }
+    }
+
+    #[cold]
+    unsafe fn check(l: *mut ffi::lua_State) {
+        if !(TRIPPED.with(Cell::get) || past_deadline()) {
+            COUNTDOWN.with(|c| c.set(1024));
+            return;
+        }
+        TRIPPED.with(|c| c.set(true));
+        // Once over, every tick raises again, so a `pcall` cannot swallow it.
+        COUNTDOWN.with(|c| c.set(1));
+        // SAFETY: `l` is the running state; no Rust value with a destructor
+        // is alive in this frame when lua_error unwinds out of it.
+        unsafe {
+            ffi::lua_pushstring(l, MESSAGE.as_ptr().cast());
+            ffi::lua_error(l);
         }
     }
 

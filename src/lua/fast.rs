@@ -42,6 +42,8 @@ pub enum Out {
     Num(f64),
     /// A name from the world (a side, a unit type, a terrain): cached as a Lua string.
     Name(Rc<str>),
+    /// Other text from the world (a unit id): a new Lua string each time.
+    Text(Rc<str>),
     Str(&'static str),
     Hex(Hex),
     /// This many values already on the stack.
@@ -87,6 +89,7 @@ unsafe fn push(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
         Out::Num(n) => ffi::lua_pushnumber(l, n),
         Out::Name(name) => push_name(l, st, name),
         Out::Str(s) => push_str(l, s),
+        Out::Text(s) => push_str(l, &s),
         Out::Hex(h) => ffi::lua_pushvector(l, h.q as f32, h.r as f32, h.s() as f32),
         Out::Pushed(n) => return n,
     }
@@ -196,10 +199,10 @@ fn registry_table(lua: &Lua, key: &str, slots: usize) -> mlua::Result<Table> {
 
 /// A hex argument: a vector with whole coordinates.
 pub unsafe fn hex_arg(l: *mut ffi::lua_State, i: c_int) -> Option<Hex> {
-    if ffi::lua_type(l, i) != ffi::LUA_TVECTOR {
+    let v = ffi::lua_tovector(l, i); // null for anything but a vector
+    if v.is_null() {
         return None;
     }
-    let v = ffi::lua_tovector(l, i);
     Some(Hex::new(whole_f32(*v)?, whole_f32(*v.add(1))?))
 }
 
@@ -251,10 +254,9 @@ pub unsafe fn num_arg(l: *mut ffi::lua_State, i: c_int) -> Option<f64> {
 /// A unit handle argument, resolved to its slot in `w.units`: only handles
 /// cached in the handle table whose unit is still in its slot.
 pub unsafe fn unit_arg(l: *mut ffi::lua_State, st: &State, w: &World, i: c_int) -> Option<usize> {
-    if ffi::lua_type(l, i) != ffi::LUA_TUSERDATA {
-        return None;
-    }
-    // Cached handles stay alive, so no other userdata can have their address.
+    // Null for anything but a userdata (or a light userdata, which scripts
+    // cannot make). Cached handles stay alive, so no other userdata can have
+    // their address.
     let address = ffi::lua_touserdata(l, i) as usize;
     let idx = *st.unit_handle_slots.borrow().get(&address)?;
     let handles = st.unit_handles.borrow();

@@ -897,6 +897,7 @@ fast_fn!(fast_unit_index, |l, st| {
         "strength" => Out::Num(unit.strength as f64),
         "hex" => unit.hex().map_or(Out::Nil, Out::Hex),
         "type" => Out::Name(unit.kind.clone()),
+        "id" => Out::Text(unit.id.clone()),
         _ => return None,
     })
 });
