@@ -404,7 +404,15 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         "sandtable.unit_set",
         lua.create_function(|lua, (u, name, v): (UnitArg, Name, Value)| unit_set(lua, &u.0, &name, v))?,
     )?;
-    let world = lua.create_table()?;
+    // Luau's JIT looks a method up at the slot it predicted from the name's
+    // hash; a name that collided with another went to a different slot and
+    // took the slow lookup on every call. A table with room to spare, and the
+    // names rules call most placed first (the later `set` keeps their slots),
+    // keeps the hot names where they are predicted.
+    let world = lua.create_table_with_capacity(0, 256)?;
+    for name in HOT {
+        world.raw_set(*name, false)?;
+    }
     let st = state.clone();
 
     wfn!(lua, world, "unit", st, |l, id: Name| {
@@ -901,6 +909,22 @@ fast_fn!(fast_unit_index, |l, st| {
         _ => return None,
     })
 });
+
+/// The world functions rules call most (the fast paths, hottest first).
+const HOT: &[&str] = &[
+    "has_token",
+    "unit_at",
+    "pool",
+    "add_pool",
+    "terrain",
+    "on_map",
+    "baseline",
+    "opponent",
+    "hit",
+    "retreat",
+    "remove_token",
+    "add_token",
+];
 
 fn install_fast(lua: &Lua, st: &Rc<State>, world: &Table) -> mlua::Result<()> {
     fast::install(lua, st, world, c"unit_at", fast_unit_at)?;
