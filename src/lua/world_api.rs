@@ -5,6 +5,7 @@
 //! so a handle stays valid across undo and reports a clear error once its
 //! unit is gone.
 
+use std::ffi::CStr;
 use std::rc::Rc;
 
 use mlua::{ffi, AnyUserData, FromLua, Function, Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods, Value};
@@ -410,8 +411,8 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     // names rules call most placed first (the later `set` keeps their slots),
     // keeps the hot names where they are predicted.
     let world = lua.create_table_with_capacity(0, 256)?;
-    for name in HOT {
-        world.raw_set(*name, false)?;
+    for (name, _) in FAST {
+        world.raw_set(name.to_str().expect("ASCII name"), false)?;
     }
     let st = state.clone();
 
@@ -910,35 +911,27 @@ fast_fn!(fast_unit_index, |l, st| {
     })
 });
 
-/// The world functions rules call most (the fast paths, hottest first).
-const HOT: &[&str] = &[
-    "has_token",
-    "unit_at",
-    "pool",
-    "add_pool",
-    "terrain",
-    "on_map",
-    "baseline",
-    "opponent",
-    "hit",
-    "retreat",
-    "remove_token",
-    "add_token",
+/// The world's fast paths, the calls rules make most first (`register`
+/// places these names first in the `world` table).
+const FAST: &[(&CStr, ffi::lua_CFunction)] = &[
+    (c"has_token", fast_has_token),
+    (c"unit_at", fast_unit_at),
+    (c"pool", fast_pool),
+    (c"add_pool", fast_add_pool),
+    (c"terrain", fast_terrain),
+    (c"on_map", fast_on_map),
+    (c"baseline", fast_baseline),
+    (c"opponent", fast_opponent),
+    (c"hit", fast_hit),
+    (c"retreat", fast_retreat),
+    (c"remove_token", fast_remove_token),
+    (c"add_token", fast_add_token),
 ];
 
 fn install_fast(lua: &Lua, st: &Rc<State>, world: &Table) -> mlua::Result<()> {
-    fast::install(lua, st, world, c"unit_at", fast_unit_at)?;
-    fast::install(lua, st, world, c"has_token", fast_has_token)?;
-    fast::install(lua, st, world, c"add_token", fast_add_token)?;
-    fast::install(lua, st, world, c"remove_token", fast_remove_token)?;
-    fast::install(lua, st, world, c"on_map", fast_on_map)?;
-    fast::install(lua, st, world, c"terrain", fast_terrain)?;
-    fast::install(lua, st, world, c"opponent", fast_opponent)?;
-    fast::install(lua, st, world, c"baseline", fast_baseline)?;
-    fast::install(lua, st, world, c"pool", fast_pool)?;
-    fast::install(lua, st, world, c"add_pool", fast_add_pool)?;
-    fast::install(lua, st, world, c"hit", fast_hit)?;
-    fast::install(lua, st, world, c"retreat", fast_retreat)?;
+    for (name, f) in FAST {
+        fast::install(lua, st, world, name, *f)?;
+    }
     // The unit metatable's `__index`: reached through any handle.
     if st.options.no_fast_paths {
         return Ok(());
