@@ -270,15 +270,10 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lua::{Host, HostOptions};
+    use crate::lua::Host;
 
     fn host() -> Host {
-        let h = Host::new(HostOptions { capture_output: true, ..Default::default() }).unwrap();
-        h.state.world.borrow_mut().sides.push(crate::battlefield::Side {
-            name: "allies".into(),
-            baseline: None,
-            pools: vec![],
-        });
+        let h = crate::repl::tests::host_with_allies();
         h.exec(
             "world:add_unit{id='a1', side='allies', type='infantry', strength=4, hex=hex(1,1), props={morale=2}}",
             "t",

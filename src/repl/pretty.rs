@@ -396,7 +396,7 @@ pub fn roll_text(r: &LuaRoll) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lua::{Host, HostOptions};
+    use crate::lua::Host;
 
     fn eval(host: &Host, src: &str) -> String {
         let values = host.exec(&format!("return {src}"), "test").expect("evaluates");
@@ -405,13 +405,7 @@ mod tests {
     }
 
     fn host() -> Host {
-        let h = Host::new(HostOptions { capture_output: true, ..Default::default() }).unwrap();
-        h.state.world.borrow_mut().sides.push(crate::battlefield::Side {
-            name: "allies".into(),
-            baseline: None,
-            pools: vec![],
-        });
-        h
+        crate::repl::tests::host_with_allies()
     }
 
     #[test]
