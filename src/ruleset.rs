@@ -148,6 +148,9 @@ pub struct Ruleset {
     pub variants: BTreeMap<String, Variant>,
     pub limits: Limits,
     pub los: LosRule,
+    /// The ruleset's own events (`events:` in ruleset.yaml): name and doc.
+    /// Rules may `on` and `emit` these and the core's (`lua::world::events::CORE_EVENTS`).
+    pub events: BTreeMap<String, String>,
     /// Current values: module -> name -> value.
     pub values: BTreeMap<String, BTreeMap<String, Value>>,
     /// The variant applied, if any.
@@ -201,6 +204,9 @@ struct RawRuleset {
     limits: Option<RawLimits>,
     #[serde(default)]
     los: Option<RawLos>,
+    /// Event name -> one line of doc.
+    #[serde(default)]
+    events: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -455,6 +461,7 @@ impl Ruleset {
                     .unwrap_or_else(|| "blocks_los".into()),
                 edge_blocks: raw.los.as_ref().and_then(|l| l.edge_blocks).unwrap_or(true),
             },
+            events: raw.events,
             values,
             variant: None,
         };

@@ -332,7 +332,7 @@ fn fast_paths_match_the_full_functions() {
     assert_eq!(fast_world, full_world);
     // The probes reach both answers and errors.
     assert!(fast.contains("unit_at b1 -> unit b1"), "{fast}");
-    assert!(fast.contains("pool unknown side !! no side named 'green'"), "{fast}");
+    assert!(fast.contains("pool unknown side !! world:pool: no side named 'green'"), "{fast}");
     assert!(fast.contains("retreat seen -> true, 1, b1"), "{fast}");
 }
 

@@ -7,12 +7,12 @@
 
 use std::ffi::CStr;
 use std::os::raw::c_int;
-use std::rc::Rc;
 
 use mlua::{ffi, Function, Lua, Table, Value};
 
+use super::api::Api;
 use super::fast::{self, fast_fn};
-use super::{display_value, DecisionMode, State};
+use super::{display_value, keys, DecisionMode};
 use crate::log::Event;
 
 /// What a person is asked.
@@ -51,109 +51,109 @@ fn position(options: &[Value], v: &Value) -> mlua::Result<Option<usize>> {
     Ok(None)
 }
 
-pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
-    lua.set_named_registry_value("sandtable.answers", lua.create_table()?)?;
-    lua.set_named_registry_value("sandtable.policies", lua.create_table()?)?;
+/// Registers `decide`, `answers` and `policy` (part of the `rules` area).
+pub fn install(api: &mut Api) -> mlua::Result<()> {
+    let lua = api.lua;
+    lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
+    lua.set_named_registry_value(keys::POLICIES, lua.create_table()?)?;
 
-    let st = state.clone();
-    let decide = lua.create_function(move |lua, spec: Table| {
-        let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
-        let prompt: String = spec.get::<Option<String>>("prompt")?.unwrap_or_else(|| "choose".into());
-        let id: Option<String> = spec.get("id")?;
-        let opts: Table = spec
-            .get::<Option<Table>>("options")?
-            .ok_or_else(|| mlua::Error::runtime(format!("decide '{prompt}': `options` (a list) is required")))?;
-        let options: Vec<Value> = opts.sequence_values::<Value>().collect::<mlua::Result<_>>()?;
-        if options.is_empty() {
-            return Err(mlua::Error::runtime(format!("decide '{prompt}': there are no options to choose from")));
-        }
-        let default_v: Value = spec.get("default")?;
-        let default = if default_v.is_nil() {
-            0
-        } else {
-            position(&options, &default_v)?.ok_or_else(|| {
-                mlua::Error::runtime(format!(
-                    "decide '{prompt}': the default {} is not one of the options",
-                    display_value(&default_v)
-                ))
-            })?
-        };
-        // Labels cost a `tostring` each; simulation reads none of them, so make them on demand.
-        let labels = || -> Vec<String> { options.iter().map(|o| label(lua, o)).collect() };
-        let check = |v: &Value, by: &str| -> mlua::Result<usize> {
-            position(&options, v)?.ok_or_else(|| {
-                mlua::Error::runtime(format!(
-                    "decide '{prompt}': {by} {} is not one of the options ({})",
-                    label(lua, v),
-                    labels().join(", ")
-                ))
-            })
-        };
-        let queue: Table = lua.named_registry_value("sandtable.answers")?;
-        let (choice, by) = if queue.raw_len() > 0 {
-            let answer: Value = queue.raw_get(1)?;
-            queue.raw_remove(1)?;
-            (check(&answer, "the answer")?, "answer")
-        } else if st.decision_mode.get() == DecisionMode::Strict {
-            return Err(mlua::Error::runtime(format!(
-                "decide '{prompt}' ({}): no answer left; give one with answers{{...}} before this decision",
-                labels().join(" / ")
-            )));
-        } else if let Some(asker) = st.asker.borrow_mut().as_mut() {
-            let req = DecisionRequest { side: side.clone(), prompt: prompt.clone(), options: labels(), default };
-            let asked = std::time::Instant::now();
-            let answer = asker.ask(&req);
-            st.guard.extend_deadline(asked.elapsed());
-            let i = answer.map_err(mlua::Error::runtime)?;
-            if i >= options.len() {
-                return Err(mlua::Error::runtime(format!("decide '{prompt}': choice {} is out of range", i + 1)));
+    api.function(
+        "decide{side=, prompt=, options=, default=, id=}",
+        "ask for a choice: the REPL asks you",
+        |lua, st, spec: Table| {
+            let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
+            let prompt: String = spec.get::<Option<String>>("prompt")?.unwrap_or_else(|| "choose".into());
+            let id: Option<String> = spec.get("id")?;
+            let opts: Table = spec
+                .get::<Option<Table>>("options")?
+                .ok_or_else(|| mlua::Error::runtime(format!("decide '{prompt}': `options` (a list) is required")))?;
+            let options: Vec<Value> = opts.sequence_values::<Value>().collect::<mlua::Result<_>>()?;
+            if options.is_empty() {
+                return Err(mlua::Error::runtime(format!("decide '{prompt}': there are no options to choose from")));
             }
-            (i, "person")
-        } else if let Some(f) = match &id {
-            Some(id) => {
-                lua.named_registry_value::<Table>("sandtable.policies")?.get::<Option<Function>>(id.as_str())?
-            }
-            None => None,
-        } {
-            let chosen: Value = f.call((opts.clone(), spec.clone()))?;
-            (check(&chosen, "the policy's choice")?, "policy")
-        } else {
-            (default, "default")
-        };
-        if st.world.borrow().log.recording {
-            let labels = labels();
-            let choice_label = labels[choice].clone();
-            st.with_world(|w| {
-                w.log.events.push(Event::Decision {
-                    side: side.clone(),
-                    prompt: prompt.clone(),
-                    options: labels,
-                    choice: choice_label,
-                    by: by.into(),
+            let default_v: Value = spec.get("default")?;
+            let default = if default_v.is_nil() {
+                0
+            } else {
+                position(&options, &default_v)?.ok_or_else(|| {
+                    mlua::Error::runtime(format!(
+                        "decide '{prompt}': the default {} is not one of the options",
+                        display_value(&default_v)
+                    ))
+                })?
+            };
+            // Labels cost a `tostring` each; simulation reads none of them, so make them on demand.
+            let labels = || -> Vec<String> { options.iter().map(|o| label(lua, o)).collect() };
+            let check = |v: &Value, by: &str| -> mlua::Result<usize> {
+                position(&options, v)?.ok_or_else(|| {
+                    mlua::Error::runtime(format!(
+                        "decide '{prompt}': {by} {} is not one of the options ({})",
+                        label(lua, v),
+                        labels().join(", ")
+                    ))
                 })
-            })?;
-        }
-        Ok(options[choice].clone())
-    })?;
-    lua.globals().set("decide", decide)?;
-    fast::install(lua, state, &lua.globals(), c"decide", fast_decide)?;
-
-    lua.globals().set(
-        "answers",
-        lua.create_function(|lua, list: Table| {
-            let queue: Table = lua.named_registry_value("sandtable.answers")?;
-            for v in list.sequence_values::<Value>() {
-                queue.raw_push(v?)?;
+            };
+            let queue: Table = lua.named_registry_value(keys::ANSWERS)?;
+            let (choice, by) = if queue.raw_len() > 0 {
+                let answer: Value = queue.raw_get(1)?;
+                queue.raw_remove(1)?;
+                (check(&answer, "the answer")?, "answer")
+            } else if st.decision_mode.get() == DecisionMode::Strict {
+                return Err(mlua::Error::runtime(format!(
+                    "decide '{prompt}' ({}): no answer left; give one with answers{{...}} before this decision",
+                    labels().join(" / ")
+                )));
+            } else if let Some(asker) = st.asker.borrow_mut().as_mut() {
+                let req = DecisionRequest { side: side.clone(), prompt: prompt.clone(), options: labels(), default };
+                let asked = std::time::Instant::now();
+                let answer = asker.ask(&req);
+                st.guard.extend_deadline(asked.elapsed());
+                let i = answer.map_err(mlua::Error::runtime)?;
+                if i >= options.len() {
+                    return Err(mlua::Error::runtime(format!("decide '{prompt}': choice {} is out of range", i + 1)));
+                }
+                (i, "person")
+            } else if let Some(f) = match &id {
+                Some(id) => lua.named_registry_value::<Table>(keys::POLICIES)?.get::<Option<Function>>(id.as_str())?,
+                None => None,
+            } {
+                let chosen: Value = f.call((opts.clone(), spec.clone()))?;
+                (check(&chosen, "the policy's choice")?, "policy")
+            } else {
+                (default, "default")
+            };
+            if st.world.borrow().log.recording {
+                let labels = labels();
+                let choice_label = labels[choice].clone();
+                st.with_world(|w| {
+                    w.log.events.push(Event::Decision {
+                        side: side.clone(),
+                        prompt: prompt.clone(),
+                        options: labels,
+                        choice: choice_label,
+                        by: by.into(),
+                    })
+                })?;
             }
-            Ok(())
-        })?,
+            Ok(options[choice].clone())
+        },
     )?;
-    lua.globals().set(
-        "policy",
-        lua.create_function(|lua, (id, f): (String, Option<Function>)| {
-            let policies: Table = lua.named_registry_value("sandtable.policies")?;
+    fast::install(lua, api.st, api.table(), c"decide", fast_decide)?;
+
+    api.function("answers{...}", "queue answers for the next decisions", |lua, _, list: Table| {
+        let queue: Table = lua.named_registry_value(keys::ANSWERS)?;
+        for v in list.sequence_values::<Value>() {
+            queue.raw_push(v?)?;
+        }
+        Ok(())
+    })?;
+    api.function(
+        "policy(id, fn)",
+        "how simulations answer decision id",
+        |lua, _, (id, f): (String, Option<Function>)| {
+            let policies: Table = lua.named_registry_value(keys::POLICIES)?;
             policies.set(id, f)
-        })?,
+        },
     )?;
     Ok(())
 }
@@ -176,7 +176,7 @@ fast_fn!(fast_decide, |l, st| {
     if st.world.try_borrow().ok()?.log.recording {
         return None;
     }
-    if field(l, ffi::LUA_REGISTRYINDEX, c"sandtable.answers") != ffi::LUA_TTABLE || ffi::lua_objlen(l, -1) > 0 {
+    if field(l, ffi::LUA_REGISTRYINDEX, keys::ANSWERS_C) != ffi::LUA_TTABLE || ffi::lua_objlen(l, -1) > 0 {
         return None;
     }
     // Text fields must be what the full function reads as text.
@@ -189,7 +189,7 @@ fast_fn!(fast_decide, |l, st| {
         ffi::LUA_TNIL => {}
         ffi::LUA_TSTRING => {
             let id = ffi::lua_gettop(l);
-            if field(l, ffi::LUA_REGISTRYINDEX, c"sandtable.policies") != ffi::LUA_TTABLE {
+            if field(l, ffi::LUA_REGISTRYINDEX, keys::POLICIES_C) != ffi::LUA_TTABLE {
                 return None;
             }
             ffi::lua_pushvalue(l, id);

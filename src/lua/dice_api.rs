@@ -8,9 +8,9 @@ use std::rc::Rc;
 
 use mlua::{Lua, LuaString, Table, UserData, UserDataFields, UserDataMethods, Value};
 
+use super::api::{Api, Returns};
 use super::args::{Counts, Name};
 use super::fast::{self, fast_fn};
-use super::State;
 use crate::dice::{DieKind, Face};
 use crate::log::Event;
 
@@ -131,24 +131,23 @@ fn parse_faces(kind: &str, faces: Value) -> mlua::Result<DieKind> {
     k.map_err(mlua::Error::external)
 }
 
-pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
-    let dice = lua.create_table()?;
-
-    let st = state.clone();
-    dice.set(
-        "define",
-        lua.create_function(move |_, (kind, faces): (String, Value)| {
+/// The `dice` area.
+pub fn install(api: &mut Api) -> mlua::Result<()> {
+    api.function(
+        "dice.define(kind, faces)",
+        "define a die: a number of sides or a list of faces",
+        |_, st, (kind, faces): (String, Value)| {
             let k = parse_faces(&kind, faces)?;
             st.with_world(|w| {
                 w.dice.define(k);
             })
-        })?,
+        },
     )?;
 
-    let st = state.clone();
-    dice.set(
-        "roll",
-        lua.create_function(move |_, (n, kind, reason): (f64, LuaString, Option<LuaString>)| {
+    api.function(
+        "dice.roll(n, kind, reason?)",
+        "roll n dice of a kind; logged with its reason",
+        |_, st, (n, kind, reason): (f64, LuaString, Option<LuaString>)| {
             let n = pool_size(n)?;
             let kind = kind.to_str()?;
             st.with_world(|w| {
@@ -171,13 +170,14 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                 });
                 Ok(lr)
             })?
-        })?,
-    )?;
+        },
+    )?
+    .returns(Returns::Roll);
 
-    let st = state.clone();
-    dice.set(
-        "counts",
-        lua.create_function(move |_, (n, kind, reason): (f64, Name, Option<Name>)| {
+    api.function(
+        "dice.counts(n, kind, reason?)",
+        "roll n dice, return the count of each face (fast form)",
+        |_, st, (n, kind, reason): (f64, Name, Option<Name>)| {
             // Arguments read in place and counts pushed straight back: nothing allocated.
             let n = pool_size(n)?;
             st.with_world(|w| {
@@ -207,15 +207,15 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                 }
                 Ok(out)
             })?
-        })?,
+        },
     )?;
 
-    fast::install(lua, state, &dice, c"counts", fast_counts)?;
+    fast::install(api.lua, api.st, api.table(), c"counts", fast_counts)?;
 
-    let st = state.clone();
-    dice.set(
-        "force",
-        lua.create_function(move |_, (kind, values): (String, Table)| {
+    api.function(
+        "dice.force(kind, {faces})",
+        "queue exact results for the next rolls of that kind",
+        |_, st, (kind, values): (String, Table)| {
             st.with_world(|w| {
                 let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
                 let die = w.dice.kind(k).clone();
@@ -234,44 +234,39 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                 w.dice.force(k, &idx);
                 Ok(())
             })?
-        })?,
+        },
     )?;
 
-    let st = state.clone();
-    dice.set(
-        "seed",
-        lua.create_function(move |_, seed: f64| {
-            if seed.fract() != 0.0 || seed < 0.0 {
-                return Err(mlua::Error::runtime("dice.seed(n): n is a whole number from 0"));
-            }
-            st.with_world(|w| w.dice.seed(seed as u64))
-        })?,
-    )?;
+    api.function("dice.seed(n)", "reseed the dice (a seed replays exactly)", |_, st, seed: f64| {
+        if seed.fract() != 0.0 || seed < 0.0 {
+            return Err(mlua::Error::runtime("dice.seed(n): n is a whole number from 0"));
+        }
+        st.with_world(|w| w.dice.seed(seed as u64))
+    })?;
 
-    let st = state.clone();
-    dice.set(
-        "faces",
-        lua.create_function(move |lua, kind: String| {
-            let values = st.with_world(|w| w.dice.kind_index(&kind).map(|k| w.dice.kind(k).values.clone()))?;
-            let values = values.map_err(mlua::Error::external)?;
-            let t = lua.create_table()?;
-            for v in &values {
-                t.push(face_value(lua, v)?)?;
-            }
-            Ok(t)
-        })?,
-    )?;
+    api.function("dice.faces(kind)", "the distinct faces of a kind, in canonical order", |lua, st, kind: String| {
+        let values = st.with_world(|w| w.dice.kind_index(&kind).map(|k| w.dice.kind(k).values.clone()))?;
+        let values = values.map_err(mlua::Error::external)?;
+        let t = lua.create_table()?;
+        for v in &values {
+            t.push(face_value(lua, v)?)?;
+        }
+        Ok(t)
+    })?;
 
-    let st = state.clone();
-    dice.set(
-        "kinds",
-        lua.create_function(move |lua, ()| {
-            let names = st.with_world(|w| w.dice.kinds().iter().map(|k| k.name.to_string()).collect::<Vec<_>>())?;
-            lua.create_sequence_from(names)
-        })?,
-    )?;
+    api.function("dice.kinds()", "the names of every die kind", |lua, st, ()| {
+        let names = st.with_world(|w| w.dice.kinds().iter().map(|k| k.name.to_string()).collect::<Vec<_>>())?;
+        lua.create_sequence_from(names)
+    })?;
+    Ok(())
+}
 
-    lua.globals().set("dice", dice)?;
+/// The `roll` area: what a roll object answers (see `LuaRoll`'s `UserData`).
+pub fn install_roll(api: &mut Api) -> mlua::Result<()> {
+    api.member("r.faces", "the faces rolled, in canonical order");
+    api.member("r:count(face)", "how many dice show that face");
+    api.member("r.total", "the sum, for numeric dice (nil otherwise)");
+    api.member("r.kind  r.n  #r", "the die kind and how many dice were rolled");
     Ok(())
 }
 

@@ -130,7 +130,10 @@ fn split_error(err: &mlua::Error) -> (String, Option<String>) {
             let (m, tb) = split_error(cause);
             // Our API's own messages say what was wrong; only type mismatches need the position.
             if !matches!(**cause, mlua::Error::FromLuaConversionError { .. }) {
-                return (m, tb);
+                return match to {
+                    Some(f) if !m.starts_with(f.as_str()) => (format!("{f}: {m}"), tb),
+                    _ => (m, tb),
+                };
             }
             let which = name.as_ref().map_or(format!("#{pos}"), |n| format!("#{pos} ({n})"));
             let f = to.as_deref().map(|f| format!(" to '{f}'")).unwrap_or_default();

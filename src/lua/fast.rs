@@ -26,7 +26,7 @@ use std::rc::Rc;
 
 use mlua::{ffi, Function, Lua, Table};
 
-use super::State;
+use super::{keys, State};
 use crate::battlefield::World;
 use crate::hex::Hex;
 
@@ -182,14 +182,14 @@ pub fn make(
 }
 
 /// The table of unit handles: `[slot + 1] = handle` for the handle cached at
-/// each unit slot (see `world_api::unit_handle`).
+/// each unit slot (see `world::unit_handle`).
 pub fn handle_table(lua: &Lua) -> mlua::Result<Table> {
-    registry_table(lua, "sandtable.unit_handle_table", 0)
+    registry_table(lua, keys::UNIT_HANDLE_TABLE, 0)
 }
 
 /// The Lua strings of `push_name`, slots 1..=MAX_NAMES made up front.
 fn name_table(lua: &Lua) -> mlua::Result<Table> {
-    registry_table(lua, "sandtable.name_table", MAX_NAMES)
+    registry_table(lua, keys::NAME_TABLE, MAX_NAMES)
 }
 
 fn registry_table(lua: &Lua, key: &str, slots: usize) -> mlua::Result<Table> {

@@ -5,12 +5,10 @@
 //! and supports `+ - *` natively. Fields `q r s` and the methods are served by
 //! the metatable; the maths itself lives in Rust (`crate::hex`).
 
-use std::rc::Rc;
-
 use mlua::{Function, Lua, MultiValue, Table, Value, Vector};
 
+use super::api::{Api, Returns};
 use super::fast::{self, fast_fn};
-use super::State;
 
 use crate::hex::{self, Hex, OffsetKind};
 
@@ -69,42 +67,55 @@ fn offset_kind(kind: Option<String>) -> mlua::Result<OffsetKind> {
     }
 }
 
-pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
-    let methods = lua.create_table()?;
-    methods.set("distance", lua.create_function(|_, (a, b): (HexArg, HexArg)| Ok(a.0.distance(b.0)))?)?;
-    methods.set(
-        "neighbor",
-        lua.create_function(|_, (a, d): (HexArg, f64)| {
-            let d = direction(d)?;
-            Ok(HexArg(a.0.neighbor(d).expect("checked direction")))
-        })?,
+/// The `hex value` area: the methods of every hex, served by the vector
+/// metatable (field and method lookup runs in Luau: no call into Rust for `h.q`).
+pub fn install_methods(api: &mut Api) -> mlua::Result<()> {
+    api.member("h.q  h.r  h.s", "axial coordinates (s = -q - r)");
+    api.function("h:distance(other)", "hexes between h and other", |_, _, (a, b): (HexArg, HexArg)| {
+        Ok(a.0.distance(b.0))
+    })?;
+    api.function("h:neighbor(d)", "the adjacent hex in direction d (1..6)", |_, _, (a, d): (HexArg, f64)| {
+        Ok(HexArg(a.0.neighbor(direction(d)?).expect("checked direction")))
+    })?
+    .returns(Returns::Hex);
+    api.function("h:neighbors()", "the six adjacent hexes, directions 1..6", |lua, _, a: HexArg| {
+        hex_list(lua, a.0.neighbors())
+    })?;
+    api.function("h:ring(n)", "hexes exactly n away", |lua, _, (a, n): (HexArg, f64)| {
+        hex_list(lua, a.0.ring(whole(n, "radius")?.max(0) as u32))
+    })?;
+    api.function("h:within(n)", "hexes at most n away, h included", |lua, _, (a, n): (HexArg, f64)| {
+        hex_list(lua, a.0.within(whole(n, "radius")?.max(0) as u32))
+    })?;
+    api.function("h:rotate_left()", "h turned 60 degrees anticlockwise about (0,0)", |_, _, a: HexArg| {
+        Ok(HexArg(a.0.rotate_left()))
+    })?
+    .returns(Returns::Hex);
+    api.function("h:rotate_right()", "h turned 60 degrees clockwise about (0,0)", |_, _, a: HexArg| {
+        Ok(HexArg(a.0.rotate_right()))
+    })?
+    .returns(Returns::Hex);
+    api.function(
+        "h:rotate_around(centre, steps)",
+        "h turned steps x 60 degrees clockwise about centre",
+        |_, _, (a, c, steps): (HexArg, HexArg, f64)| Ok(HexArg(a.0.rotate_around(c.0, whole(steps, "steps")?))),
+    )?
+    .returns(Returns::Hex);
+    api.function(
+        "h:direction_to(other)",
+        "the direction 1..6 other lies along, or nil",
+        |_, _, (a, b): (HexArg, HexArg)| Ok(a.0.direction_to(b.0)),
     )?;
-    methods.set("neighbors", lua.create_function(|lua, a: HexArg| hex_list(lua, a.0.neighbors()))?)?;
-    methods.set(
-        "ring",
-        lua.create_function(|lua, (a, n): (HexArg, f64)| hex_list(lua, a.0.ring(whole(n, "radius")?.max(0) as u32)))?,
+    api.function(
+        "h:to_offset(kind?)",
+        "col, row: the printed labels of h (odd-r by default)",
+        |_, _, (a, kind): (HexArg, Option<String>)| Ok(a.0.to_offset(offset_kind(kind)?)),
     )?;
-    methods.set(
-        "within",
-        lua.create_function(|lua, (a, n): (HexArg, f64)| hex_list(lua, a.0.within(whole(n, "radius")?.max(0) as u32)))?,
-    )?;
-    methods.set("rotate_left", lua.create_function(|_, a: HexArg| Ok(HexArg(a.0.rotate_left())))?)?;
-    methods.set("rotate_right", lua.create_function(|_, a: HexArg| Ok(HexArg(a.0.rotate_right())))?)?;
-    methods.set(
-        "rotate_around",
-        lua.create_function(|_, (a, c, steps): (HexArg, HexArg, f64)| {
-            Ok(HexArg(a.0.rotate_around(c.0, whole(steps, "steps")?)))
-        })?,
-    )?;
-    methods.set("direction_to", lua.create_function(|_, (a, b): (HexArg, HexArg)| Ok(a.0.direction_to(b.0)))?)?;
-    methods.set(
-        "to_offset",
-        lua.create_function(|_, (a, kind): (HexArg, Option<String>)| Ok(a.0.to_offset(offset_kind(kind)?)))?,
-    )?;
+    let methods = api.table().clone();
     methods.set_readonly(true);
 
-    // Field and method lookup runs in Luau: no call into Rust for `h.q`.
-    let mt: Table = lua
+    let mt: Table = api
+        .lua
         .load(
             r#"
 local methods = ...
@@ -125,29 +136,45 @@ return mt
         .set_name("=hex")
         .call(methods)?;
     mt.set_readonly(true);
-    lua.set_type_metatable::<Vector>(Some(mt));
+    api.lua.set_type_metatable::<Vector>(Some(mt));
+    Ok(())
+}
 
-    let hex = lua.create_table()?;
-    hex.set("line", lua.create_function(|lua, (a, b): (HexArg, HexArg)| hex_list(lua, Hex::line(a.0, b.0)))?)?;
-    hex.set("round", lua.create_function(|_, (q, r): (f64, f64)| Ok(HexArg(Hex::round(q, r))))?)?;
-    hex.set(
-        "from_offset",
-        lua.create_function(|_, (col, row, kind): (f64, f64, Option<String>)| {
+/// The `hex` area: the global `hex` (callable: `hex(q, r)`) and its functions.
+pub fn install(api: &mut Api) -> mlua::Result<()> {
+    api.member("hex(q, r)", "the hex at axial (q, r); hexes compare with ==, add with + -, scale with *")
+        .returns(Returns::Hex);
+    api.function(
+        "hex.line(a, b)",
+        "hexes from a to b inclusive, centre to centre",
+        |lua, _, (a, b): (HexArg, HexArg)| hex_list(lua, Hex::line(a.0, b.0)),
+    )?;
+    api.function("hex.round(fq, fr)", "the hex holding fractional axial coordinates", |_, _, (q, r): (f64, f64)| {
+        Ok(HexArg(Hex::round(q, r)))
+    })?
+    .returns(Returns::Hex);
+    api.function(
+        "hex.from_offset(col, row, kind?)",
+        "the hex at printed column/row (kind odd-r, even-r, odd-q, even-q)",
+        |_, _, (col, row, kind): (f64, f64, Option<String>)| {
             Ok(HexArg(Hex::from_offset(whole(col, "column")?, whole(row, "row")?, offset_kind(kind)?)))
-        })?,
-    )?;
-    hex.set(
-        "direction",
-        lua.create_function(|_, d: f64| Ok(HexArg(Hex::direction(direction(d)?).expect("checked direction"))))?,
-    )?;
-    hex.set(
-        "is_hex",
-        lua.create_function(|_, v: Value| Ok(matches!(v, Value::Vector(_)) && hex_from_value(&v).is_ok()))?,
-    )?;
-    fast::install(lua, state, &hex, c"is_hex", fast_is_hex)?;
-    hex.set(
-        "los",
-        lua.create_function(|_, (a, b, obstructed): (HexArg, HexArg, Function)| {
+        },
+    )?
+    .returns(Returns::Hex);
+    api.function(
+        "hex.direction(d)",
+        "the unit step of direction d (1 east, clockwise to 6 north-east)",
+        |_, _, d: f64| Ok(HexArg(Hex::direction(direction(d)?).expect("checked direction"))),
+    )?
+    .returns(Returns::Hex);
+    api.function("hex.is_hex(v)", "true when v is a hex", |_, _, v: Value| {
+        Ok(matches!(v, Value::Vector(_)) && hex_from_value(&v).is_ok())
+    })?;
+    fast::install(api.lua, api.st, api.table(), c"is_hex", fast_is_hex)?;
+    api.function(
+        "hex.los(a, b, obstructed)",
+        "clear, blocker: line of sight with your own obstruction test",
+        |_, _, (a, b, obstructed): (HexArg, HexArg, Function)| {
             let mut failure = None;
             let result = hex::los(a.0, b.0, |h| {
                 if failure.is_some() {
@@ -168,36 +195,35 @@ return mt
             out.push_back(Value::Boolean(result.clear));
             out.push_back(result.blocker.map_or(Value::Nil, hex_value));
             Ok(out)
-        })?,
+        },
     )?;
-    hex.set(
-        "crossed",
-        lua.create_function(|lua, (a, b): (HexArg, HexArg)| {
+    api.function(
+        "hex.crossed(a, b)",
+        "the hexes the line a-b crosses, each {hex=, how=interior|left|right}",
+        |lua, _, (a, b): (HexArg, HexArg)| {
             let t = lua.create_table()?;
             for (h, how) in hex::los_hexes(a.0, b.0) {
                 let e = lua.create_table()?;
                 e.set("hex", hex_value(h))?;
-                e.set(
-                    "how",
-                    match how {
-                        hex::Crossing::Interior => "interior",
-                        hex::Crossing::Left => "left",
-                        hex::Crossing::Right => "right",
-                    },
-                )?;
+                let how = match how {
+                    hex::Crossing::Interior => "interior",
+                    hex::Crossing::Left => "left",
+                    hex::Crossing::Right => "right",
+                };
+                e.set("how", how)?;
                 t.push(e)?;
             }
             Ok(t)
-        })?,
+        },
     )?;
-    let call_mt = lua.create_table()?;
+    let call_mt = api.lua.create_table()?;
     call_mt.set(
         "__call",
-        lua.create_function(|_, (_, q, r): (Value, f64, f64)| Ok(HexArg(Hex::new(whole(q, "q")?, whole(r, "r")?))))?,
+        api.lua
+            .create_function(|_, (_, q, r): (Value, f64, f64)| Ok(HexArg(Hex::new(whole(q, "q")?, whole(r, "r")?))))?,
     )?;
     call_mt.set("__metatable", "hex")?;
-    hex.set_metatable(Some(call_mt))?;
-    lua.globals().set("hex", hex)?;
+    api.table().set_metatable(Some(call_mt))?;
     Ok(())
 }
 

@@ -10,15 +10,18 @@
 //! runs under a time budget (checked from Luau's interrupt, which fires even
 //! inside `pcall`, coroutines and pattern matching) and a memory limit.
 
+pub mod api;
 mod args;
 mod decide_api;
 mod dice_api;
 mod error;
 pub(crate) mod fast;
 mod hex_api;
+pub mod keys;
+mod rules_api;
 mod spec_api;
-mod table_api;
-mod world_api;
+mod tabletop_api;
+pub mod world;
 
 use std::cell::{Cell, RefCell};
 use std::io::Write;
@@ -35,37 +38,11 @@ pub use dice_api::LuaRoll;
 pub use error::{render_error, ScriptError};
 pub use hex_api::{hex_from_value, hex_value};
 pub use spec_api::SpecReport;
-pub use world_api::UnitRef;
+pub use world::UnitRef;
 
 use crate::battlefield::World;
 use crate::ruleset::{Limits, Ruleset};
 use crate::scenario::Scenario;
-
-/// Names scripts may not assign as globals.
-pub const API_NAMES: &[&str] = &[
-    "hex",
-    "dice",
-    "world",
-    "decide",
-    "answers",
-    "policy",
-    "on",
-    "off",
-    "emit",
-    "params",
-    "ruleset",
-    "tabletop",
-    "scenario",
-    "describe",
-    "it",
-    "expect",
-    "expect_error",
-    "print",
-    "require",
-    "rawset",
-    "setmetatable",
-    "getmetatable",
-];
 
 /// Where `print` output goes.
 pub enum Output {
@@ -126,7 +103,7 @@ pub struct State {
     /// Nesting of `describe` names.
     pub spec_path: RefCell<Vec<String>>,
     pub options: HostOptions,
-    /// One Lua handle per unit slot, handed out again (see `world_api::unit_handle`).
+    /// One Lua handle per unit slot, handed out again (see `world::unit_handle`).
     pub unit_handles: RefCell<Vec<Option<UnitHandle>>>,
     /// The slot of each cached handle by its userdata's address (for `fast`).
     pub unit_handle_slots: RefCell<rustc_hash::FxHashMap<usize, usize>>,
@@ -311,19 +288,14 @@ impl Host {
         })?;
         g.set("print", print)?;
 
-        hex_api::register(lua, &self.state)?;
-        dice_api::register(lua, &self.state)?;
-        world_api::register(lua, &self.state)?;
-        decide_api::register(lua, &self.state)?;
-        table_api::register(lua)?;
-        spec_api::register(lua, &self.state)?;
+        let entries = api::install_areas(lua, &self.state)?;
         self.install_require()?;
         self.install_params()?;
 
         // Guard the API against being replaced.
         let protected = lua.create_table()?;
-        for n in API_NAMES {
-            protected.set(*n, true)?;
+        for n in api::global_names(&entries) {
+            protected.set(n, true)?;
         }
         let globals = lua.globals();
         let raw_rawset: Function = globals.get("rawset")?;
@@ -345,11 +317,6 @@ impl Host {
             })?
         };
         globals.set("rawset", guarded_rawset)?;
-        for t in ["hex", "dice", "tabletop"] {
-            if let Ok(tbl) = globals.get::<Table>(t) {
-                tbl.set_readonly(true);
-            }
-        }
         lua.sandbox(true)?;
         // After sandboxing, globals() is the script-writable proxy whose metatable
         // reads through to the read-only base; add the assignment guard to it.
@@ -541,7 +508,7 @@ impl Host {
             .into_iter()
             .map(|(k, v)| format!("forced {k} results never rolled: {}", v.join(" ")))
             .collect();
-        if let Ok(q) = self.lua.named_registry_value::<Table>("sandtable.answers") {
+        if let Ok(q) = self.lua.named_registry_value::<Table>(keys::ANSWERS) {
             let n = q.raw_len();
             if n > 0 {
                 let items: Vec<String> = q.sequence_values::<Value>().flatten().map(|v| display_value(&v)).collect();
@@ -555,18 +522,18 @@ impl Host {
     pub fn clear_queues(&self) {
         self.state.world.borrow_mut().dice.clear_forced();
         if let Ok(t) = self.lua.create_table() {
-            let _ = self.lua.set_named_registry_value("sandtable.answers", t);
+            let _ = self.lua.set_named_registry_value(keys::ANSWERS, t);
         }
     }
 
     fn install_require(&self) -> mlua::Result<()> {
         let lua = &self.lua;
-        lua.set_named_registry_value("sandtable.loaded", lua.create_table()?)?;
+        lua.set_named_registry_value(keys::LOADED, lua.create_table()?)?;
         let state = self.state.clone();
         let require = lua.create_function(move |lua, name: String| {
             let path = resolve_module(&state, &name)?;
             let key = display_path(&path);
-            let loaded: Table = lua.named_registry_value("sandtable.loaded")?;
+            let loaded: Table = lua.named_registry_value(keys::LOADED)?;
             match loaded.get::<Value>(key.as_str())? {
                 Value::Boolean(false) => {
                     return Err(mlua::Error::runtime(format!(
@@ -597,11 +564,11 @@ impl Host {
     fn install_params(&self) -> mlua::Result<()> {
         let lua = &self.lua;
         let params = lua.create_table()?;
-        lua.set_named_registry_value("sandtable.params", params.clone())?;
+        lua.set_named_registry_value(keys::PARAMS, params.clone())?;
         lua.globals().set("params", params)?;
-        lua.set_named_registry_value("sandtable.los_rule", Value::Nil)?;
+        lua.set_named_registry_value(keys::LOS_RULE, Value::Nil)?;
         let rt = lua.create_table()?;
-        lua.set_named_registry_value("sandtable.ruleset", rt.clone())?;
+        lua.set_named_registry_value(keys::RULESET, rt.clone())?;
         lua.globals().set("ruleset", rt)?;
         Ok(())
     }
@@ -702,7 +669,7 @@ fn set_compiler(lua: &Lua, modules: &[String]) {
 /// Publishes the ruleset's data to Lua: `params` and the `ruleset` table.
 fn publish_ruleset(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
     refresh_params(lua, rs)?;
-    let rt: Table = lua.named_registry_value("sandtable.ruleset")?;
+    let rt: Table = lua.named_registry_value(keys::RULESET)?;
     rt.set_readonly(false);
     rt.set("name", rs.name.as_str())?;
     rt.set("title", rs.title.as_str())?;
@@ -718,8 +685,7 @@ fn publish_ruleset(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
 
 /// Registry entries the scripts fill in (subscriptions, policies, loaded
 /// modules, the LOS rule): started afresh on a (re)load, put back if it fails.
-const SCRIPT_REGISTRY: [&str; 4] =
-    ["sandtable.handlers", "sandtable.policies", "sandtable.loaded", "sandtable.los_rule"];
+const SCRIPT_REGISTRY: [&str; 4] = [keys::HANDLERS, keys::POLICIES, keys::LOADED, keys::LOS_RULE];
 
 /// Runs the ruleset's modules. All or nothing: if one fails, the previous
 /// modules, subscriptions and policies stay in place and the session goes on
@@ -735,7 +701,7 @@ fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Ruleset>) -> mlu
     let run = || -> mlua::Result<Vec<(String, Value)>> {
         publish_ruleset(lua, &rs)?;
         for k in SCRIPT_REGISTRY {
-            if k == "sandtable.los_rule" {
+            if k == keys::LOS_RULE {
                 lua.set_named_registry_value(k, Value::Nil)?;
             } else {
                 lua.set_named_registry_value(k, lua.create_table()?)?;
@@ -839,7 +805,7 @@ pub fn load_scenario_into(
 }
 
 fn refresh_params(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
-    let params: Table = lua.named_registry_value("sandtable.params")?;
+    let params: Table = lua.named_registry_value(keys::PARAMS)?;
     params.set_readonly(false);
     params.clear()?;
     for (module, values) in &rs.values {
@@ -906,7 +872,7 @@ fn trip_message(trip: Option<Trip>, state: &State) -> String {
 /// turned into a message in Rust, without running a script's `__tostring`
 /// (an error object's metamethods are hostile territory).
 pub fn call_with_traceback(lua: &Lua, f: &Function, args: MultiValue) -> mlua::Result<MultiValue> {
-    let runner: Function = match lua.named_registry_value::<Option<Function>>("sandtable.tbcall")? {
+    let runner: Function = match lua.named_registry_value::<Option<Function>>(keys::TBCALL)? {
         Some(r) => r,
         None => {
             let r: Function = lua
@@ -925,7 +891,7 @@ end
                 )
                 .set_name("=sandtable")
                 .call(())?;
-            lua.set_named_registry_value("sandtable.tbcall", r.clone())?;
+            lua.set_named_registry_value(keys::TBCALL, r.clone())?;
             r
         }
     };
@@ -994,7 +960,7 @@ pub fn display_value(v: &Value) -> String {
         Value::Table(_) => "table".into(),
         Value::Function(_) => "function".into(),
         Value::UserData(ud) => {
-            if let Ok(u) = ud.borrow::<world_api::UnitRef>() {
+            if let Ok(u) = ud.borrow::<world::UnitRef>() {
                 format!("unit {}", u.id)
             } else {
                 "userdata".into()

@@ -6,12 +6,12 @@
 //! answers left unused at its end fail it.
 
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use mlua::{Function, Lua, MultiValue, Value};
+use mlua::{Function, MultiValue, Value};
 
-use super::{call_with_traceback, DecisionMode, ScenarioOverrides, ScriptError, State};
+use super::api::Api;
+use super::{call_with_traceback, keys, DecisionMode, ScenarioOverrides, ScriptError, State};
 
 /// One `it` case.
 #[derive(Debug)]
@@ -109,33 +109,34 @@ end
 return expect, expect_error
 "#;
 
-pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
-    let (expect, expect_error): (Function, Function) = lua.load(EXPECT).set_name("=expect").call(())?;
-    lua.globals().set("expect", expect)?;
-    lua.globals().set("expect_error", expect_error)?;
-
-    let st = state.clone();
-    lua.globals().set(
-        "describe",
-        lua.create_function(move |lua, (name, f): (String, Function)| {
-            st.spec_path.borrow_mut().push(name.clone());
-            let r = call_with_traceback(lua, &f, MultiValue::new());
-            let path = st.spec_path.borrow().join(" > ");
-            st.spec_path.borrow_mut().pop();
-            if let Err(e) = r {
-                st.spec.borrow_mut().cases.push(CaseResult {
-                    name: format!("{path} (outside any `it`)"),
-                    error: Some(ScriptError::from_lua(&e)),
-                });
-            }
-            Ok(())
-        })?,
+/// The `spec` area: the globals spec files use.
+pub fn install(api: &mut Api) -> mlua::Result<()> {
+    let (expect, expect_error): (Function, Function) = api.lua.load(EXPECT).set_name("=expect").call(())?;
+    api.value(
+        "expect(v):to_be(x)",
+        "also to_equal, to_be_close, to_be_truthy, to_be_falsy, to_be_nil, to_contain",
+        Value::Function(expect),
     )?;
+    api.value("expect_error(fn, text?)", "fn must fail (with text in its message)", Value::Function(expect_error))?;
 
-    let st = state.clone();
-    lua.globals().set(
-        "it",
-        lua.create_function(move |lua, (name, f): (String, Function)| {
+    api.function("describe(name, fn)", "group spec cases", |lua, st, (name, f): (String, Function)| {
+        st.spec_path.borrow_mut().push(name.clone());
+        let r = call_with_traceback(lua, &f, MultiValue::new());
+        let path = st.spec_path.borrow().join(" > ");
+        st.spec_path.borrow_mut().pop();
+        if let Err(e) = r {
+            st.spec.borrow_mut().cases.push(CaseResult {
+                name: format!("{path} (outside any `it`)"),
+                error: Some(ScriptError::from_lua(&e)),
+            });
+        }
+        Ok(())
+    })?;
+
+    api.function(
+        "it(name, fn)",
+        "define a spec case: it runs on a copy of the world",
+        |lua, st, (name, f): (String, Function)| {
             let full = {
                 let mut p = st.spec_path.borrow().clone();
                 p.push(name);
@@ -149,7 +150,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             let saved_deadline = st.guard.deadline.get();
             st.guard.deadline.set(Some(Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
             st.guard.tripped.set(None);
-            lua.set_named_registry_value("sandtable.answers", lua.create_table()?)?;
+            lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
             st.world.borrow_mut().dice.clear_forced();
             st.spec_path.borrow_mut().push(format!("\u{0}it:{full}"));
             let r = call_with_traceback(lua, &f, MultiValue::new());
@@ -157,7 +158,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             let tripped = st.guard.tripped.take();
             let mut error = match (r, tripped) {
                 (Ok(_), _) => None,
-                (Err(_), Some(t)) => Some(ScriptError::plain(super::trip_message(Some(t), &st))),
+                (Err(_), Some(t)) => Some(ScriptError::plain(super::trip_message(Some(t), st))),
                 (Err(e), None) => Some(ScriptError::from_lua(&e)),
             };
             if error.is_none() {
@@ -169,7 +170,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                     .into_iter()
                     .map(|(k, v)| format!("forced {k} results never rolled: {}", v.join(" ")))
                     .collect();
-                let q: mlua::Table = lua.named_registry_value("sandtable.answers")?;
+                let q: mlua::Table = lua.named_registry_value(keys::ANSWERS)?;
                 if q.raw_len() > 0 {
                     let items: Vec<String> =
                         q.sequence_values::<Value>().flatten().map(|v| super::display_value(&v)).collect();
@@ -179,7 +180,7 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                     error = Some(ScriptError::plain(left.join("; ")));
                 }
             }
-            lua.set_named_registry_value("sandtable.answers", lua.create_table()?)?;
+            lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
             *st.world.borrow_mut() = before;
             st.decision_mode.set(mode);
             st.guard
@@ -188,14 +189,11 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
             let passed = error.is_none();
             st.spec.borrow_mut().cases.push(CaseResult { name: full, error });
             Ok(passed)
-        })?,
+        },
     )?;
 
-    let st = state.clone();
-    lua.globals().set(
-        "scenario",
-        lua.create_function(move |lua, (path, opts): (String, Option<mlua::Table>)| {
-            let p = resolve_data_path(&st, &path)
+    api.function("scenario(path, opts?)", "load a scenario file ({variant=, set={...}, seed=} adds overrides)", |lua, st, (path, opts): (String, Option<mlua::Table>)| {
+            let p = resolve_data_path(st, &path)
                 .ok_or_else(|| mlua::Error::runtime(format!("scenario('{path}'): no such file (looked beside the script, in scripts/ and in the project folder)")))?;
             let mut overrides = lua.app_data_ref::<Overrides>().map(|o| o.0.clone()).unwrap_or_default();
             // scenario(path, {variant=, set={...}, seed=}) adds to the command line's overrides.
@@ -217,9 +215,8 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
                     }
                 }
             }
-            super::load_scenario_into(lua, &st, &p, &overrides).map_err(|e| mlua::Error::runtime(super::render_error(&e, false)))
-        })?,
-    )?;
+            super::load_scenario_into(lua, st, &p, &overrides).map_err(|e| mlua::Error::runtime(super::render_error(&e, false)))
+        })?;
     Ok(())
 }
 

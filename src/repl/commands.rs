@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use mlua::{Function, Lua, Table, Value};
 
-use super::api::{find_command, Command, API, COMMANDS, GROUPS, KEYS};
+use super::api::{catalogue, find_command, Command, AREAS, COMMANDS, KEYS};
 use super::complete::{closest, global, global_names, members, resolve, Target};
 use super::lexer::{self, Kind};
 use super::save::{scenario_yaml, SaveInfo};
@@ -330,7 +330,7 @@ impl Session {
                 heading(&mut s, "Keys");
                 s.push_str(&columns(&KEYS.iter().map(|(k, d)| (k.to_string(), *d)).collect::<Vec<_>>(), width));
                 heading(&mut s, "Lua API (:help GROUP lists one group, :help NAME one function)");
-                s.push_str(&columns(&GROUPS.iter().map(|(g, d)| (g.to_string(), *d)).collect::<Vec<_>>(), width));
+                s.push_str(&columns(&AREAS.iter().map(|a| (a.name.to_string(), a.about)).collect::<Vec<_>>(), width));
                 for line in wrap(
                     "Input is Luau, tried as an expression first so that its value prints. Globals you define \
                      last the session; every input is a transaction (an error changes nothing).",
@@ -345,14 +345,14 @@ impl Session {
                     s.push_str(&columns(&[cmd_row(c)], width));
                     found = true;
                 }
-                let group = GROUPS.iter().find(|(g, _)| *g == t).map(|(g, _)| *g).or(match t {
+                let group = AREAS.iter().find(|a| a.name == t).map(|a| a.name).or(match t {
                     "unit" | "units" => Some("unit"),
                     "roll" => Some("roll"),
                     _ => None,
                 });
                 let entries: Vec<_> = match group {
-                    Some(g) => API.iter().filter(|e| e.group == g).collect(),
-                    None => API
+                    Some(g) => catalogue().iter().filter(|e| e.group == g).collect(),
+                    None => catalogue()
                         .iter()
                         .filter(|e| {
                             let n = super::api::entry_name(e.usage);
@@ -364,7 +364,7 @@ impl Session {
                         .collect(),
                 };
                 if let Some(g) = group {
-                    if let Some((_, d)) = GROUPS.iter().find(|(x, _)| *x == g) {
+                    if let Some(d) = AREAS.iter().find(|a| a.name == g).map(|a| a.about) {
                         heading(&mut s, &format!("{g}: {d}"));
                     }
                 }

@@ -20,7 +20,7 @@ use rustyline::history::SearchDirection;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{Context, Helper};
 
-use super::api::{entry_name, find_command, API, COMMANDS, GROUPS};
+use super::api::{catalogue, entry_name, find_command, AREAS, COMMANDS};
 use super::complete::{global, lua_candidates};
 use super::eval::is_incomplete;
 use super::lexer::{self, Kind};
@@ -137,8 +137,8 @@ impl ReplHelper {
             "units" => Ok(pick(self.state.world.borrow().sides.iter().map(|s| s.name.to_string()).collect())),
             "help" => {
                 let mut names: Vec<String> = COMMANDS.iter().map(|c| c.name.to_string()).collect();
-                names.extend(GROUPS.iter().map(|(g, _)| g.to_string()));
-                names.extend(API.iter().map(|e| entry_name(e.usage).to_string()));
+                names.extend(AREAS.iter().map(|a| a.name.to_string()));
+                names.extend(catalogue().iter().map(|e| entry_name(e.usage).to_string()));
                 names.sort();
                 names.dedup();
                 Ok(pick(names))
@@ -162,9 +162,9 @@ impl ReplHelper {
             return None;
         }
         let method = name.rsplit_once(':').map(|(_, m)| m);
-        let entry = API.iter().find(|e| entry_name(e.usage) == name).or_else(|| {
+        let entry = catalogue().iter().find(|e| entry_name(e.usage) == name).or_else(|| {
             let m = method?;
-            API.iter().find(|e| {
+            catalogue().iter().find(|e| {
                 let n = entry_name(e.usage);
                 matches!(e.group, "hex value" | "unit" | "roll") && n.rsplit_once(':').is_some_and(|(_, x)| x == m)
             })

@@ -44,7 +44,7 @@ use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
 use rustyline::{CompletionType, Config, Editor, ExternalPrinter as _};
 
-pub use api::{ApiEntry, Command, Returns, API, COMMANDS, GROUPS, KEYS};
+pub use api::{catalogue, ApiEntry, Command, Returns, AREAS, COMMANDS, KEYS};
 pub use eval::is_incomplete;
 pub use pretty::{pretty, pretty_all, Limits};
 pub use save::{scenario_yaml, SaveInfo};

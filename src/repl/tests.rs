@@ -260,49 +260,6 @@ fn banner_names_the_battlefield_and_an_example() {
 }
 
 #[test]
-fn every_registered_function_is_in_the_api_list() {
-    let t = T::new();
-    let lua = &t.s.host.lua;
-    let names: Vec<&str> = API.iter().flat_map(|e| e.usage.split("  ")).map(api::entry_name).collect();
-    let known = |n: &str| names.contains(&n);
-    for (table, sep) in [("world", ":"), ("dice", "."), ("hex", "."), ("tabletop", ".")] {
-        let Some(Value::Table(t)) = complete::global(lua, table) else { panic!("no {table}") };
-        t.for_each(|k: String, v: Value| {
-            if matches!(v, Value::Function(_)) {
-                assert!(known(&format!("{table}{sep}{k}")), "{table}{sep}{k} is missing from src/repl/api.rs");
-            }
-            Ok(())
-        })
-        .unwrap();
-    }
-    for m in [
-        "distance",
-        "neighbor",
-        "neighbors",
-        "ring",
-        "within",
-        "rotate_left",
-        "rotate_right",
-        "rotate_around",
-        "direction_to",
-        "to_offset",
-    ] {
-        assert!(known(&format!("h:{m}")), "h:{m}");
-        let is_fn = lua.load(format!("return type(hex(0,0).{m})")).eval::<String>().unwrap();
-        assert_eq!(is_fn, "function", "{m} is a hex method");
-    }
-    // Every function the API puts in the globals (the standard Lua ones it
-    // only protects aside) has an entry.
-    let standard = ["rawset", "setmetatable", "getmetatable"];
-    for g in crate::lua::API_NAMES.iter().copied().filter(|g| !standard.contains(g)) {
-        if !matches!(complete::global(lua, g), Some(Value::Function(_))) {
-            continue; // a table (world, dice, ...) or data (params, ruleset), checked above
-        }
-        assert!(names.iter().any(|n| n.starts_with(g)), "{g} is missing from src/repl/api.rs");
-    }
-}
-
-#[test]
 fn decisions_are_asked() {
     struct Pick(usize);
     impl crate::lua::Asker for Pick {

@@ -4,7 +4,8 @@
 
 use mlua::{Lua, Table, Value};
 
-use super::world_api::{point_from_value, UnitRef};
+use super::api::Api;
+use super::world::{point_from_value, UnitRef};
 use crate::table::{self, Point, Rect};
 use crate::unit::Position;
 
@@ -32,37 +33,38 @@ fn point(lua: &Lua, p: Point) -> mlua::Result<Table> {
     Ok(t)
 }
 
-pub fn register(lua: &Lua) -> mlua::Result<()> {
-    let t = lua.create_table()?;
-    t.set("point", lua.create_function(|lua, (x, y): (f64, f64)| point(lua, Point::new(x, y)))?)?;
-    t.set(
-        "distance",
-        lua.create_function(|lua, (a, b): (Value, Value)| {
-            Ok(point_or_unit(lua, &a)?.distance(point_or_unit(lua, &b)?))
-        })?,
+/// The `tabletop` area.
+pub fn install(api: &mut Api) -> mlua::Result<()> {
+    api.function("tabletop.point(x, y)", "a point {x=, y=} in cm", |lua, _, (x, y): (f64, f64)| {
+        point(lua, Point::new(x, y))
+    })?;
+    api.function(
+        "tabletop.distance(a, b)",
+        "cm between two points or tabletop units",
+        |lua, _, (a, b): (Value, Value)| Ok(point_or_unit(lua, &a)?.distance(point_or_unit(lua, &b)?)),
     )?;
-    t.set(
-        "bearing",
-        lua.create_function(
-            |lua, (a, b): (Value, Value)| Ok(point_or_unit(lua, &a)?.bearing(point_or_unit(lua, &b)?)),
-        )?,
+    api.function("tabletop.bearing(a, b)", "degrees clockwise from east, a to b", |lua, _, (a, b): (Value, Value)| {
+        Ok(point_or_unit(lua, &a)?.bearing(point_or_unit(lua, &b)?))
+    })?;
+    api.function(
+        "tabletop.travel(a, bearing, cm)",
+        "the point cm away along a bearing",
+        |lua, _, (a, bearing, dist): (Value, f64, f64)| point(lua, point_or_unit(lua, &a)?.travel(bearing, dist)),
     )?;
-    t.set(
-        "travel",
-        lua.create_function(|lua, (a, bearing, dist): (Value, f64, f64)| {
-            point(lua, point_or_unit(lua, &a)?.travel(bearing, dist))
-        })?,
-    )?;
-    t.set("angle_between", lua.create_function(|_, (a, b): (f64, f64)| Ok(table::angle_between(a, b)))?)?;
-    t.set(
-        "in_arc",
-        lua.create_function(|lua, (from, facing, arc, to): (Value, f64, f64, Value)| {
+    api.function("tabletop.angle_between(a, b)", "smallest angle between two bearings", |_, _, (a, b): (f64, f64)| {
+        Ok(table::angle_between(a, b))
+    })?;
+    api.function(
+        "tabletop.in_arc(from, facing, arc, to)",
+        "true when to lies within the arc",
+        |lua, _, (from, facing, arc, to): (Value, f64, f64, Value)| {
             Ok(table::in_arc(point_or_unit(lua, &from)?, facing, arc, point_or_unit(lua, &to)?))
-        })?,
+        },
     )?;
-    t.set(
-        "in_rect",
-        lua.create_function(|lua, (p, rect): (Value, Table)| {
+    api.function(
+        "tabletop.in_rect(p, {centre=, width=, depth=, facing=})",
+        "true when p lies in the rectangle",
+        |lua, _, (p, rect): (Value, Table)| {
             let centre = point_or_unit(lua, &rect.get::<Value>("centre")?)?;
             let r = Rect {
                 centre,
@@ -71,8 +73,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
                 facing: rect.get::<Option<f64>>("facing")?.unwrap_or(0.0),
             };
             Ok(r.contains(point_or_unit(lua, &p)?))
-        })?,
+        },
     )?;
-    lua.globals().set("tabletop", t)?;
     Ok(())
 }

@@ -1,0 +1,43 @@
+//! Names of the values the host keeps in the Lua registry, in one place.
+//!
+//! The `_C` forms are the same names for the fast paths, which read the
+//! registry through Luau's C API (a test checks that both forms agree).
+
+use std::ffi::CStr;
+
+/// The queue of answers for the next decisions (`answers{...}`).
+pub const ANSWERS: &str = "sandtable.answers";
+pub const ANSWERS_C: &CStr = c"sandtable.answers";
+/// Policies by decision id (`policy(id, fn)`).
+pub const POLICIES: &str = "sandtable.policies";
+pub const POLICIES_C: &CStr = c"sandtable.policies";
+/// Event subscribers: event name -> { [id] = fn }.
+pub const HANDLERS: &str = "sandtable.handlers";
+/// The id the next subscription gets.
+pub const NEXT_HANDLER: &str = "sandtable.next_handler";
+/// Modules `require` has loaded, by resolved path.
+pub const LOADED: &str = "sandtable.loaded";
+/// The ruleset's own line-of-sight obstruction test (`world:set_los_rule`).
+pub const LOS_RULE: &str = "sandtable.los_rule";
+/// The `params` table scripts read.
+pub const PARAMS: &str = "sandtable.params";
+/// The `ruleset` table scripts read.
+pub const RULESET: &str = "sandtable.ruleset";
+/// The traceback-collecting call wrapper.
+pub const TBCALL: &str = "sandtable.tbcall";
+/// `u:get(name)` and `u:set(name, v)`, handed out by a unit handle's `__index`.
+pub const UNIT_GET: &str = "sandtable.unit_get";
+pub const UNIT_SET: &str = "sandtable.unit_set";
+/// Cached unit handles by slot (for the fast paths).
+pub const UNIT_HANDLE_TABLE: &str = "sandtable.unit_handle_table";
+/// Names the fast paths keep as Lua strings.
+pub const NAME_TABLE: &str = "sandtable.name_table";
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn c_forms_agree() {
+        assert_eq!(super::ANSWERS_C.to_str(), Ok(super::ANSWERS));
+        assert_eq!(super::POLICIES_C.to_str(), Ok(super::POLICIES));
+    }
+}

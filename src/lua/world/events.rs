@@ -1,0 +1,135 @@
+//! Events: the log (`world:note`, `world:log`, `world:events`) and
+//! subscriptions (`on`, `off`, `emit`), which reaction rules hook into.
+
+use std::rc::Rc;
+
+use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
+
+use super::super::api::Api;
+use super::super::args::Name;
+use super::super::{keys, State};
+
+/// Whether any script subscribed to events (see `State::subscribed`).
+fn subscribed(lua: &Lua) -> bool {
+    lua.app_data_ref::<Rc<State>>().is_none_or(|s| s.subscribed.get())
+}
+
+/// Calls every handler subscribed to `event` with `args`; the world is not borrowed meanwhile.
+pub fn emit(lua: &Lua, event: &str, args: MultiValue) -> mlua::Result<()> {
+    if !subscribed(lua) {
+        return Ok(());
+    }
+    let handlers: Table = lua.named_registry_value(keys::HANDLERS)?;
+    let Some(list) = handlers.get::<Option<Table>>(event)? else {
+        return Ok(());
+    };
+    // In subscription order.
+    let mut fns: Vec<(i64, Function)> = list.pairs::<i64, Function>().filter_map(|p| p.ok()).collect();
+    fns.sort_by_key(|(id, _)| *id);
+    for (_, f) in fns {
+        f.call::<()>(args.clone())?;
+    }
+    Ok(())
+}
+
+/// `world:note(text)`: write a note into the event log.
+pub fn note(_l: &Lua, st: &Rc<State>, text: Name) -> mlua::Result<impl IntoLuaMulti> {
+    st.with_world(|w| w.note(text.to_string()))
+}
+
+/// `world:log(n?)`: the last n events as text (20 by default).
+pub fn log(l: &Lua, st: &Rc<State>, n: Option<usize>) -> mlua::Result<impl IntoLuaMulti> {
+    let lines = st.with_world(|w| w.log.tail(n.unwrap_or(20)).iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
+    l.create_sequence_from(lines)
+}
+
+/// `world:events(n?)`: the last n events as tables.
+pub fn events(l: &Lua, st: &Rc<State>, n: Option<usize>) -> mlua::Result<impl IntoLuaMulti> {
+    let events = st.with_world(|w| w.log.tail(n.unwrap_or(usize::MAX)).to_vec())?;
+    let t = l.create_table()?;
+    for e in events {
+        let v = super::super::json_to_lua(l, &serde_json::to_value(&e).map_err(mlua::Error::external)?)?;
+        t.push(v)?;
+    }
+    Ok(t)
+}
+
+/// The events the core itself emits: name and what it passes.
+pub const CORE_EVENTS: &[(&str, &str)] = &[
+    ("enters", "a unit stepped onto a hex: (unit, hex, from)"),
+    ("leaves", "a unit stepped off a hex: (unit, from, to)"),
+];
+
+/// Every event a script may use: the core's, then the ruleset's (`events:` in ruleset.yaml).
+pub fn known_events(st: &State) -> Vec<String> {
+    let mut names: Vec<String> = CORE_EVENTS.iter().map(|(n, _)| n.to_string()).collect();
+    if let Some(rs) = st.ruleset.borrow().as_ref() {
+        names.extend(rs.events.keys().cloned());
+    }
+    names
+}
+
+/// Checks an event name, suggesting the closest known one for a typo.
+fn check_event(st: &State, name: &str) -> mlua::Result<()> {
+    let known = known_events(st);
+    if known.iter().any(|k| k == name) {
+        return Ok(());
+    }
+    let closest =
+        known.iter().min_by_key(|k| strsim::levenshtein(k, name)).filter(|k| strsim::levenshtein(k, name) <= 2);
+    let hint = closest.map(|k| format!(" (did you mean '{k}'?)")).unwrap_or_default();
+    Err(mlua::Error::runtime(format!(
+        "unknown event '{name}'{hint}; events: {} (a ruleset declares its own under `events:` in ruleset.yaml)",
+        known.join(", ")
+    )))
+}
+
+/// `on(event, fn)`: subscribes `f`; returns the subscription's id.
+fn on(lua: &Lua, st: &Rc<State>, (event, f): (Name, Function)) -> mlua::Result<i64> {
+    check_event(st, &event)?;
+    let handlers: Table = lua.named_registry_value(keys::HANDLERS)?;
+    let list = match handlers.get::<Option<Table>>(&*event)? {
+        Some(t) => t,
+        None => {
+            let t = lua.create_table()?;
+            handlers.set(&*event, t.clone())?;
+            t
+        }
+    };
+    st.subscribed.set(true);
+    let id: i64 = lua.named_registry_value(keys::NEXT_HANDLER)?;
+    lua.set_named_registry_value(keys::NEXT_HANDLER, id + 1)?;
+    list.set(id, f)?;
+    Ok(id)
+}
+
+/// `off(id)`: ends a subscription; true if there was one.
+fn off(lua: &Lua, _: &Rc<State>, id: i64) -> mlua::Result<bool> {
+    let handlers: Table = lua.named_registry_value(keys::HANDLERS)?;
+    let mut found = false;
+    for pair in handlers.pairs::<Value, Table>() {
+        let (_, list) = pair?;
+        if list.contains_key(id)? {
+            list.set(id, Value::Nil)?;
+            found = true;
+        }
+    }
+    Ok(found)
+}
+
+/// Registers `on`, `off` and `emit` (part of the `rules` area).
+pub fn install(api: &mut Api) -> mlua::Result<()> {
+    api.lua.set_named_registry_value(keys::HANDLERS, api.lua.create_table()?)?;
+    api.lua.set_named_registry_value(keys::NEXT_HANDLER, 1)?;
+    api.function("on(event, fn)", "subscribe to an event (enters, leaves, or the ruleset's own); returns an id", on)?;
+    api.function("off(id)", "unsubscribe", off)?;
+    api.function(
+        "emit(event, ...)",
+        "call every subscriber of an event",
+        |lua, st, (event, args): (Name, MultiValue)| {
+            check_event(st, &event)?;
+            emit(lua, &event, args)
+        },
+    )?;
+    Ok(())
+}

@@ -1,0 +1,187 @@
+//! The world's fast paths (see `lua::fast`): the calls a rule makes for
+//! every hex it resolves. Each handles the common case and leaves everything
+//! else, errors included, to the full function.
+
+use std::ffi::CStr;
+use std::rc::Rc;
+
+use mlua::{ffi, Function, Lua, Table};
+
+use super::super::fast::{self, fast_fn, Out};
+use super::super::State;
+use super::units::UnitRef;
+
+fast_fn!(fast_unit_at, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    match w.unit_at(h) {
+        None => Some(Out::Nil),
+        Some(i) => fast::push_unit(l, st, &w, i),
+    }
+});
+
+fast_fn!(fast_has_token, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let t = fast::str_arg(l, 3)?;
+    let w = st.world.try_borrow().ok()?;
+    Some(Out::Bool(w.has_token(h, t)))
+});
+
+fast_fn!(fast_add_token, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let t = fast::str_arg(l, 3)?;
+    // A token the ruleset declares, on the map (else the full function's error).
+    if !st.ruleset.try_borrow().ok()?.as_ref().is_none_or(|rs| rs.tokens.iter().any(|x| x == t)) {
+        return None;
+    }
+    let mut w = st.world.try_borrow_mut().ok()?;
+    if !w.on_map(h) {
+        return None;
+    }
+    w.add_token(h, t);
+    Some(Out::Pushed(0))
+});
+
+fast_fn!(fast_remove_token, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let t = fast::str_arg(l, 3)?;
+    let mut w = st.world.try_borrow_mut().ok()?;
+    Some(Out::Bool(w.remove_token(h, t)))
+});
+
+fast_fn!(fast_on_map, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    Some(Out::Bool(w.on_map(h)))
+});
+
+fast_fn!(fast_terrain, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    Some(w.terrain(h).map_or(Out::Nil, |t| Out::Name(t.clone())))
+});
+
+fast_fn!(fast_opponent, |l, st| {
+    let side = fast::str_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    Some(Out::Name(w.opponent(side).ok()?))
+});
+
+fast_fn!(fast_baseline, |l, st| {
+    let side = fast::str_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    Some(w.side(side).ok()?.baseline.map_or(Out::Nil, |b| Out::Str(b.name())))
+});
+
+fast_fn!(fast_pool, |l, st| {
+    let side = fast::str_arg(l, 2)?;
+    let pool = fast::str_arg(l, 3)?;
+    let w = st.world.try_borrow().ok()?;
+    Some(Out::Num(w.pool(side, pool).ok()? as f64))
+});
+
+fast_fn!(fast_add_pool, |l, st| {
+    let side = fast::str_arg(l, 2)?;
+    let pool = fast::str_arg(l, 3)?;
+    let change = fast::whole_arg(l, 4, -(1 << 53), 1 << 53)?;
+    let reason = fast::opt_str_arg(l, 5)?;
+    let mut w = st.world.try_borrow_mut().ok()?;
+    // Fails (on an unknown side) before changing anything.
+    Some(Out::Num(w.add_pool(side, pool, change, reason).ok()? as f64))
+});
+
+fast_fn!(fast_hit, |l, st| {
+    let n = fast::whole_arg(l, 3, 0, i32::MAX as i64)?;
+    let reason = fast::opt_str_arg(l, 4)?;
+    let mut w = st.world.try_borrow_mut().ok()?;
+    let i = fast::unit_arg(l, st, &w, 2)?;
+    Some(Out::Num(w.hit(i, n as i32, reason) as f64))
+});
+
+// `world:retreat(unit, hex)`: one step, with nobody subscribed to moves.
+fast_fn!(fast_retreat, |l, st| {
+    if st.subscribed.get() {
+        return None;
+    }
+    let to = fast::hex_arg(l, 3)?;
+    let mut w = st.world.try_borrow_mut().ok()?;
+    let i = fast::unit_arg(l, st, &w, 2)?;
+    w.check_path(i, &[to]).ok()?;
+    // As `walk`: a unit no longer alive stops (false); a step that fails changes nothing.
+    let moved = w.units[i].alive();
+    if moved {
+        w.step(i, to, true).ok()?;
+    }
+    Some(Out::Bool(moved))
+});
+
+// A unit handle's field read; fields other than these go to the full `__index`.
+fast_fn!(fast_unit_index, |l, st| {
+    let key = fast::str_arg(l, 2)?;
+    let w = st.world.try_borrow().ok()?;
+    let i = fast::unit_arg(l, st, &w, 1)?;
+    let unit = &w.units[i];
+    Some(match key {
+        "side" => Out::Name(unit.side.clone()),
+        "alive" => Out::Bool(unit.alive()),
+        "strength" => Out::Num(unit.strength as f64),
+        "hex" => unit.hex().map_or(Out::Nil, Out::Hex),
+        "type" => Out::Name(unit.kind.clone()),
+        "id" => Out::Text(unit.id.clone()),
+        _ => return None,
+    })
+});
+
+/// The world's fast paths, the calls rules make most first (`install`
+/// places these names first in the `world` table).
+const FAST: &[(&CStr, ffi::lua_CFunction)] = &[
+    (c"has_token", fast_has_token),
+    (c"unit_at", fast_unit_at),
+    (c"pool", fast_pool),
+    (c"add_pool", fast_add_pool),
+    (c"terrain", fast_terrain),
+    (c"on_map", fast_on_map),
+    (c"baseline", fast_baseline),
+    (c"opponent", fast_opponent),
+    (c"hit", fast_hit),
+    (c"retreat", fast_retreat),
+    (c"remove_token", fast_remove_token),
+    (c"add_token", fast_add_token),
+];
+
+/// The names of the world's fast paths, hottest first.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    FAST.iter().map(|(name, _)| name.to_str().expect("ASCII name"))
+}
+
+/// Replaces the world's hot calls, and a unit handle's `__index`, with their fast paths.
+pub fn install(lua: &Lua, st: &Rc<State>, world: &Table) -> mlua::Result<()> {
+    for (name, f) in FAST {
+        fast::install(lua, st, world, name, *f)?;
+    }
+    // The unit metatable's `__index`: reached through any handle.
+    if st.options.no_fast_paths {
+        return Ok(());
+    }
+    let probe = lua.create_userdata(UnitRef { idx: usize::MAX, id: Rc::from(""), st: st.clone() })?;
+    // SAFETY: reads the `__index` of the probe handle's metatable: the full
+    // field read mlua made from `UnitRef::add_methods`.
+    let full: Function = unsafe {
+        lua.exec_raw((&probe,), |l| {
+            ffi::lua_getmetatable(l, 1);
+            ffi::lua_rawgetfield(l, -1, c"__index".as_ptr());
+            ffi::lua_replace(l, 1);
+            ffi::lua_settop(l, 1);
+        })?
+    };
+    let fast_index = fast::make(lua, st, full, c"__index", fast_unit_index)?;
+    // SAFETY: sets the same metatable's `__index` to the fast one.
+    unsafe {
+        lua.exec_raw::<()>((&probe, fast_index), |l| {
+            ffi::lua_getmetatable(l, 1);
+            ffi::lua_insert(l, 2);
+            ffi::lua_rawsetfield(l, 2, c"__index".as_ptr());
+            ffi::lua_settop(l, 0);
+        })
+    }
+}
