@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use sandtable::analysis::exact::{ExactConfig, ExactOutcome};
 use sandtable::analysis::sim::SimConfig;
-use sandtable::analysis::{reset_world, trial_seed, Setup};
+use sandtable::analysis::{trial_seed, Setup};
 use sandtable::dice::{Enumeration, Source};
 use sandtable::hex::Hex;
 
@@ -57,7 +57,7 @@ fn native(trials: u64) -> f64 {
     let (d, lost) = best(|| {
         let mut lost = 0i64;
         for i in 0..trials {
-            reset_world(&mut w, &template);
+            w.reset_from(&template);
             w.dice.seed(trial_seed(1, i));
             lost += rule.fire(&mut w, "allies", target, 4).figures_lost as i64;
         }
@@ -84,7 +84,7 @@ fn native_exact() {
         let mut mean = 0f64;
         loop {
             walk.restart();
-            reset_world(&mut w, &template);
+            w.reset_from(&template);
             w.dice.set_source(Source::Enumerate(walk));
             let rec = rule.fire(&mut w, "allies", target, 4);
             let Source::Enumerate(back) =

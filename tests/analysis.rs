@@ -453,7 +453,7 @@ fn native_exact(scenario: &Path, hq: u32) -> Vec<(&'static str, Dist)> {
     let mut dists: Vec<BTreeMap<i64, BigRational>> = vec![BTreeMap::new(); names.len()];
     loop {
         walk.restart();
-        sandtable::analysis::reset_world(&mut w, &template);
+        w.reset_from(&template);
         w.dice.set_source(Source::Enumerate(walk));
         let rec = rule.fire(&mut w, "allies", sandtable::hex::Hex::new(6, 3), hq);
         let Source::Enumerate(back) = std::mem::replace(w.dice.source_mut(), Source::Enumerate(Enumeration::default()))
