@@ -222,7 +222,7 @@ bench("mlua function returning 6 integers", function() f_multi() end)
 fn apicost() {
     let host = sandtable::lua::Host::new(sandtable::lua::HostOptions { time_ms: Some(600_000), ..Default::default() })
         .expect("host");
-    sandtable::analysis::budget::install(&host.lua);
+    sandtable::lua::raw::trial::install_interrupt(&host.lua);
     host.state.world.borrow_mut().log.recording = false;
     println!("API call costs from Luau (bench/api_calls.lua):");
     if let Err(e) = host.exec_file(&root().join("bench/api_calls.lua")) {

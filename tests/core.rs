@@ -56,6 +56,9 @@ fn hostile_scripts_end_cleanly_and_the_host_keeps_working() {
         let err = h.exec(src, "hostile.lua").expect_err(what);
         let text = format!("{}\n{}", err, sandtable::lua::render_error(&err, false));
         assert!(text.contains(expected), "{what}: expected '{expected}' in:\n{text}");
+        if *expected == "time limit" {
+            assert!(matches!(err, ScriptError::TimeLimit { ms: 300 }), "{what}: {err:?}");
+        }
         assert!(start.elapsed() < Duration::from_secs(5), "{what} took {:?}", start.elapsed());
         h.take_output();
         let ok = h

@@ -481,10 +481,7 @@ fn script_error(host: &Host, chunks: &[(String, String)], e: &mlua::Error, src: 
     let chunk = first_chunk_name(&text).and_then(|name| chunks.iter().rev().find(|(n, _)| *n == name));
     let mut err = ScriptError::from_lua_with(e, chunk.map(|(n, s)| (n.as_str(), s.as_str())));
     let hint = commands::suggest(&host.lua, &host.state, src, &err.message());
-    let help = match &mut err {
-        ScriptError::Located(l) => &mut l.help,
-        ScriptError::Plain { help, .. } => help,
-    };
+    let Some(help) = err.help_mut() else { return err };
     if help.as_deref().is_some_and(|h| h.contains("traceback") && !h.contains(".lua:") && !h.contains(".luau:")) {
         *help = None;
     }
