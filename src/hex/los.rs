@@ -102,7 +102,7 @@ pub fn los(from: Hex, to: Hex, mut obstructed: impl FnMut(Hex) -> bool) -> Los {
 /// two hexes along the same edge come left first). For display and
 /// debugging; [`los`] applies the blocking rules to this list.
 ///
-/// Computed exactly (see the [module documentation](self)); candidates are
+/// Computed exactly (see the [module documentation](super)); candidates are
 /// the hexes within distance 1 of [`Hex::line`], which is a superset of the
 /// touched hexes.
 pub fn los_hexes(from: Hex, to: Hex) -> Vec<(Hex, Crossing)> {
