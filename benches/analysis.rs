@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use sandtable::analysis::exact::{ExactConfig, ExactOutcome};
 use sandtable::analysis::sim::SimConfig;
-use sandtable::analysis::{reset_world, trial_seed, Setup};
+use sandtable::analysis::{trial_seed, Setup};
 use sandtable::dice::{Enumeration, Source};
 use sandtable::hex::Hex;
 
@@ -57,7 +57,7 @@ fn native(trials: u64) -> f64 {
     let (d, lost) = best(|| {
         let mut lost = 0i64;
         for i in 0..trials {
-            reset_world(&mut w, &template);
+            w.reset_from(&template);
             w.dice.seed(trial_seed(1, i));
             lost += rule.fire(&mut w, "allies", target, 4).figures_lost as i64;
         }
@@ -84,7 +84,7 @@ fn native_exact() {
         let mut mean = 0f64;
         loop {
             walk.restart();
-            reset_world(&mut w, &template);
+            w.reset_from(&template);
             w.dice.set_source(Source::Enumerate(walk));
             let rec = rule.fire(&mut w, "allies", target, 4);
             let Source::Enumerate(back) =
@@ -222,7 +222,7 @@ bench("mlua function returning 6 integers", function() f_multi() end)
 fn apicost() {
     let host = sandtable::lua::Host::new(sandtable::lua::HostOptions { time_ms: Some(600_000), ..Default::default() })
         .expect("host");
-    sandtable::analysis::budget::install(&host.lua);
+    sandtable::lua::raw::trial::install_interrupt(&host.lua);
     host.state.world.borrow_mut().log.recording = false;
     println!("API call costs from Luau (bench/api_calls.lua):");
     if let Err(e) = host.exec_file(&root().join("bench/api_calls.lua")) {

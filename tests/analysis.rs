@@ -419,6 +419,63 @@ fn trial_errors_name_the_trial_and_runaways_stop() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The raw reader only declines; the safe reader then writes the message.
+/// Each bad result gets its one message, the worker reads good results
+/// afterwards, and a runaway trial is `ScriptError::TimeLimit`, by variant.
+#[test]
+fn bad_trial_results_are_explained_by_the_safe_reader() {
+    use sandtable::analysis::Worker;
+    use sandtable::lua::ScriptError;
+    let dir = std::env::temp_dir().join(format!("sandtable-analysis-read-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let script = dir.join("results.lua");
+    std::fs::write(
+        &script,
+        "results = {\n\
+           nothing = function() return nil end,\n\
+           text = function() return 'six' end,\n\
+           key = function() return { 1, 2 } end,\n\
+           metric = function() return { hits = 2, who = 'me' } end,\n\
+           nan = function() return { hits = 0 / 0 } end,\n\
+           huge = function() return 1e13 end,\n\
+           empty = function() return { [''] = 1 } end,\n\
+           good = function() return { hits = 2, crater = true, gone = nil } end,\n\
+           loop = function() while true do end end,\n\
+         }\n\
+         case = 'good'\n\
+         function trial() return results[case]() end\n",
+    )
+    .expect("write");
+    let setup = Setup { script, time_ms: Some(50), ..Default::default() };
+    let mut w = Worker::new(&setup, 1).expect("worker");
+    let cases = [
+        ("nothing", "trial() returned nothing; return a number, a boolean or a table of named numbers"),
+        ("text", "trial() returned string for metric 'value'; metrics are numbers or booleans"),
+        ("key", "key; name each metric, e.g. return { hits = h, crater = c }"),
+        ("metric", "trial() returned string for metric 'who'; metrics are numbers or booleans"),
+        ("nan", "metric 'hits'; metrics are finite numbers within ±1e12"),
+        ("huge", "trial() returned 10000000000000 for metric 'value'; metrics are finite numbers"),
+        ("empty", "trial() returned a metric with an empty name"),
+    ];
+    for (case, expected) in cases {
+        w.host.lua.globals().set("case", case).expect("set case");
+        let err = w.run_seeded(7).expect_err(case);
+        assert!(matches!(err, ScriptError::Plain { .. }), "{case}: {err:?}");
+        assert!(err.to_string().contains(expected), "{case}: expected '{expected}' in '{err}'");
+        w.host.lua.globals().set("case", "good").expect("set case");
+        w.run_seeded(7).expect("a good result after a bad one");
+        let got = |name: &str| w.names.iter().position(|n| n == name).map(|i| w.values[i]);
+        assert_eq!((got("hits"), got("crater")), (Some(2.0), Some(1.0)), "{case}");
+        assert!(got("gone").is_none_or(f64::is_nan), "{case}");
+    }
+    w.host.lua.globals().set("case", "loop").expect("set case");
+    let err = w.run_seeded(7).expect_err("loop");
+    assert!(matches!(err, ScriptError::TimeLimit { ms: 50 }), "{err:?}");
+    assert!(err.to_string().starts_with("time limit: "), "{err}");
+    assert!(matches!(w.explain_failure(7, err), ScriptError::TimeLimit { ms: 50 }));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 // ------------------------------------------------------------ the real rule
 
 /// The Lua reserve artillery rule and the same rule in Rust
@@ -453,7 +510,7 @@ fn native_exact(scenario: &Path, hq: u32) -> Vec<(&'static str, Dist)> {
     let mut dists: Vec<BTreeMap<i64, BigRational>> = vec![BTreeMap::new(); names.len()];
     loop {
         walk.restart();
-        sandtable::analysis::reset_world(&mut w, &template);
+        w.reset_from(&template);
         w.dice.set_source(Source::Enumerate(walk));
         let rec = rule.fire(&mut w, "allies", sandtable::hex::Hex::new(6, 3), hq);
         let Source::Enumerate(back) = std::mem::replace(w.dice.source_mut(), Source::Enumerate(Enumeration::default()))

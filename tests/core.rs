@@ -56,6 +56,9 @@ fn hostile_scripts_end_cleanly_and_the_host_keeps_working() {
         let err = h.exec(src, "hostile.lua").expect_err(what);
         let text = format!("{}\n{}", err, sandtable::lua::render_error(&err, false));
         assert!(text.contains(expected), "{what}: expected '{expected}' in:\n{text}");
+        if *expected == "time limit" {
+            assert!(matches!(err, ScriptError::TimeLimit { ms: 300 }), "{what}: {err:?}");
+        }
         assert!(start.elapsed() < Duration::from_secs(5), "{what} took {:?}", start.elapsed());
         h.take_output();
         let ok = h
@@ -216,10 +219,14 @@ fn variants_and_set_reach_params() {
     assert!(err.message().contains("above the maximum"), "{err}");
 }
 
-#[test]
-fn every_spec_passes() {
-    let files = sandtable::spec::discover(&[]).unwrap();
-    assert!(!files.is_empty());
+// ---- specs: one test per ruleset ----
+
+/// Runs every spec under `root` (a ruleset folder, or a folder of specs),
+/// found by `sandtable::spec::discover` as `sandtable test ROOT` finds them,
+/// and fails with every failing case, named by file.
+fn run_specs(root: &str) {
+    let files = sandtable::spec::discover(&[project(root)]).unwrap();
+    assert!(!files.is_empty(), "no specs under {root}");
     let mut failures = Vec::new();
     let mut cases = 0;
     for f in &files {
@@ -231,7 +238,75 @@ fn every_spec_passes() {
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {cases} spec cases failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(failures.is_empty(), "{root}: {} of {cases} spec cases failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+fn project(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// One `#[test]` per spec root, named after it: `cargo test --release
+/// great_war` runs one ruleset's specs, and a failure names its ruleset.
+/// `SPEC_ROOTS` lists the roots for the guard tests below.
+macro_rules! spec_tests {
+    ($($name:ident: $root:literal),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                run_specs($root);
+            }
+        )*
+        const SPEC_ROOTS: &[&str] = &[$($root),*];
+    };
+}
+
+// A ruleset with a `spec/` folder needs its line here (tricorne, viktory and
+// republique each will when they land): `every_ruleset_has_a_spec_test` fails
+// until it has one. Spec files within a root are still discovered.
+spec_tests! {
+    core_api: "tests/spec",
+    great_war: "rulesets/great_war",
+}
+
+/// Every `rulesets/<x>/` with a `spec/` folder (other than `lib`) has its
+/// line in `spec_tests!`.
+#[test]
+fn every_ruleset_has_a_spec_test() {
+    let mut missing = Vec::new();
+    for e in std::fs::read_dir(project("rulesets")).unwrap() {
+        let dir = e.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        if name == "lib" || !dir.join("spec").is_dir() {
+            continue;
+        }
+        if !SPEC_ROOTS.contains(&format!("rulesets/{name}").as_str()) {
+            missing.push(format!("    {name}: \"rulesets/{name}\","));
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "rulesets with specs but no spec test; add to spec_tests! in tests/core.rs:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// Every spec `sandtable test` finds (with no paths) runs in one of the
+/// spec tests: none is left out because it sits outside every root.
+#[test]
+fn every_discovered_spec_has_a_spec_test() {
+    let covered: Vec<PathBuf> = SPEC_ROOTS
+        .iter()
+        .flat_map(|r| sandtable::spec::discover(&[project(r)]).unwrap())
+        .map(|f| f.canonicalize().unwrap())
+        .collect();
+    let left_out: Vec<String> = sandtable::spec::discover(&[])
+        .unwrap()
+        .into_iter()
+        .filter(|f| !covered.contains(&f.canonicalize().unwrap()))
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(left_out.is_empty(), "specs outside every root in spec_tests! (tests/core.rs):\n{}", left_out.join("\n"));
 }
 
 #[test]

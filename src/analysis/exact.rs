@@ -217,7 +217,7 @@ fn run_leaf(worker: &mut Worker, mut walk: Enumeration) -> Result<Enumeration, L
     walk.restart();
     {
         let mut w = worker.host.state.world.borrow_mut();
-        super::reset_world(&mut w, &worker.template);
+        w.reset_from(&worker.template);
         w.dice.set_source(Source::Enumerate(walk));
     }
     let r = worker.call_trial();

@@ -31,6 +31,7 @@ use mlua::{Function, Value};
 
 use crate::battlefield::World;
 use crate::dice::splitmix64;
+use crate::lua::raw::trial;
 use crate::lua::{render_error, DecisionMode, Host, HostOptions, ScenarioOverrides, ScriptError};
 use crate::ruleset::Ruleset;
 
@@ -38,245 +39,6 @@ use crate::ruleset::Ruleset;
 #[inline]
 pub fn trial_seed(seed: u64, i: u64) -> u64 {
     splitmix64(seed) ^ i
-}
-
-/// The time budget of trials, checked from a bare Luau interrupt.
-///
-/// The host's own interrupt goes through mlua's callback wrapper, which cost
-/// about 12% of a reserve artillery trial; analysis workers replace it with a
-/// plain `extern "C"` callback that counts ticks and looks at the clock every
-/// 1024 of them. The deadline is per thread (each worker thread runs one trial
-/// at a time), so a runaway trial still stops with a clear error.
-pub mod budget {
-    use std::cell::Cell;
-    use std::os::raw::c_int;
-    use std::time::{Duration, Instant};
-
-    use mlua::ffi;
-
-    thread_local! {
-        static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
-        /// The budget of the running trial, until the first clock reading
-        /// turns it into a deadline.
-        static BUDGET: Cell<Option<Duration>> = const { Cell::new(None) };
-        /// Ticks until the next clock check.
-        static COUNTDOWN: Cell<u32> = const { Cell::new(1024) };
-        static TRIPPED: Cell<bool> = const { Cell::new(false) };
-    }
-
-    const MESSAGE: &[u8] = b"time limit: the trial ran longer than its budget\0";
-
-    unsafe extern "C-unwind" fn interrupt(l: *mut ffi::lua_State, gc: c_int) {
-        if gc >= 0 {
-            return; // a GC step: raising an error here is not allowed
-        }
-        // One thread-local decrement per tick; the rest every 1024 ticks.
-        let left = COUNTDOWN.with(|c| {
-            let v = c.get().wrapping_sub(1);
-            c.set(v);
-            v
-        });
-        if left == 0 {
-            // SAFETY: called by Luau with the running state.
-            unsafe { check(l) }
-        }
-    }
-
-    #[cold]
-    unsafe fn check(l: *mut ffi::lua_State) {
-        if !(TRIPPED.with(Cell::get) || past_deadline()) {
-            COUNTDOWN.with(|c| c.set(1024));
-            return;
-        }
-        TRIPPED.with(|c| c.set(true));
-        // Once over, every tick raises again, so a `pcall` cannot swallow it.
-        COUNTDOWN.with(|c| c.set(1));
-        // SAFETY: `l` is the running state; no Rust value with a destructor
-        // is alive in this frame when lua_error unwinds out of it.
-        unsafe {
-            ffi::lua_pushstring(l, MESSAGE.as_ptr().cast());
-            ffi::lua_error(l);
-        }
-    }
-
-    /// Reads the clock. The first reading in a trial starts its deadline: most
-    /// trials end before 1024 ticks and never read the clock at all, and a
-    /// runaway one is stopped at most 1024 ticks later than its budget.
-    fn past_deadline() -> bool {
-        let now = Instant::now();
-        if let Some(budget) = BUDGET.with(Cell::take) {
-            DEADLINE.with(|d| d.set(Some(now + budget)));
-            return false;
-        }
-        DEADLINE.with(Cell::get).is_some_and(|d| now > d)
-    }
-
-    /// Replaces the state's interrupt with the bare one.
-    pub fn install(lua: &mlua::Lua) {
-        // SAFETY: only sets the interrupt pointer of the state's callbacks.
-        let _ = unsafe {
-            lua.exec_raw::<()>((), |l| {
-                (*ffi::lua_callbacks(l)).interrupt = Some(interrupt);
-            })
-        };
-    }
-
-    /// Starts the budget of one trial.
-    pub fn start(ms: u64) {
-        BUDGET.with(|b| b.set(Some(Duration::from_millis(ms))));
-        DEADLINE.with(|d| d.set(None));
-        TRIPPED.with(|c| c.set(false));
-    }
-
-    /// Ends it; true if the trial ran out of time.
-    pub fn stop() -> bool {
-        BUDGET.with(|b| b.set(None));
-        DEADLINE.with(|d| d.set(None));
-        TRIPPED.with(|c| c.replace(false))
-    }
-}
-
-/// Calls the function at the top of the stack with no arguments and reads
-/// its result as metrics into `names`/`values` (by slot; new names are added).
-/// A result that is not a metric leaves its explanation in `problem` (no Lua
-/// error is raised for it). Lua errors from the call unwind to the caller's
-/// protected call (`exec_raw`); nothing with a destructor is alive across it.
-///
-/// # Safety
-/// `l` must be a state with the function on top of its stack.
-unsafe fn read_raw(
-    l: *mut mlua::ffi::lua_State,
-    names: &mut Vec<String>,
-    values: &mut Vec<f64>,
-    problem: &mut Option<String>,
-) {
-    use mlua::ffi;
-    unsafe {
-        ffi::lua_call(l, 0, 1);
-        let top = ffi::lua_gettop(l);
-        match ffi::lua_type(l, top) {
-            ffi::LUA_TTABLE => {
-                ffi::lua_pushnil(l);
-                while ffi::lua_next(l, top) != 0 {
-                    if problem.is_none() {
-                        if ffi::lua_type(l, -2) == ffi::LUA_TSTRING {
-                            let mut len = 0usize;
-                            let p = ffi::lua_tolstring(l, -2, &mut len);
-                            let name = std::slice::from_raw_parts(p.cast::<u8>(), len);
-                            put_raw(l, name, names, values, problem);
-                        } else {
-                            *problem = Some(format!(
-                                "trial() returned a table with a {} key; name each metric, e.g. return {{ hits = h, crater = c }}",
-                                type_name(l, -2)
-                            ));
-                        }
-                    }
-                    ffi::lua_settop(l, -2);
-                }
-            }
-            ffi::LUA_TNIL => {
-                *problem =
-                    Some("trial() returned nothing; return a number, a boolean or a table of named numbers".into());
-            }
-            _ => put_raw(l, b"value", names, values, problem),
-        }
-        ffi::lua_settop(l, top - 1);
-    }
-}
-
-unsafe fn type_name(l: *mut mlua::ffi::lua_State, idx: std::os::raw::c_int) -> String {
-    unsafe {
-        let t = mlua::ffi::lua_typename(l, mlua::ffi::lua_type(l, idx));
-        std::ffi::CStr::from_ptr(t).to_string_lossy().into_owned()
-    }
-}
-
-thread_local! {
-    /// Where `put_raw` looks first for the next metric's name.
-    static HINT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
-/// Reads the value at the top of the stack as metric `name`.
-unsafe fn put_raw(
-    l: *mut mlua::ffi::lua_State,
-    name: &[u8],
-    names: &mut Vec<String>,
-    values: &mut Vec<f64>,
-    problem: &mut Option<String>,
-) {
-    use mlua::ffi;
-    let x = unsafe {
-        match ffi::lua_type(l, -1) {
-            ffi::LUA_TNUMBER => ffi::lua_tonumberx(l, -1, std::ptr::null_mut()),
-            ffi::LUA_TBOOLEAN => f64::from(u8::from(ffi::lua_toboolean(l, -1) != 0)),
-            ffi::LUA_TNIL => return,
-            _ => {
-                *problem = Some(format!(
-                    "trial() returned {} for metric '{}'; metrics are numbers or booleans",
-                    type_name(l, -1),
-                    String::from_utf8_lossy(name)
-                ));
-                return;
-            }
-        }
-    };
-    if !x.is_finite() || x.abs() > stats::MAX_ABS_VALUE {
-        *problem = Some(format!(
-            "trial() returned {x} for metric '{}'; metrics are finite numbers within ±1e12",
-            String::from_utf8_lossy(name)
-        ));
-        return;
-    }
-    // Trials return their metrics in the same order every time: try the slot after the last one found.
-    let hint = HINT.with(std::cell::Cell::get) % names.len().max(1);
-    let found = match names.get(hint) {
-        Some(n) if n.as_bytes() == name => Some(hint),
-        _ => names.iter().position(|n| n.as_bytes() == name),
-    };
-    if let Some(i) = found {
-        HINT.with(|h| h.set(i + 1));
-    }
-    let i = match found {
-        Some(i) => i,
-        None => match std::str::from_utf8(name) {
-            Ok(s) if !s.is_empty() => {
-                names.push(s.to_string());
-                values.push(f64::NAN);
-                names.len() - 1
-            }
-            _ => {
-                *problem = Some("trial() returned a metric whose name is empty or not UTF-8".into());
-                return;
-            }
-        },
-    };
-    values[i] = x;
-}
-
-/// Makes `w` equal to `t` (a fresh copy of the template for the next trial),
-/// reusing `w`'s allocations and keeping shared parts shared. The same as
-/// `*w = t.clone()`, but cheaper: a plain clone was a third of the time of a
-/// small trial. The event log is emptied (trials do not record).
-pub fn reset_world(w: &mut World, t: &World) {
-    // Exhaustive on purpose: a new World field must be reset here too.
-    let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks } = t;
-    w.map.clone_from(map);
-    if !std::rc::Rc::ptr_eq(&w.board, board) {
-        w.board = board.clone();
-    }
-    w.tokens.reset_from(tokens);
-    if !std::rc::Rc::ptr_eq(&w.sections, sections) {
-        w.sections = sections.clone();
-    }
-    w.sides.clone_from(sides);
-    w.units.clone_from(units);
-    w.current_side.clone_from(current_side);
-    w.turn = *turn;
-    w.dice.reset_from(dice);
-    w.log.events.clear();
-    w.log.events.extend(log.events.iter().cloned());
-    w.log.recording = log.recording;
-    w.marks.clone_from(marks);
 }
 
 /// Where a trial's world comes from: the script and the setup around it.
@@ -433,7 +195,7 @@ impl Worker {
         host.state.world.borrow_mut().dice.seed(seed);
         host.exec_file(&setup.script).map_err(|e| AnalysisError::script(ctx("the top level"), e))?;
         let top_output = host.take_output();
-        budget::install(&host.lua);
+        trial::install_interrupt(&host.lua);
         if (!setup.set.is_empty() || setup.variant.is_some()) && host.state.ruleset.borrow().is_none() {
             return Err(AnalysisError::plain(
                 "--set and --variant need a ruleset: give --ruleset or --scenario, or load a scenario in the script",
@@ -458,7 +220,7 @@ impl Worker {
     #[inline]
     fn reset_world(&self) {
         let mut w = self.host.state.world.borrow_mut();
-        reset_world(&mut w, &self.template);
+        w.reset_from(&self.template);
     }
 
     /// Runs one trial with the dice seeded by `dice_seed`, leaving its metric
@@ -470,27 +232,22 @@ impl Worker {
     }
 
     /// Calls `trial()` on the world as it stands and reads its metrics, under
-    /// the per-trial time budget (see [`budget`]).
+    /// the per-trial time budget (the bare interrupt of [`trial`]).
     ///
-    /// The call and the reading of the returned table happen in one protected
-    /// call on the Lua stack ([`read_raw`]): no registry references, no
-    /// strings copied for metric names already seen. Reading a table of five
-    /// metrics through `Table::pairs` cost as much as a small trial.
+    /// The metrics are read straight off the Lua stack
+    /// ([`trial::call_and_read`]); when that reader declines a result,
+    /// the safe reader (`read_metrics`) reads it again and says what is wrong
+    /// with it.
     pub fn call_trial(&mut self) -> Result<(), ScriptError> {
-        let Worker { host, trial, names, values, .. } = self;
-        values.iter_mut().for_each(|x| *x = f64::NAN);
-        let mut problem: Option<String> = None;
-        budget::start(host.state.limits.get().time_ms);
-        // SAFETY: the closure only calls the function mlua pushed, and reads
-        // the stack above it; see `read_raw`.
-        let r = unsafe { host.lua.exec_raw::<()>(&*trial, |l| read_raw(l, names, values, &mut problem)) };
-        let tripped = budget::stop();
+        let ms = self.host.state.limits.get().time_ms;
+        values_unset(&mut self.values);
+        trial::start_budget(ms);
+        let r = trial::call_and_read(&self.host.lua, &self.trial, &mut self.names, &mut self.values);
+        let tripped = trial::stop_budget();
         match r {
-            Ok(()) => problem.map_or(Ok(()), |p| Err(ScriptError::plain(p))),
-            Err(_) if tripped => Err(ScriptError::plain(format!(
-                "time limit: the trial ran longer than its budget of {} ms (raise it with --time-limit or `limits: {{ time_ms: ... }}` in ruleset.yaml)",
-                host.state.limits.get().time_ms
-            ))),
+            Ok(None) => Ok(()),
+            Ok(Some(declined)) => self.read_metrics(declined),
+            Err(_) if tripped => Err(ScriptError::TimeLimit { ms }),
             Err(e) => Err(ScriptError::from_lua(&e)),
         }
     }
@@ -505,15 +262,15 @@ impl Worker {
     /// Re-runs a failed trial with a traceback, for the error report
     /// (`first` is the error it gave; a time-out is not run again).
     pub fn explain_failure(&mut self, dice_seed: u64, first: ScriptError) -> ScriptError {
-        if first.message().starts_with("time limit") {
+        if matches!(first, ScriptError::TimeLimit { .. }) {
             return first;
         }
         self.reset_world();
         self.host.state.world.borrow_mut().dice.seed(dice_seed);
         let f = self.trial.clone();
-        budget::start(self.host.state.limits.get().time_ms);
+        trial::start_budget(self.host.state.limits.get().time_ms);
         let r = crate::lua::call_with_traceback(&self.host.lua, &f, mlua::MultiValue::new());
-        budget::stop();
+        trial::stop_budget();
         match r {
             Err(e) => ScriptError::from_lua(&e),
             Ok(v) => match self.read_metrics(v.into_iter().next().unwrap_or(Value::Nil)) {
@@ -563,8 +320,10 @@ impl Worker {
         Ok(())
     }
 
+    /// Reads a trial's result as metrics: the safe reader, and the one place
+    /// that says what is wrong with a result that is not a set of metrics.
     fn read_metrics(&mut self, v: Value) -> Result<(), ScriptError> {
-        self.values.iter_mut().for_each(|x| *x = f64::NAN);
+        values_unset(&mut self.values);
         match v {
             Value::Table(t) => {
                 for pair in t.pairs::<Value, Value>() {
@@ -590,6 +349,11 @@ impl Worker {
             other => self.put(b"value", &other),
         }
     }
+}
+
+/// Marks every metric absent (NaN) before a trial's result is read.
+fn values_unset(values: &mut [f64]) {
+    values.iter_mut().for_each(|x| *x = f64::NAN);
 }
 
 /// What the progress bar shows while workers run: its template, and a function

@@ -8,12 +8,21 @@ use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 use crate::error::LocatedError;
 
 /// An error from running Lua or loading what it asked for.
+///
+/// Callers that must tell a budget or Ctrl-C from a script's own error match
+/// on [`ScriptError::TimeLimit`] and [`ScriptError::Interrupted`], never on
+/// the message text.
 #[derive(Debug)]
 pub enum ScriptError {
     /// Points into a file: a script line, or a YAML line and column.
     Located(Box<LocatedError>),
     /// No file to point at; `help` carries a traceback when there is one.
     Plain { message: String, help: Option<String> },
+    /// The script (a command, a spec, a trial) ran longer than its time
+    /// budget of `ms` milliseconds. Its message is written here, once.
+    TimeLimit { ms: u64 },
+    /// The person stopped the script (Ctrl-C).
+    Interrupted,
 }
 
 impl fmt::Display for ScriptError {
@@ -21,6 +30,11 @@ impl fmt::Display for ScriptError {
         match self {
             ScriptError::Located(l) => write!(f, "{l}"),
             ScriptError::Plain { message, .. } => f.write_str(message),
+            ScriptError::TimeLimit { ms } => write!(
+                f,
+                "time limit: the script ran longer than its budget of {ms} ms (raise it with --time-limit or `limits: {{ time_ms: ... }}` in ruleset.yaml)"
+            ),
+            ScriptError::Interrupted => f.write_str("interrupted"),
         }
     }
 }
@@ -32,18 +46,19 @@ impl Diagnostic for ScriptError {
         match self {
             ScriptError::Located(l) => l.help(),
             ScriptError::Plain { help, .. } => help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>),
+            ScriptError::TimeLimit { .. } | ScriptError::Interrupted => None,
         }
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         match self {
             ScriptError::Located(l) => l.source_code(),
-            ScriptError::Plain { .. } => None,
+            _ => None,
         }
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         match self {
             ScriptError::Located(l) => l.labels(),
-            ScriptError::Plain { .. } => None,
+            _ => None,
         }
     }
 }
@@ -62,7 +77,7 @@ impl ScriptError {
     pub fn location(&self) -> Option<(String, usize)> {
         match self {
             ScriptError::Located(l) => Some((l.file.clone(), l.line)),
-            ScriptError::Plain { .. } => None,
+            _ => None,
         }
     }
 
@@ -71,6 +86,17 @@ impl ScriptError {
         match self {
             ScriptError::Located(l) => l.message.clone(),
             ScriptError::Plain { message, .. } => message.clone(),
+            ScriptError::TimeLimit { .. } | ScriptError::Interrupted => self.to_string(),
+        }
+    }
+
+    /// The help text (a traceback, a hint) to edit, for the kinds of error
+    /// that carry one.
+    pub fn help_mut(&mut self) -> Option<&mut Option<String>> {
+        match self {
+            ScriptError::Located(l) => Some(&mut l.help),
+            ScriptError::Plain { help, .. } => Some(help),
+            ScriptError::TimeLimit { .. } | ScriptError::Interrupted => None,
         }
     }
 
@@ -79,8 +105,17 @@ impl ScriptError {
         ScriptError::from_lua_with(err, None)
     }
 
-    /// Like [`from_lua`], with the source of an in-memory chunk (REPL input) by name.
+    /// Like [`from_lua`](ScriptError::from_lua), with the source of an in-memory chunk (REPL input) by name.
+    ///
+    /// A [`ScriptError::TimeLimit`] or [`ScriptError::Interrupted`] that the
+    /// host's guard wrapped into the mlua error (`Host::guarded`) comes back
+    /// out as itself.
     pub fn from_lua_with(err: &mlua::Error, chunk: Option<(&str, &str)>) -> ScriptError {
+        match err.downcast_ref::<ScriptError>() {
+            Some(ScriptError::TimeLimit { ms }) => return ScriptError::TimeLimit { ms: *ms },
+            Some(ScriptError::Interrupted) => return ScriptError::Interrupted,
+            _ => {}
+        }
         let (message, traceback) = split_error(err);
         let located = find_location(&message).or_else(|| traceback.as_deref().and_then(find_location));
         let message_clean = strip_location(&message);

@@ -18,6 +18,7 @@ mod error;
 pub(crate) mod fast;
 mod hex_api;
 pub mod keys;
+pub mod raw;
 mod rules_api;
 mod spec_api;
 mod tabletop_api;
@@ -402,7 +403,7 @@ impl Host {
         }
         match (r, tripped) {
             (Ok(v), _) => Ok(v),
-            (Err(_), Some(t)) => Err(mlua::Error::runtime(trip_message(Some(t), &self.state))),
+            (Err(_), Some(t)) => Err(mlua::Error::external(trip_error(t, &self.state))),
             (Err(e), None) => Err(e),
         }
     }
@@ -859,12 +860,15 @@ pub fn display_path(p: &Path) -> String {
 }
 
 fn trip_message(trip: Option<Trip>, state: &State) -> String {
+    trip_error(trip.unwrap_or(Trip::Time), state).to_string()
+}
+
+/// The error a tripped guard gives: matchable, and its message written once
+/// (in `ScriptError`'s `Display`).
+fn trip_error(trip: Trip, state: &State) -> ScriptError {
     match trip {
-        Some(Trip::Cancel) => "interrupted".into(),
-        _ => format!(
-            "time limit: the script ran longer than its budget of {} ms (raise it with --time-limit or `limits: {{ time_ms: ... }}` in ruleset.yaml)",
-            state.limits.get().time_ms
-        ),
+        Trip::Cancel => ScriptError::Interrupted,
+        Trip::Time => ScriptError::TimeLimit { ms: state.limits.get().time_ms },
     }
 }
 

@@ -96,29 +96,6 @@ fn same_ruleset(a: Option<&Ruleset>, b: Option<&Ruleset>) -> bool {
     }
 }
 
-/// Whether two worlds differ in anything a rule or a person could see.
-/// (The dice generator compares by state; its `Debug` hides the state.)
-fn same_world(a: &World, b: &World) -> bool {
-    use crate::dice::Source;
-    let dice_same = a.dice.unused_forced() == b.dice.unused_forced()
-        && format!("{:?}", a.dice.kinds()) == format!("{:?}", b.dice.kinds())
-        && match (a.dice.source(), b.dice.source()) {
-            (Source::Random(x), Source::Random(y)) => x == y,
-            (x, y) => format!("{x:?}") == format!("{y:?}"),
-        };
-    a.map == b.map
-        && (Rc::ptr_eq(&a.board, &b.board) || a.board == b.board)
-        && a.tokens == b.tokens
-        && (Rc::ptr_eq(&a.sections, &b.sections) || a.sections == b.sections)
-        && a.sides == b.sides
-        && a.units == b.units
-        && a.current_side == b.current_side
-        && a.turn == b.turn
-        && a.marks == b.marks
-        && a.log.events.len() == b.log.events.len()
-        && dice_same
-}
-
 /// The one handler Ctrl-C has while scripts run: it sets the running
 /// session's cancel flag (Luau's interrupt then stops the script).
 static CANCEL: Mutex<Option<Arc<AtomicBool>>> = Mutex::new(None);
@@ -241,7 +218,7 @@ impl Session {
 
     /// Remembers `before` for `:undo` when the command changed the battlefield or the ruleset.
     fn record(&mut self, before: Snapshot) {
-        let changed = !same_world(&before.world, &self.host.state.world.borrow())
+        let changed = !before.world.same_as(&self.host.state.world.borrow())
             || !same_ruleset(before.ruleset.as_ref(), self.host.state.ruleset.borrow().as_ref());
         if changed {
             self.undo.push(before);
@@ -504,10 +481,7 @@ fn script_error(host: &Host, chunks: &[(String, String)], e: &mlua::Error, src: 
     let chunk = first_chunk_name(&text).and_then(|name| chunks.iter().rev().find(|(n, _)| *n == name));
     let mut err = ScriptError::from_lua_with(e, chunk.map(|(n, s)| (n.as_str(), s.as_str())));
     let hint = commands::suggest(&host.lua, &host.state, src, &err.message());
-    let help = match &mut err {
-        ScriptError::Located(l) => &mut l.help,
-        ScriptError::Plain { help, .. } => help,
-    };
+    let Some(help) = err.help_mut() else { return err };
     if help.as_deref().is_some_and(|h| h.contains("traceback") && !h.contains(".lua:") && !h.contains(".luau:")) {
         *help = None;
     }

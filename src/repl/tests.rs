@@ -101,7 +101,7 @@ fn an_error_changes_nothing_and_the_session_goes_on() {
     let before = t.s.host.snapshot();
     let e = t.fails("world:hit('b1', 2) error('boom')");
     assert!(e.contains("boom"), "{e}");
-    assert!(same_world(&before, &t.s.host.state.world.borrow()), "the hit was rolled back");
+    assert!(before.same_as(&t.s.host.state.world.borrow()), "the hit was rolled back");
     let e = t.fails("wrold:units()");
     assert!(e.contains("did you mean `world`"), "{e}");
     let e = t.fails("dice.rol(2, 'battle')");
@@ -185,7 +185,7 @@ fn same_world_but_log(a: &World, b: &World) -> bool {
     a.log.events.clear();
     b.log.events.clear();
     a.dice = b.dice.clone();
-    same_world(&a, &b)
+    a.same_as(&b)
 }
 
 #[test]
@@ -287,7 +287,7 @@ fn a_memory_overrun_changes_nothing() {
     let before = s.host.snapshot();
     assert!(!s.handle("world:hit('b1', 3) local t = {} for i = 1, 1e8 do t[i] = string.rep('x', 64) .. i end"));
     assert!(err.take().contains("memory limit"));
-    assert!(same_world(&before, &s.host.state.world.borrow()));
+    assert!(before.same_as(&s.host.state.world.borrow()));
     assert!(s.handle("hoard = nil"));
     assert!(s.handle("world:unit('b1').strength"));
     assert_eq!(out.take(), "4\n");

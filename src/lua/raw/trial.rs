@@ -1,0 +1,257 @@
+//! Analysis trials on the Luau C API: a bare time-budget interrupt and a
+//! reader that takes `trial()`'s metrics straight off the stack.
+//!
+//! Both exist for speed and are measured (docs/PERFORMANCE.md): the host's
+//! own interrupt goes through mlua's callback wrapper, which cost about 12% of
+//! a reserve artillery trial, and reading a table of five metrics through
+//! `Table::pairs` cost as much as a small trial.
+//!
+//! The reader follows the fast paths' rule: it only *declines*. When a result
+//! is not a well-formed set of metrics it hands the value back, and the safe
+//! reader (`analysis::Worker::read_metrics`) reads it again and writes the
+//! error message. Every message about a trial's result is written there, once.
+//!
+//! Used by `crate::analysis`: [`install_interrupt`] once per worker, then per
+//! trial [`start_budget`], [`call_and_read`], [`stop_budget`].
+
+use std::cell::Cell;
+use std::os::raw::c_int;
+use std::time::{Duration, Instant};
+
+use mlua::{ffi, Function, Lua, Value};
+
+/// Ticks between two clock readings of the budget interrupt.
+const TICKS_PER_CHECK: u32 = 1024;
+
+thread_local! {
+    /// When the running trial's budget runs out (set at its first clock reading).
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+    /// The budget of the running trial, until the first clock reading turns
+    /// it into a deadline.
+    static BUDGET: Cell<Option<Duration>> = const { Cell::new(None) };
+    /// Ticks until the next clock check.
+    static COUNTDOWN: Cell<u32> = const { Cell::new(TICKS_PER_CHECK) };
+    /// Whether the running trial has run out of time.
+    static TRIPPED: Cell<bool> = const { Cell::new(false) };
+    /// Where `put_raw` looks first for the next metric's name.
+    static HINT: Cell<usize> = const { Cell::new(0) };
+}
+
+/// What a script that catches the budget error with `pcall` sees. People see
+/// `ScriptError::TimeLimit` instead, which the caller of [`stop_budget`]
+/// returns when it reports a trip.
+const TRIPPED_MESSAGE: &[u8] = b"time limit\0";
+
+/// The bare interrupt: one thread-local decrement per tick, the rest every
+/// [`TICKS_PER_CHECK`] ticks.
+///
+/// # Safety
+/// Luau calls it with the running state `l`, as its `interrupt` callback, and
+/// nothing else may call it.
+unsafe extern "C-unwind" fn interrupt(l: *mut ffi::lua_State, gc: c_int) {
+    if gc >= 0 {
+        return; // a GC step: raising an error here is not allowed
+    }
+    let left = COUNTDOWN.with(|c| {
+        let v = c.get().wrapping_sub(1);
+        c.set(v);
+        v
+    });
+    if left == 0 {
+        // SAFETY: `l` is the running state Luau passed to the interrupt.
+        unsafe { check(l) }
+    }
+}
+
+/// Reads the clock and, once the trial is over its budget, raises the
+/// budget error (on every tick from then on, so a `pcall` cannot swallow it).
+///
+/// # Safety
+/// `l` must be the running state, called from [`interrupt`] outside a GC
+/// step (where Luau allows raising an error).
+#[cold]
+unsafe fn check(l: *mut ffi::lua_State) {
+    if !(TRIPPED.with(Cell::get) || past_deadline()) {
+        COUNTDOWN.with(|c| c.set(TICKS_PER_CHECK));
+        return;
+    }
+    TRIPPED.with(|c| c.set(true));
+    COUNTDOWN.with(|c| c.set(1));
+    // SAFETY: `l` is the running state; the message is a NUL-terminated
+    // static; no Rust value with a destructor is alive in this frame or in
+    // `interrupt` when lua_error unwinds out of them.
+    unsafe {
+        ffi::lua_pushstring(l, TRIPPED_MESSAGE.as_ptr().cast());
+        ffi::lua_error(l);
+    }
+}
+
+/// Reads the clock. The first reading in a trial starts its deadline: most
+/// trials end before [`TICKS_PER_CHECK`] ticks and never read the clock at
+/// all, and a runaway one is stopped at most that many ticks after its budget.
+fn past_deadline() -> bool {
+    let now = Instant::now();
+    if let Some(budget) = BUDGET.with(Cell::take) {
+        DEADLINE.with(|d| d.set(Some(now + budget)));
+        return false;
+    }
+    DEADLINE.with(Cell::get).is_some_and(|d| now > d)
+}
+
+/// Replaces the state's interrupt (the host's, through mlua's wrapper) with
+/// the bare budget interrupt. The budget is per thread: each worker thread
+/// runs one trial at a time.
+pub fn install_interrupt(lua: &Lua) {
+    // SAFETY: the closure only sets the interrupt pointer of the state's
+    // callbacks (lua_callbacks never returns null for a live state) to a
+    // function of the type Luau expects.
+    let _ = unsafe {
+        lua.exec_raw::<()>((), |l| {
+            (*ffi::lua_callbacks(l)).interrupt = Some(interrupt);
+        })
+    };
+}
+
+/// Starts the budget of one trial on this thread.
+pub fn start_budget(ms: u64) {
+    BUDGET.with(|b| b.set(Some(Duration::from_millis(ms))));
+    DEADLINE.with(|d| d.set(None));
+    TRIPPED.with(|c| c.set(false));
+}
+
+/// Ends it; true if the trial ran out of time.
+pub fn stop_budget() -> bool {
+    BUDGET.with(|b| b.set(None));
+    DEADLINE.with(|d| d.set(None));
+    TRIPPED.with(|c| c.replace(false))
+}
+
+/// Calls `trial` with no arguments and reads its result as metrics into
+/// `names` / `values` (by slot; new names are added in the order met).
+///
+/// - `Ok(None)`: read; every metric the trial returned is in `values`.
+/// - `Ok(Some(v))`: declined; `v` is the trial's result, which is not a
+///   well-formed set of metrics (or not one this reader handles). `values`
+///   may be partly written: read `v` again with the safe reader, which
+///   resets them and writes the error.
+/// - `Err(e)`: the trial raised `e` (or ran out of time).
+///
+/// The call and the reading happen in one protected call on the Lua stack: no
+/// registry references, no strings copied for metric names already seen.
+pub fn call_and_read(
+    lua: &Lua,
+    trial: &Function,
+    names: &mut Vec<String>,
+    values: &mut Vec<f64>,
+) -> mlua::Result<Option<Value>> {
+    let mut read = false;
+    // SAFETY: exec_raw pushes `trial` and runs the closure in a protected
+    // call with it on top of the stack, which is what `read_raw` requires;
+    // `read_raw` leaves nothing (read) or the result (declined) on the stack,
+    // which exec_raw converts into the returned value.
+    let left = unsafe { lua.exec_raw::<Value>(trial, |l| read = read_raw(l, names, values)) }?;
+    Ok((!read).then_some(left))
+}
+
+/// Calls the function at the top of the stack with no arguments and reads
+/// its result as metrics. Returns true when it read them (the function and
+/// its result are then off the stack), false when it declined (the result is
+/// left on top of the stack instead, in place of the function). Lua errors
+/// from the call unwind to the caller's protected call; nothing with a
+/// destructor is alive across it.
+///
+/// # Safety
+/// `l` must be a state inside a protected call, with a function on top of
+/// its stack and room for two more values above its result.
+unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut Vec<String>, values: &mut Vec<f64>) -> bool {
+    // SAFETY: the caller guarantees the function on top of the stack inside
+    // a protected call; lua_call replaces it with one result.
+    let top = unsafe {
+        ffi::lua_call(l, 0, 1);
+        ffi::lua_gettop(l)
+    };
+    // SAFETY: `top` is the index of the result.
+    let kind = unsafe { ffi::lua_type(l, top) };
+    match kind {
+        ffi::LUA_TTABLE => {
+            // SAFETY: the table is at `top`; each lua_next pushes a key and a
+            // value (the two slots the caller guarantees), and the value is
+            // popped before the next call, so the key stays on top for it.
+            // The key is only converted with lua_tolstring when it is already
+            // a string (converting a number key would confuse lua_next), and
+            // the name's bytes are Lua's, alive while the key is on the stack,
+            // which is for the whole call to `put_raw`.
+            unsafe {
+                ffi::lua_pushnil(l);
+                while ffi::lua_next(l, top) != 0 {
+                    let read = ffi::lua_type(l, -2) == ffi::LUA_TSTRING && {
+                        let mut len = 0usize;
+                        let p = ffi::lua_tolstring(l, -2, &mut len);
+                        put_raw(l, std::slice::from_raw_parts(p.cast::<u8>(), len), names, values)
+                    };
+                    if !read {
+                        ffi::lua_settop(l, top);
+                        return false;
+                    }
+                    ffi::lua_settop(l, -2);
+                }
+                ffi::lua_settop(l, top - 1);
+            }
+            true
+        }
+        // Nothing returned: the safe reader says what to return instead.
+        ffi::LUA_TNIL => false,
+        _ => {
+            // SAFETY: the result is on top of the stack, at `top`.
+            let read = unsafe { put_raw(l, b"value", names, values) };
+            if read {
+                // SAFETY: pops the result, which is at `top`.
+                unsafe { ffi::lua_settop(l, top - 1) };
+            }
+            read
+        }
+    }
+}
+
+/// Reads the value on top of the stack as metric `name` (nil: the metric is
+/// absent). Declines (false) when the value is not a number or a boolean,
+/// not finite within `±MAX_ABS_VALUE`, or a new name is empty or not UTF-8.
+///
+/// # Safety
+/// `l` must be a state with the value on top of its stack.
+unsafe fn put_raw(l: *mut ffi::lua_State, name: &[u8], names: &mut Vec<String>, values: &mut Vec<f64>) -> bool {
+    // SAFETY: the value is on top of the stack (index -1); these calls only
+    // read it.
+    let x = unsafe {
+        match ffi::lua_type(l, -1) {
+            ffi::LUA_TNUMBER => ffi::lua_tonumberx(l, -1, std::ptr::null_mut()),
+            ffi::LUA_TBOOLEAN => f64::from(u8::from(ffi::lua_toboolean(l, -1) != 0)),
+            ffi::LUA_TNIL => return true,
+            _ => return false,
+        }
+    };
+    if !x.is_finite() || x.abs() > crate::analysis::stats::MAX_ABS_VALUE {
+        return false;
+    }
+    // Trials return their metrics in the same order every time: try the slot
+    // after the last one found.
+    let hint = HINT.with(Cell::get) % names.len().max(1);
+    let found = match names.get(hint) {
+        Some(n) if n.as_bytes() == name => Some(hint),
+        _ => names.iter().position(|n| n.as_bytes() == name),
+    };
+    let i = match found {
+        Some(i) => i,
+        None => match std::str::from_utf8(name) {
+            Ok(s) if !s.is_empty() => {
+                names.push(s.to_string());
+                values.push(f64::NAN);
+                names.len() - 1
+            }
+            _ => return false,
+        },
+    };
+    HINT.with(|h| h.set(i + 1));
+    values[i] = x;
+    true
+}
