@@ -25,6 +25,7 @@ local reserve_artillery = {}
 local STRENGTH_POOL = "reserve_artillery"
 local HQ_POOL = cc.HQ_POOL
 local TARGETING, BATTLE = "targeting", "battle"
+local RANGED = "ranged" -- the kind of combat, for the terrain data (lib/cc terrain_effects)
 local WIRE, CRATER = "wire", "crater"
 local DIR = cc.DIR
 
@@ -178,14 +179,19 @@ function reserve_artillery.card(card)
   error("card must be a card name or a card table, not " .. type(card), 3)
 end
 
--- [RA] Can `card` order the reserve artillery against `target` (a hex)?
+-- [RA] Can `card`, played by `side`, order the reserve artillery against
+-- `target` (a hex)?
 --   * the Artillery Bombard tactic card (kind "bombard"): any hex, anywhere;
 --   * a section card, using one of its orders, unless the card orders
 --     battlefield units only; the target must then lie in the card's section
---     (a hex on a section line belongs to both sections);
+--     as the playing side sees the board (C&C: a side's left flank is on its
+--     own left at its own baseline, lib/cc in_side_section; a hex on a
+--     section line belongs to both sections);
 --   * any other tactic card cannot.
+-- `side` defaults to the side whose turn it is; with no side at all the
+-- board's section names are used.
 -- Returns true, or false and the reason.
-function reserve_artillery.can_order(card, target)
+function reserve_artillery.can_order(card, target, side)
   card = reserve_artillery.card(card)
   if card.kind == "bombard" then
     return true
@@ -196,10 +202,20 @@ function reserve_artillery.can_order(card, target)
   if card.battlefield_only then
     return false, card.title .. " orders battlefield units only, so it cannot order the reserve artillery"
   end
-  if target ~= nil and not world:in_section(target, card.section) then
-    local in_ = world:sections(target)
+  side = side or world:current_side()
+  if target == nil then
+    return true
+  end
+  local ok, in_
+  if side == nil then
+    ok, in_ = world:in_section(target, card.section), world:sections(target)
+  else
+    ok, in_ = cc.in_side_section(side, target, card.section), cc.side_sections(side, target)
+  end
+  if not ok then
+    local whose = (side ~= nil and cc.mirrored(side)) and (" (as " .. side .. " sees the board from the top)") or ""
     return false, "target " .. tostring(target) .. " is in the " .. (#in_ > 0 and table.concat(in_, "/") or "no")
-      .. " section, but " .. card.title .. " orders the " .. card.section .. " section"
+      .. " section" .. whose .. ", but " .. card.title .. " orders the " .. card.section .. " section"
   end
   return true
 end
@@ -503,16 +519,19 @@ local function shell(f: Firing, h, n: number, how: How, slot)
   end
   local soldier, burst, deadly, hq, flag = battle_symbols(n, reason)
 
-  -- Terrain only matters to soldiers and flags (looked up only then).
+  -- Terrain only matters to soldiers and flags (looked up only then). The
+  -- reserve artillery is ranged fire. A crater placed by this firing shields
+  -- nobody before the next combat (crater_keeps_flag_terrain keeps only the
+  -- flags the hex's older terrain cancels).
   local protection, ignore = 0, 0
   if entry or soldier > 0 or flag > 0 then
     if how == "crater" then
       if not p.crater_ignores_flag_terrain then
         local _
-        _, ignore = cc.terrain_effects(h)
+        _, ignore = cc.terrain_effects(h, RANGED, rec.crater_placed and CRATER or nil)
       end
     else
-      protection, ignore = cc.terrain_effects(h)
+      protection, ignore = cc.terrain_effects(h, RANGED)
     end
   end
   local sure = burst
@@ -669,7 +688,7 @@ function reserve_artillery.fire(spec: FireArgs)
   end
   local card = reserve_artillery.card(spec.card)
   local on_target, target_unit = resolve_target(side, spec.target)
-  local ok, why = reserve_artillery.can_order(card, on_target)
+  local ok, why = reserve_artillery.can_order(card, on_target, side)
   if not ok then
     rules.violation(why, 2)
   end
