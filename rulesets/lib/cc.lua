@@ -26,7 +26,8 @@ local cc = {}
 
 -- Side pools, in one place.
 cc.HQ_POOL = "hq"
-cc.MEDAL_POOL = "medals"
+cc.MEDAL_POOL = "medals" -- victory medals (banners): lib/cc_turn counts them for victory
+cc.COMBAT_CARD_POOL = "combat_cards" -- combat cards held (a count; their effects are the ruleset's)
 
 -- Hex directions as vectors: 1 E, 2 SE, 3 SW, 4 W, 5 NW, 6 NE (clockwise
 -- from east on a y-down screen; DESIGN.md "Hex").
