@@ -515,11 +515,43 @@ function Game:fight()
   return fought
 end
 
--- Victory ------------------------------------------------------------------------
+-- Victory banners and combat cards ------------------------------------------------
 
 -- Banners that win for `side`.
 function Game:victory_banners(side)
   return per_side(self.victory, side)
+end
+
+-- The victory banners (medals) `side` holds.
+function Game:banners(side)
+  return world:pool(side, self.banner_pool)
+end
+
+-- Gives `side` `n` victory banners (default 1) and checks victory; returns
+-- the winner or nil. (lib/cc apply_hits already awards a medal for the last
+-- figure of a unit; this is for the ruleset's other banners.)
+function Game:award_banners(side, n, reason)
+  world:add_pool(side, self.banner_pool, n or 1, reason or "victory banner")
+  return self:check_victory()
+end
+
+-- The combat cards `side` holds (a count in the side pool
+-- cc.COMBAT_CARD_POOL; what a card does is the ruleset's).
+function Game:combat_cards(side)
+  return world:pool(side, cc.COMBAT_CARD_POOL)
+end
+
+-- `side` gains `n` combat cards (negative: discards, never below 0).
+function Game:add_combat_cards(side, n, reason)
+  world:add_pool(side, cc.COMBAT_CARD_POOL, n, reason or "combat cards")
+end
+
+-- `side` plays one combat card: a rule error when it holds none.
+function Game:spend_combat_card(side, reason)
+  if self:combat_cards(side) < 1 then
+    rules.violation(side .. " holds no combat card to play", 2)
+  end
+  world:add_pool(side, cc.COMBAT_CARD_POOL, -1, reason or "combat card played")
 end
 
 -- The side that has won (its banner pool reached its victory count), or
