@@ -7,7 +7,10 @@
 --   3. move ordered units (movement points, stops)   game:move(unit, to)
 --   4. combat: each ordered unit fights once         game:fight() -> opts.combat
 --   5. draw a command card; check victory            game:end_turn()
--- See rulesets/lib/README.md for every function and how a ruleset plugs in.
+-- Each function is tagged [Turn n] with the step it implements (the series'
+-- sequence of play: shared/research/base-rules.md §1.1 "Turn sequence", and
+-- §5 for The Great War's movement). See rulesets/lib/README.md for every
+-- function and how a ruleset plugs in.
 --
 -- Data it reads from the loading ruleset (each can be given to new{} instead):
 --   ruleset.charts.cards[name]   { kind = "section" | any tactic kind,
@@ -67,7 +70,7 @@ local function per_side(v, side)
   return v
 end
 
--- [Turn] A new game on the current world. opts (all optional but combat):
+-- A new game on the current world: the deck built and dealt. opts (all optional but combat):
 --   cards    = chart of cards (default ruleset.charts.cards)
 --   deck     = list of card names, top first (default: every card `count`
 --              times, shuffled with the dice)
