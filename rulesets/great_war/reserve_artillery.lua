@@ -640,18 +640,18 @@ end
 
 -- [Combat] After the on-target hex, hexes 1 to 6 in turn (clockwise), one
 -- battle die per targeting die on each; every hex's hits and retreats are
--- complete before the next. `...` are the six targeting counts (the dice on
--- each number).
--- hot: the counts stay varargs, as in tally.
-local function resolve_around(f: Firing, on_target, first: number, ...)
-  local d = first -- the direction of template hex k
-  for k = 1, 6 do
-    local c = select(k, ...)
-    if c > 0 then
-      shell(f, on_target + DIR[d], c, "around", k)
-    end
-    d = d % 6 + 1
-  end
+-- complete before the next. c1..c6 are the targeting dice on each number.
+-- hot: six calls written out rather than `for k = 1, 6 do ... select(k, ...)`.
+-- The loop made the quiet bombardment (scripts/analysis/ra_bombard.lua) do
+-- 1.9% more instructions per trial than this form (valgrind: 36 348 against
+-- 35 684) and run about 3-6% slower, over the 3% we allow for readability.
+local function resolve_around(f: Firing, on_target, first: number, c1, c2, c3, c4, c5, c6)
+  if c1 > 0 then shell(f, template_hex(on_target, first, 1), c1, "around", 1) end
+  if c2 > 0 then shell(f, template_hex(on_target, first, 2), c2, "around", 2) end
+  if c3 > 0 then shell(f, template_hex(on_target, first, 3), c3, "around", 3) end
+  if c4 > 0 then shell(f, template_hex(on_target, first, 4), c4, "around", 4) end
+  if c5 > 0 then shell(f, template_hex(on_target, first, 5), c5, "around", 5) end
+  if c6 > 0 then shell(f, template_hex(on_target, first, 6), c6, "around", 6) end
 end
 
 -- The argument table of reserve_artillery.fire.
