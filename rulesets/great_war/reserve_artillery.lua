@@ -101,16 +101,18 @@ function reserve_artillery.is_battery(x)
   return false
 end
 
--- [RA] The reserve artillery cannot normally be the target of combat, neither
--- by battlefield units nor by the opposing reserve artillery. A combat rule
--- calls this on its target before resolving: it raises a clear rule error for
--- a battery and returns the target unchanged otherwise.
+-- The rule error's text for a battery given as a target (its callers raise
+-- it, so that the error points at their caller's line).
 local function battery_refusal(target)
   local who = type(target) == "table" and target.id or tostring(target)
   return who .. " cannot be targeted — the reserve artillery is a token, not a battlefield unit, "
     .. "so neither battlefield units nor the opposing reserve artillery may target it (reserve artillery rules)"
 end
 
+-- [RA] The reserve artillery cannot normally be the target of combat, neither
+-- by battlefield units nor by the opposing reserve artillery. A combat rule
+-- calls this on its target before resolving: it raises a clear rule error for
+-- a battery and returns the target unchanged otherwise.
 function reserve_artillery.check_target(target)
   if reserve_artillery.is_battery(target) then
     rules.violation(battery_refusal(target), 2)
