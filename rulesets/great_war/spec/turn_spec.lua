@@ -64,6 +64,16 @@ describe("the command card deck", function()
     expect(#cc_turn.new{ hand = 0, shuffle = false, combat = function() end }.deck):to_be(n)
   end)
 
+  it("is refilled from the played cards, shuffled, when it runs out", function()
+    local g = game{ deck = { "probe_left", "probe_centre" }, hand = 1 }
+    expect(#g.deck):to_be(0)
+    armies()
+    g:play("allies", "probe_left")
+    g:end_turn() -- allies draw: the deck is empty, the played card comes back
+    expect(g:hand("allies")):to_equal({ "probe_left" })
+    expect(g:draw("central")):to_be_nil() -- nothing left anywhere
+  end)
+
   it("refuses a card name not in the chart", function()
     expect_error(function() game{ deck = { "charge" } } end, "no command card named 'charge'")
   end)
@@ -159,6 +169,22 @@ describe("movement", function()
     g:move(a3, a3.hex:neighbor(6))
     expect(g:may_fight(a1)):to_be(false)
     expect(g:may_fight(a3)):to_be(true)
+  end)
+
+  it("a reaction to `enters` may stop the move (the unit is eliminated on the way)", function()
+    armies()
+    local g = game()
+    g:play("allies", "probe_left")
+    g:order("a1")
+    local a1 = world:unit("a1")
+    local first = a1.hex:neighbor(1)
+    on("enters", function(u, h)
+      if h == first then
+        world:hit(u, 4, "overwatch")
+      end
+    end)
+    expect(g:move(a1, first:neighbor(1))):to_be(false)
+    expect(a1.alive):to_be(false)
   end)
 
   it("only ordered units move, never into units or impassable hexes; the owner may choose", function()
