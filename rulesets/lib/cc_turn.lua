@@ -5,7 +5,7 @@
 --   1. play a command card from your hand            game:play(side, card)
 --   2. order units in the card's sections            game:order(unit)
 --   3. move ordered units (movement points, stops)   game:move(unit, to)
---   4. combat: each ordered unit fights once         game:fight() -> opts.combat
+--   4. combat: each ordered unit fights once         game:battle(x) / game:fight() -> opts.combat
 --   5. draw a command card; check victory            game:end_turn()
 -- Each function is tagged [Turn n] with the step it implements (the series'
 -- sequence of play: shared/research/base-rules.md §1.1 "Turn sequence", and
@@ -91,7 +91,8 @@ end
 --   tactic   = function(game, card) -> how many orders a tactic card gives
 --              (default: its `orders`)
 --   combat   = function(game, x) -> the ruleset's combat for one ordered unit
---   combat_order = function(list) -> the list in combat order (default as ordered)
+--   fights_first = function(x) -> true for ordered things that must fight
+--              before the others (great_war: the reserve artillery)
 function cc_turn.new(opts)
   opts = opts or {}
   local p = params.cc_turn or {}
@@ -489,31 +490,90 @@ function Game:may_fight(x)
   return (x.moved or 0) <= most
 end
 
--- [Turn 4] Combat: each ordered unit fights once, in the order given
--- (opts.combat_order may reorder, e.g. great_war's reserve artillery first),
--- through opts.combat(game, x), the ruleset's own resolution. Skips units
--- eliminated earlier this turn and units that moved too far to fight.
--- Stops when a side has won. Returns the list of things that fought.
-function Game:fight()
+-- The name a message or a decision shows for an ordered thing.
+local function name_of(x)
+  if type(x) == "userdata" then
+    return x.id
+  end
+  return tostring(type(x) == "table" and x.id or x)
+end
+
+-- The ordered things that may fight next, in the order they were ordered:
+-- those the ruleset says fight first (opts.fights_first, e.g. great_war's
+-- reserve artillery), while any of them is left; then every one that may
+-- fight.
+function Game:ready_to_fight()
+  local ready, first = {}, {}
+  local fights_first = self.opts.fights_first
+  for _, x in ipairs(self.ordered) do
+    if self:may_fight(x) then
+      table.insert(ready, x)
+      if fights_first and fights_first(x) then
+        table.insert(first, x)
+      end
+    end
+  end
+  return #first > 0 and first or ready
+end
+
+-- [Turn 4] Ordered `x` (a unit handle or id, or a ruleset's own ordered
+-- thing) fights now, through opts.combat(game, x): the ruleset's own combat,
+-- ranged or close as it decides. Rule errors: not ordered this turn, already
+-- fought, moved too far to fight, or another ordered unit must fight first.
+-- Sets x.fought and checks victory. Returns the winner or nil.
+function Game:battle(x)
   local combat = self.opts.combat
   if combat == nil then
     error("cc_turn.new{ combat = function(game, unit) ... end }: the ruleset gives no combat rule", 2)
   end
-  local order = self.ordered
-  if self.opts.combat_order then
-    order = self.opts.combat_order(order)
+  if type(x) == "string" then
+    x = world:unit(x) or x
   end
+  if self.winner then
+    rules.violation("the game is over: " .. self.winner .. " has won", 2)
+  end
+  if not table.find(self.ordered, x) then
+    rules.violation(name_of(x) .. " was not ordered this turn, so it may not fight", 2)
+  end
+  if x.fought then
+    rules.violation(name_of(x) .. " has already fought this turn", 2)
+  end
+  if not self:may_fight(x) then
+    rules.violation(name_of(x) .. " moved " .. (x.moved or 0) .. " hexes, too far to fight this turn", 2)
+  end
+  if not table.find(self:ready_to_fight(), x) then
+    rules.violation(name_of(self:ready_to_fight()[1]) .. " must fight before " .. name_of(x), 2)
+  end
+  x.fought = true
+  combat(self, x)
+  return self:check_victory()
+end
+
+-- [Turn 4] The whole combat phase: each ordered unit that may fight does,
+-- once, in the order the player chooses (decision id "cc_turn.combat",
+-- default: the order of the orders; no question when only one may fight
+-- next), until none is left or a side has won. Units eliminated earlier in
+-- the turn and units that moved too far do not fight. Returns the list of
+-- things that fought.
+function Game:fight()
   local fought = {}
-  for _, x in ipairs(order) do
-    if self.winner then
+  while self.winner == nil do
+    local ready = self:ready_to_fight()
+    if #ready == 0 then
       break
     end
-    if self:may_fight(x) then
-      x.fought = true
-      combat(self, x)
-      table.insert(fought, x)
-      self:check_victory()
+    local x = ready[1]
+    if #ready > 1 then
+      local options = {}
+      for i, y in ipairs(ready) do
+        options[i] = name_of(y)
+      end
+      local pick = decide{ side = self.played.side, prompt = "which ordered unit fights next", options = options,
+        default = options[1], id = "cc_turn.combat" }
+      x = ready[table.find(options, pick)]
     end
+    self:battle(x)
+    table.insert(fought, x)
   end
   return fought
 end

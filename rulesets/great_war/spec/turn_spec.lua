@@ -206,7 +206,7 @@ describe("movement", function()
 end)
 
 describe("combat, drawing and victory", function()
-  it("each ordered unit fights once, in order, the reserve artillery first", function()
+  it("each ordered unit fights once, the reserve artillery first (key rule)", function()
     armies()
     local battery = reserve_artillery.battery("allies")
     local fought = {}
@@ -217,7 +217,7 @@ describe("combat, drawing and victory", function()
         end
         return true
       end,
-      combat_order = reserve_artillery.combat_order,
+      fights_first = reserve_artillery.is_battery,
       combat = function(g, x)
         table.insert(fought, x.id)
         if reserve_artillery.is_battery(x) then
@@ -228,10 +228,43 @@ describe("combat, drawing and victory", function()
     g:play("allies", "probe_left")
     g:order("a1")
     g:order(battery) -- one of the card's two orders
+    expect_error(function() g:battle("a1") end, "rule error: allies.reserve_artillery must fight before a1")
     dice.force("targeting", { 1 }) -- hex 1 of c2's hex: empty
     g:fight()
     expect(fought):to_equal({ "allies.reserve_artillery", "a1" })
     expect(g:fight()):to_equal({}) -- nobody fights twice
+    expect_error(function() g:battle("a1") end, "rule error: a1 has already fought this turn")
+  end)
+
+  it("in the order the player chooses: one unit at a time, or all in turn with a decision", function()
+    armies()
+    local fought = {}
+    local g = game{
+      deck = { "attack_left", "probe_centre", "probe_left", "probe_right" },
+      combat = function(_, x) table.insert(fought, x.id) end,
+    }
+    g:play("allies", "attack_left")
+    g:order("a1")
+    g:order("a3")
+    g:order("a4")
+    g:move("a4", world:unit("a4").hex:neighbor(5))
+    expect_error(function() g:battle("a4") end, "rule error: a4 moved 1 hexes, too far to fight this turn")
+    expect_error(function() g:battle("c1") end, "rule error: c1 was not ordered this turn")
+    g:battle("a3")
+    g:fight() -- only a1 is left to fight: no question
+    expect(fought):to_equal({ "a3", "a1" })
+  end)
+
+  it("asks which unit fights next when several may", function()
+    armies()
+    local fought = {}
+    local g = game{ combat = function(_, x) table.insert(fought, x.id) end }
+    g:play("allies", "probe_left")
+    g:order("a1")
+    g:order("a3")
+    answers{ "a3" }
+    g:fight()
+    expect(fought):to_equal({ "a3", "a1" })
   end)
 
   it("the turn ends with a draw; orders are cleared and the opponent's turn begins", function()
@@ -269,6 +302,7 @@ describe("combat, drawing and victory", function()
     g:order("a1")
     g:order("a3")
     dice.force("battle", { "burst" }) -- a1 eliminates c2: a medal, the game is won; a3 never fires
+    answers{ "a1" }
     local fought = g:fight()
     expect(#fought):to_be(1)
     expect(world:pool("allies", cc.MEDAL_POOL)):to_be(1)
