@@ -79,6 +79,15 @@ fn int(v: &serde_json::Value, k: &str) -> i32 {
     v.get(k).and_then(|x| x.as_i64()).unwrap_or(0) as i32
 }
 
+/// A terrain value against ranged fire: the entry's `ranged` sub-table
+/// first, then the entry itself (lib/cc.lua terrain_value).
+fn ranged(v: &serde_json::Value, k: &str) -> i32 {
+    match v.get("ranged").and_then(|r| r.get(k)) {
+        Some(x) => x.as_i64().unwrap_or(0) as i32,
+        None => int(v, k),
+    }
+}
+
 /// Loads the bombardment scenario; returns its world and the rule.
 pub fn setup(scenario: &Path, params: Params) -> (World, Rule) {
     let sc = Scenario::load(scenario).expect("scenario");
@@ -94,8 +103,8 @@ pub fn setup(scenario: &Path, params: Params) -> (World, Rule) {
         .map(|(name, v)| {
             (
                 name.clone(),
-                int(v, "protection"),
-                int(v, "ignore_flags"),
+                ranged(v, "protection"),
+                ranged(v, "ignore_flags"),
                 v.get("impassable").and_then(|x| x.as_bool()) == Some(true),
             )
         })
@@ -104,7 +113,7 @@ pub fn setup(scenario: &Path, params: Params) -> (World, Rule) {
         .charts
         .get("token_terrain")
         .and_then(|t| t.as_object())
-        .map(|o| o.iter().map(|(k, v)| (k.clone(), int(v, "protection"), int(v, "ignore_flags"))).collect())
+        .map(|o| o.iter().map(|(k, v)| (k.clone(), ranged(v, "protection"), ranged(v, "ignore_flags"))).collect())
         .unwrap_or_default();
     token_terrain.sort();
     let targeting = world.dice.kind_index("targeting").expect("targeting die");
@@ -122,8 +131,9 @@ fn dir(d: usize) -> Hex {
 }
 
 impl Rule {
-    /// protection, ignore_flags, impassable of a hex (its terrain and tokens).
-    fn terrain_effects(&self, w: &World, h: Hex) -> (i32, i32, bool) {
+    /// protection, ignore_flags, impassable of a hex against ranged fire (its
+    /// terrain and tokens, leaving out the token `without`).
+    fn terrain_effects(&self, w: &World, h: Hex, without: &str) -> (i32, i32, bool) {
         let (mut p, mut ig, mut imp) = (0, 0, false);
         if let Some(name) = w.terrain(h) {
             if let Some(t) = self.terrain.iter().find(|t| *t.0 == **name) {
@@ -131,7 +141,7 @@ impl Rule {
             }
         }
         for (tok, tp, ti) in &self.token_terrain {
-            if w.has_token(h, tok) {
+            if tok != without && w.has_token(h, tok) {
                 p = p.max(*tp);
                 ig = ig.max(*ti);
             }
@@ -154,7 +164,7 @@ impl Rule {
     }
 
     fn can_retreat_into(&self, w: &World, h: Hex) -> bool {
-        w.on_map(h) && w.unit_at(h).is_none() && !self.terrain_effects(w, h).2
+        w.on_map(h) && w.unit_at(h).is_none() && !self.terrain_effects(w, h, "").2
     }
 
     /// Returns hexes moved, figures lost to a blocked retreat.
@@ -217,10 +227,11 @@ impl Rule {
         let (mut protection, mut ignore) = (0, 0);
         if crater {
             if !p.crater_ignores_flag_terrain {
-                ignore = self.terrain_effects(w, h).1;
+                // a crater placed by this firing shields nobody yet
+                ignore = self.terrain_effects(w, h, if rec.crater_placed { "crater" } else { "" }).1;
             }
         } else {
-            let t = self.terrain_effects(w, h);
+            let t = self.terrain_effects(w, h, "");
             (protection, ignore) = (t.0, t.1);
         }
         let sure = burst + if on_target { deadly } else { 0 };

@@ -1,14 +1,23 @@
 -- rulesets/lib/cc.lua — shared Command & Colors helpers.
 --
 -- Used by great_war (reserve artillery) and written so that the other
--- Command & Colors rulesets (horse_and_musket, ...) can reuse them: battle
+-- Command & Colors rulesets (tricorne, ...) can reuse them: battle
 -- dice symbol counts, terrain effects on hits and flags, removing figures
 -- and awarding victory medals, collecting HQ tokens, and retreats.
 --
 -- Everything here reads its game data from the loading ruleset:
---   ruleset.terrain[name]          { protection=, ignore_flags=, impassable= }
+--   ruleset.terrain[name]          { protection=, ignore_flags=, impassable=,
+--                                    ranged = { protection=, ignore_flags= },
+--                                    close = { ... } }
 --   ruleset.charts.token_terrain   tokens that act like terrain (same fields)
 -- and names the side pools `hq` (HQ tokens) and `medals` (victory medals).
+-- `protection` is the number of soldier symbols the target ignores and
+-- `ignore_flags` the number of flags; a sub-table named after a kind of
+-- combat (`ranged`, `close`, or any name a ruleset passes) overrides them
+-- for that kind.
+--
+-- The turn frame (command cards, orders, movement, combat, victory) is
+-- lib/cc_turn.lua; system-neutral helpers (rule errors) are lib/rules.lua.
 --
 -- Hot paths (analysis runs these millions of times) create no tables and
 -- build no strings unless a decision or a note needs one.
@@ -17,7 +26,8 @@ local cc = {}
 
 -- Side pools, in one place.
 cc.HQ_POOL = "hq"
-cc.MEDAL_POOL = "medals"
+cc.MEDAL_POOL = "medals" -- victory medals (banners): lib/cc_turn counts them for victory
+cc.COMBAT_CARD_POOL = "combat_cards" -- combat cards held (a count; their effects are the ruleset's)
 
 -- Hex directions as vectors: 1 E, 2 SE, 3 SW, 4 W, 5 NW, 6 NE (clockwise
 -- from east on a y-down screen; DESIGN.md "Hex").
@@ -28,15 +38,12 @@ end
 cc.DIR = DIR
 
 local TERRAIN = ruleset.terrain or {}
-local TOKEN_TERRAIN = {}
+local TOKEN_TERRAIN_DATA = {}
 do
   local charts = ruleset.charts
   local tt = type(charts) == "table" and charts.token_terrain or nil
   if type(tt) == "table" then
-    for token, info in pairs(tt) do
-      table.insert(TOKEN_TERRAIN, { token = token, protection = info.protection or 0, ignore_flags = info.ignore_flags or 0 })
-    end
-    table.sort(TOKEN_TERRAIN, function(a, b) return a.token < b.token end)
+    TOKEN_TERRAIN_DATA = tt
   end
 end
 
@@ -58,30 +65,154 @@ end
 
 -- Terrain ------------------------------------------------------------------
 
--- Terrain effects on a hex (C&C "Terrain" section, our data): how many
--- soldier symbols its protection cancels, how many flags a unit there may
--- ignore, and whether a unit may enter it at all. A hex takes the best of its
--- terrain and of any token that acts as terrain (e.g. a shell crater).
+-- The value of `field` in a terrain (or token) entry for a kind of combat:
+-- the combat's sub-table first, then the entry itself, else 0.
+function cc.terrain_value(info, combat, field)
+  if info == nil then
+    return 0
+  end
+  local sub = combat and info[combat]
+  if type(sub) == "table" and sub[field] ~= nil then
+    return sub[field]
+  end
+  return info[field] or 0
+end
+
+-- The terrain data flattened for one kind of combat, made once per kind:
+-- { terrain = { name -> { protection, ignore_flags, impassable } },
+--   tokens = { { token, protection, ignore_flags }, ... } (sorted by token) }.
+local EFFECTS = {}
+local function effects_for(combat)
+  local e = EFFECTS[combat]
+  if e == nil then
+    e = { terrain = {}, tokens = {} }
+    for name, info in pairs(TERRAIN) do
+      e.terrain[name] = {
+        cc.terrain_value(info, combat, "protection"),
+        cc.terrain_value(info, combat, "ignore_flags"),
+        info.impassable == true,
+      }
+    end
+    for token, info in pairs(TOKEN_TERRAIN_DATA) do
+      table.insert(e.tokens, { token, cc.terrain_value(info, combat, "protection"), cc.terrain_value(info, combat, "ignore_flags") })
+    end
+    table.sort(e.tokens, function(a, b) return a[1] < b[1] end)
+    EFFECTS[combat] = e
+  end
+  return e
+end
+
+-- Terrain effects on a hex (C&C "Terrain" section; the values are the
+-- ruleset's data): how many soldier symbols the target there ignores
+-- (protection), how many flags it may ignore, and whether a unit may enter
+-- the hex at all. `combat` is the kind of combat, "ranged" (the default) or
+-- "close" (any sub-table name of the terrain data works). A hex takes the
+-- best of its terrain and of any token that acts as terrain (e.g. a shell
+-- crater); `without` names one token to leave out (e.g. a crater placed by
+-- the combat being resolved, which shields nobody until the next one).
 -- Returns protection, ignore_flags, impassable.
-function cc.terrain_effects(h)
+-- hot: called for every shelled hex that rolled a soldier or a flag; the
+-- data is flattened once per kind of combat (effects_for).
+function cc.terrain_effects(h, combat: string?, without: string?)
+  local e = EFFECTS[combat or "ranged"] or effects_for(combat or "ranged")
   local protection, ignore, impassable = 0, 0, false
   local name = world:terrain(h)
   if name ~= nil then
-    local info = TERRAIN[name]
-    if info ~= nil then
-      protection = info.protection or 0
-      ignore = info.ignore_flags or 0
-      impassable = info.impassable == true
+    local t = e.terrain[name]
+    if t ~= nil then
+      protection, ignore, impassable = t[1], t[2], t[3]
     end
   end
-  for i = 1, #TOKEN_TERRAIN do
-    local t = TOKEN_TERRAIN[i]
-    if world:has_token(h, t.token) then
-      if t.protection > protection then protection = t.protection end
-      if t.ignore_flags > ignore then ignore = t.ignore_flags end
+  local tokens = e.tokens
+  for i = 1, #tokens do
+    local t = tokens[i]
+    if t[1] ~= without and world:has_token(h, t[1]) then
+      if t[2] > protection then protection = t[2] end
+      if t[3] > ignore then ignore = t[3] end
     end
   end
   return protection, ignore, impassable
+end
+
+-- Sections -------------------------------------------------------------------
+
+-- C&C: a section card's left, centre and right are the flanks of the player
+-- who plays it, as they sit at their own baseline. The scenario names its
+-- sections as seen from the bottom edge of the map (offset columns rising to
+-- the right), so a side whose baseline is the bottom uses them as named, and
+-- a side at the top has them mirrored: its left flank is the board's right.
+-- The core's sections are ranges of columns, which run across a top or bottom
+-- baseline only; a side at a left or right baseline has no flanks there, and
+-- asking for them is an error. Names other than left/right (centre, or a
+-- ruleset's own) are the same for both sides.
+local MIRROR = { left = "right", right = "left" }
+
+-- Does `side` see the board's sections mirrored? Returns true/false, or nil
+-- and the reason it has no flanks (for the caller to raise at its level).
+local function mirrored(side)
+  local b = world:baseline(side)
+  if b == "bottom" then
+    return false
+  elseif b == "top" then
+    return true
+  elseif b == nil then
+    return nil, "side '" .. tostring(side) .. "' has no baseline, so its left and right flanks are unknown "
+      .. "(give the scenario side a baseline)"
+  end
+  return nil, "side '" .. side .. "' has the " .. b .. " baseline, but the map's sections are ranges of columns, "
+    .. "which only run across a top or bottom baseline: " .. side .. " has no left/centre/right flanks"
+end
+
+-- Public form: cc.mirrored(side) -> true when `side` sits at the top
+-- (its left is the board's right); raises for a side without flanks.
+function cc.mirrored(side: string): boolean
+  local m, why = mirrored(side)
+  if m == nil then
+    error(why, 2)
+  end
+  return m
+end
+
+-- The board's name for `side`'s section `section` ("left" for the top side
+-- is the board's "right").
+function cc.board_section(side: string, section: string): string
+  local m, why = mirrored(side)
+  if m == nil then
+    error(why, 2)
+  end
+  if m then
+    return MIRROR[section] or section
+  end
+  return section
+end
+
+-- The sections hex `h` lies in, named as `side` sees them (two on a section
+-- line), in the board's order.
+function cc.side_sections(side: string, h): { string }
+  local names = world:sections(h)
+  local m, why = mirrored(side)
+  if m == nil then
+    error(why, 2)
+  end
+  if m then
+    for i, name in ipairs(names) do
+      names[i] = MIRROR[name] or name
+    end
+  end
+  return names
+end
+
+-- Is hex `h` in `side`'s section `section`? (A hex on a section line is in
+-- both sections.)
+function cc.in_side_section(side: string, h, section: string): boolean
+  local m, why = mirrored(side)
+  if m == nil then
+    error(why, 2)
+  end
+  if m then
+    return world:in_section(h, MIRROR[section] or section)
+  end
+  return world:in_section(h, section)
 end
 
 -- Hits, medals, HQ tokens ----------------------------------------------------

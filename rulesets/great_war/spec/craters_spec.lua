@@ -60,7 +60,7 @@ describe("a shell crater", function()
     local rec = fire(2)
     expect(rec.crater):to_be(false)
     expect(craters_on(T)):to_be(0)
-    expect(x.strength):to_be(3)
+    expect(x.strength):to_be(4) -- the trench cancels both soldiers (ranged fire)
   end)
 
   it("is placed by four dice on one number too", function()
@@ -119,7 +119,7 @@ describe("variant four_for_crater", function()
     local rec = fire(3)
     expect(rec.on_target):to_be(3)
     expect(rec.crater):to_be(false)
-    expect(x.strength):to_be(2)
+    expect(x.strength):to_be(3) -- the trench cancels two of the three soldiers
   end)
 
   it("four dice on one number make the crater", function()
@@ -140,6 +140,40 @@ describe("variant crater_keeps_flag_terrain", function()
     expect(x.strength):to_be(3)
     expect(x.hex):to_be(T)
     expect(rec.shelled[1].flags_ignored):to_be(1)
+  end)
+
+  it("the crater placed by this firing shields nobody in it: a unit in the open still retreats", function()
+    local x = world:add_unit{ id = "x", side = "central", type = "infantry", hex = T }
+    dice.force("targeting", { 3, 3, 3 })
+    dice.force("battle", { "flag", "hq", "hq" })
+    answers{ hex(5, 3) }
+    local rec = fire(3)
+    expect(rec.crater_placed):to_be(true)
+    expect(rec.shelled[1].flags_ignored):to_be(0)
+    expect(x.hex):to_be(hex(5, 3))
+  end)
+
+  it("the new crater counts from the next combat on", function()
+    dice.force("targeting", { 3, 3, 3 }) -- places the crater on the empty hex
+    fire(3)
+    local y = world:add_unit{ id = "y", side = "central", type = "infantry", hex = T }
+    dice.force("targeting", { 5, 5 }) -- two on target, no crater this time; hex 5 is empty
+    dice.force("battle", { "flag", "soldier" })
+    local rec = fire(2)
+    expect(rec.shelled[1].flags_ignored):to_be(1)
+    expect(y.hex):to_be(T)
+    expect(y.strength):to_be(4) -- the crater cancels the soldier too
+  end)
+
+  it("an older crater on the hex still lets the unit ignore a flag in a crater hit", function()
+    local x = world:add_unit{ id = "x", side = "central", type = "infantry", hex = T }
+    world:add_token(T, "crater")
+    dice.force("targeting", { 3, 3, 3 })
+    dice.force("battle", { "flag", "hq", "hq" })
+    local rec = fire(3)
+    expect(rec.crater_placed):to_be(false)
+    expect(rec.shelled[1].flags_ignored):to_be(1)
+    expect(x.hex):to_be(T)
   end)
 end)
 

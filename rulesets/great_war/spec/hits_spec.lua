@@ -145,18 +145,20 @@ describe("flags", function()
     expect(#events_named("retreat")):to_be(0)
   end)
 
-  it("are ignored as far as the terrain allows (trenches: one)", function()
+  it("are ignored as far as the terrain allows (trenches against ranged fire: two)", function()
     local x = put("x", "central", T, "trenches")
     dice.force("targeting", { 1, 1 })
-    dice.force("battle", { "flag", "hq" })
+    dice.force("battle", { "flag", "flag" })
     local rec = fire(2)
     expect(x.hex):to_be(T)
-    expect(rec.shelled[1].flags_ignored):to_be(1)
-    dice.force("targeting", { 2, 2 }) -- two on target, two on hex 2 (6,4), which stays empty
-    dice.force("battle", { "flag", "flag" })
+    expect(rec.shelled[1].flags_ignored):to_be(2)
+    -- four on target; hexes 2 (6,4) and 3 (5,5) stay empty
+    dice.force("targeting", { 2, 2, 3, 3 })
+    dice.force("battle", { "flag", "flag", "flag", "hq" })
     answers{ hex(5, 3) }
-    fire(2)
-    expect(x.hex):to_be(hex(5, 3))
+    rec = fire(4)
+    expect(rec.shelled[1].flags_ignored):to_be(2)
+    expect(x.hex):to_be(hex(5, 3)) -- the third flag: one hex back
   end)
 
   it("are ignored on a hex with a shell crater token (it acts as terrain)", function()
