@@ -334,12 +334,14 @@ local function reaction(u, target)
 end
 
 -- [Ground]+[Bonus]+[Back]+[Base] One melee by `u` on `target` and its aftermath.
-local function resolve(u, target, cards, bonus)
+local function resolve(u, target, cards, bonus, quiet)
   local rec = setmetatable({ attacker = u.id, defender = target.id, bonus_melee = bonus }, Record)
   local at, from = u.hex, target.hex
-  world:clear_marks()
-  world:mark(at, "A")
-  world:mark(from, "D")
+  if not quiet then
+    world:clear_marks()
+    world:mark(at, "A")
+    world:mark(from, "D")
+  end
 
   -- [Base] the defender's reaction
   rec.reaction = reaction(u, target)
@@ -354,7 +356,9 @@ local function resolve(u, target, cards, bonus)
     end
     if rec.cancelled then
       -- [Ground] a defender that struck first never takes ground
-      world:note(tostring(rec))
+      if not quiet then
+        world:note(tostring(rec))
+      end
       return rec
     end
   end
@@ -401,7 +405,7 @@ local function resolve(u, target, cards, bonus)
             if not ok2 then
               violation(why2, 3)
             end
-            rec.bonus = resolve(u, t2, nil, true)
+            rec.bonus = resolve(u, t2, nil, true, quiet)
           else
             rec.no_bonus = "the attacker declined"
           end
@@ -434,7 +438,7 @@ local function resolve(u, target, cards, bonus)
       end
     end
   end
-  if not bonus then
+  if not bonus and not quiet then
     world:note(tostring(rec))
   end
   return rec
@@ -446,6 +450,7 @@ end
 --     unit   = "j1",                      -- the attacker (handle or id), ordered
 --     target = "g2",                      -- an adjacent enemy unit or lone leader
 --     cards  = { command = 1, combat = 0 }, -- optional dice additions
+--     quiet  = true,                      -- optional: no map marks, no summary note (analysis)
 --   }
 -- Returns a record (prints as a summary): attacker defender reaction
 -- first_strike cancelled attack took_ground ground battle_back no_battle_back
@@ -461,7 +466,7 @@ function melee.attack(spec)
   if not ok then
     violation(why, 2)
   end
-  return resolve(u, target, spec.cards, false)
+  return resolve(u, target, spec.cards, false, spec.quiet == true)
 end
 
 return melee

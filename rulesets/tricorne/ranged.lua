@@ -153,7 +153,9 @@ Record.__tostring = function(r)
     table.insert(lines, "  leader " .. c.leader .. ": casualty check [" .. table.concat(c.faces, " ") .. "] -> " .. c.outcome)
   end
   local t = r.retreat
-  if t and t.flags > 0 then
+  if t and t.flags > 0 and t.hexes == 0 then
+    table.insert(lines, "  flags " .. t.flags .. ", all ignored")
+  elseif t and t.flags > 0 then
     local rs = "  flags " .. t.flags .. ", ignored " .. t.ignored .. ", retreat " .. t.hexes .. " hexes: moved " .. t.moved
     if t.lost > 0 then
       rs ..= ", lost " .. t.lost .. " (blocked)"
@@ -174,6 +176,7 @@ end
 --     unit   = "g1",                      -- the firer (handle or id), ordered
 --     target = "j1",                      -- one enemy unit or lone leader
 --     cards  = { command = 1, combat = 0 }, -- optional dice additions
+--     quiet  = true,                      -- optional: no map marks, no summary note (analysis)
 --   }
 -- The whole fire (dice, hits, banner, leader check, retreat, rally check)
 -- is resolved before fire returns, so several units firing at one target
@@ -199,16 +202,21 @@ function ranged.fire(spec)
   local d = ranged.dice(u, target, spec.cards)
   local rec = setmetatable({ side = side, unit = u.id, target = target.id, range = ranged.range(u, target), dice = d,
     faces = {}, hits = 0, flags = 0, removed = 0, eliminated = false }, Record)
-  world:clear_marks()
-  world:mark(u.hex, "F")
-  world:mark(target.hex, "T")
+  local quiet = spec.quiet == true
+  if not quiet then
+    world:clear_marks()
+    world:mark(u.hex, "F")
+    world:mark(target.hex, "T")
+  end
 
   -- [Fire R6] a lone leader under fire: a leader casualty check
   if tricorne.is_lone_leader(target) then
     rec.leader_target = true
     rec.leader_check = leaders.fired_on(target, side, reason)
     rec.eliminated = rec.leader_check.fell
-    world:note(tostring(rec))
+    if not quiet then
+      world:note(tostring(rec))
+    end
     return rec
   end
 
@@ -228,7 +236,9 @@ function ranged.fire(spec)
     rec.retreat = retreat.flags(target, rec.flags, side, reason)
     rec.eliminated = not target.alive
   end
-  world:note(tostring(rec))
+  if not quiet then
+    world:note(tostring(rec))
+  end
   return rec
 end
 
