@@ -185,7 +185,7 @@ local function describe_strike(st, indent)
     table.insert(lines, indent .. "  lone leader: " .. st.lone_leader)
     return lines
   end
-  local s = indent .. "  " .. st.hits .. " hits, " .. st.target .. " loses " .. st.removed
+  local s = indent .. "  " .. tricorne.plural(st.hits, "hit") .. ", " .. st.target .. " loses " .. st.removed
   if st.eliminated then
     s ..= ", eliminated"
   end
@@ -197,7 +197,7 @@ local function describe_strike(st, indent)
   local t = st.retreat or st.retired
   if t and (t.hexes or 0) > 0 then
     local rs = indent .. "  " .. (st.retired and "retires" or ("flags " .. t.flags .. ", ignored " .. t.ignored .. ", retreats"))
-      .. " " .. t.hexes .. " hexes: moved " .. t.moved
+      .. " " .. tricorne.plural(t.hexes, "hex", "hexes") .. ": moved " .. t.moved
     if t.lost > 0 then
       rs ..= ", lost " .. t.lost .. " (blocked)"
     end

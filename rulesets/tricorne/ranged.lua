@@ -142,7 +142,7 @@ Record.__tostring = function(r)
     table.insert(lines, "  no dice: the fire has no effect")
     return table.concat(lines, "\n")
   end
-  table.insert(lines, "  rolled [" .. table.concat(r.faces, " ") .. "]: " .. r.hits .. " hits, " .. r.flags .. " flags")
+  table.insert(lines, "  rolled [" .. table.concat(r.faces, " ") .. "]: " .. tricorne.plural(r.hits, "hit") .. ", " .. tricorne.plural(r.flags, "flag"))
   local s = "  " .. r.target .. " loses " .. r.removed .. (r.removed == 1 and " block" or " blocks")
   if r.eliminated then
     s ..= ", eliminated: a victory banner for " .. r.side
@@ -156,7 +156,7 @@ Record.__tostring = function(r)
   if t and t.flags > 0 and t.hexes == 0 then
     table.insert(lines, "  flags " .. t.flags .. ", all ignored")
   elseif t and t.flags > 0 then
-    local rs = "  flags " .. t.flags .. ", ignored " .. t.ignored .. ", retreat " .. t.hexes .. " hexes: moved " .. t.moved
+    local rs = "  flags " .. t.flags .. ", ignored " .. t.ignored .. ", retreats " .. tricorne.plural(t.hexes, "hex", "hexes") .. ": moved " .. t.moved
     if t.lost > 0 then
       rs ..= ", lost " .. t.lost .. " (blocked)"
     end

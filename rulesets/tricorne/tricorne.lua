@@ -21,7 +21,7 @@
 --   u.bonus_done  true: made its bonus melee this turn
 --
 -- At a prompt:
---   tricorne.order{"g1", "g2"}; ranged.fire{unit="g1", target="j1"}
+--   tricorne.order{"g2"}; print(ranged.fire{unit="g2", target="j2"})
 
 local cc = require("lib/cc")
 
@@ -206,6 +206,11 @@ end
 -- A banner for `side` (a leader lost, ...).
 function tricorne.banner(side, reason)
   cc.award_medal(side, reason)
+end
+
+-- "1 hit", "2 hits"; "1 hex", "2 hexes" (give the plural when it is not word .. "s").
+function tricorne.plural(n, word, words)
+  return n .. " " .. (n == 1 and word or (words or word .. "s"))
 end
 
 -- "3 (base 2, +1 full strength)" style text for a dice breakdown.
