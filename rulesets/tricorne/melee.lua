@@ -423,6 +423,8 @@ local function resolve(u, target, cards, bonus, quiet)
       rec.no_battle_back = "the defender is eliminated"
     elseif card then
       rec.no_battle_back = target.id .. " played " .. card
+    elseif retiring then
+      rec.no_battle_back = target.id .. " retired and rallied" -- even when it could not move
     elseif not u.alive then
       rec.no_battle_back = "the attacker is gone"
     elseif a.retreat and a.retreat.hexes > 0 and a.retreat.rally and not a.retreat.rally.passed then

@@ -175,6 +175,19 @@ describe("[Base] retire and rally", function()
     expect(rec.no_bonus):to_be("the defender retired and rallied")
   end)
 
+  it("a unit that retires but cannot move loses a block per hex and still does not battle back", function()
+    add("a", "jacobite", "highland", hex(3, 9)).ordered = true
+    add("d", "government", "light_cavalry", hex(3, 10)) -- the bottom row
+    answers{ "retire and rally" }
+    dice.force("battle", { "infantry", "infantry", "infantry", "infantry" })
+    dice.force("battle", { "sabre", "cavalry" })
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.attack.retired.lost):to_be(2)
+    expect(world:unit("d").strength):to_be(2)
+    expect(rec.battle_back):to_be_nil()
+    expect(rec.no_battle_back):to_be("d retired and rallied")
+  end)
+
   it("or stand and battle back", function()
     attacker("highland")
     defender("light_cavalry")
