@@ -96,9 +96,13 @@ end
 -- Terrain
 ------------------------------------------------------------------------------
 
+local TERRAIN = ruleset.terrain or {}
+local NONE = table.freeze({})
+
 -- The ruleset's entry for a hex's terrain (an empty table when none).
 function tricorne.terrain(h)
-  return world:terrain_info(h) or {}
+  local name = world:terrain(h)
+  return name and TERRAIN[name] or NONE
 end
 
 -- [Base] Dice an attacker of class `class` loses against a target standing on
