@@ -1,0 +1,133 @@
+-- [Ground] Taking ground (melee-take-ground.txt, "Taking Ground").
+-- The Jacobite attacker stands at hex(5,5), the Government defender at
+-- hex(5,6); the Government retreats to hex(4,7) or hex(5,7).
+
+local function add(id, side, kind, at, extra)
+  local spec = { id = id, side = side, type = kind, hex = at }
+  for k, v in pairs(extra or {}) do
+    spec[k] = v
+  end
+  return world:add_unit(spec)
+end
+
+local function attacker(kind, extra)
+  local u = add("a", "jacobite", kind, hex(5, 5), extra)
+  u.ordered = true
+  return u
+end
+
+scenario("scenarios/field.yaml")
+
+describe("[Ground] a successful melee lets the attacker take ground", function()
+  it("ordered infantry that eliminates the defender may advance into its hex; that counts as moving", function()
+    local a = attacker("regular")
+    add("d", "government", "regular", hex(5, 6), { strength = 1 })
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    answers{ "take ground" }
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.took_ground):to_be(hex(5, 6))
+    expect(a.hex):to_be(hex(5, 6))
+    expect(a.moved):to_be(true)
+  end)
+
+  it("ordered cavalry that forces the defender to retreat may advance", function()
+    local a = attacker("battle_cavalry")
+    add("d", "government", "regular", hex(5, 6))
+    dice.force("battle", { "flag", "cavalry", "cavalry", "cavalry" })
+    answers{ hex(4, 7) }
+    dice.force("battle", { "sabre", "cavalry" })
+    answers{ "take ground", "none" } -- d at hex(4,7) is adjacent again: decline the bonus melee
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.took_ground):to_be(hex(5, 6))
+    expect(a.hex):to_be(hex(5, 6))
+  end)
+
+  it("is never mandatory: the attacker may stay", function()
+    local a = attacker("regular")
+    add("d", "government", "regular", hex(5, 6), { strength = 1 })
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    answers{ "stay" }
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.took_ground):to_be_nil()
+    expect(rec.ground):to_be("the attacker chose to stay")
+    expect(a.hex):to_be(hex(5, 5))
+  end)
+
+  it("follows terrain movement rules: into woods the unit stops and may not combat again", function()
+    local a = attacker("highland")
+    add("d", "government", "regular", hex(5, 6), { strength = 1 })
+    add("d2", "government", "regular", hex(4, 7))
+    world:set_terrain(hex(5, 6), "woods")
+    dice.force("battle", { "infantry", "cavalry", "cavalry" }) -- 4 dice, -1 woods
+    answers{ "take ground" }
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(a.halted):to_be(true)
+    expect(rec.no_bonus):to_be("a entered woods and may not combat again")
+  end)
+
+  it("after a lone leader retreats or is eliminated", function()
+    local a = attacker("highland")
+    add("Cope", "government", "leader", hex(5, 6))
+    dice.force("battle", { "infantry", "infantry", "flag", "cavalry" })
+    answers{ hex(5, 7), "take ground", "none" } -- Cope retreats to hex(5,7), adjacent again
+    local rec = melee.attack{ unit = "a", target = "Cope" }
+    expect(rec.took_ground):to_be(hex(5, 6))
+    expect(a.hex):to_be(hex(5, 6))
+  end)
+
+  it("after the defender completes its retire and rally (see melee_spec: retire and rally)", function()
+    local a = attacker("highland")
+    add("d", "government", "light_cavalry", hex(5, 6))
+    answers{ "retire and rally" }
+    dice.force("battle", { "infantry", "infantry", "infantry", "infantry" })
+    answers{ hex(4, 7), hex(3, 8) }
+    dice.force("battle", { "cavalry", "cavalry" }) -- failed rally check: still, ground may be taken
+    answers{ "take ground" }
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.attack.retired.rally.passed):to_be(false)
+    expect(a.hex):to_be(hex(5, 6))
+  end)
+end)
+
+describe("[Ground] no taking ground", function()
+  it("after ranged combat: no question is asked and the firer stays", function()
+    local g = add("g", "government", "regular", hex(5, 8))
+    g.ordered = true
+    add("t", "jacobite", "regular", hex(5, 6), { strength = 1 })
+    dice.force("battle", { "infantry", "cavalry", "cavalry" })
+    local rec = ranged.fire{ unit = "g", target = "t" }
+    expect(rec.eliminated):to_be(true)
+    expect(g.hex):to_be(hex(5, 8))
+    expect(rec.took_ground):to_be_nil()
+  end)
+
+  it("for ordered artillery attacking in melee", function()
+    local a = attacker("light_artillery")
+    add("d", "government", "regular", hex(5, 6), { strength = 1 })
+    dice.force("battle", { "infantry", "cavalry", "cavalry" })
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.ground):to_be("light_artillery never takes ground")
+    expect(a.hex):to_be(hex(5, 5))
+  end)
+
+  it("for a defender battling back, even when it eliminates the attacker", function()
+    attacker("highland", { strength = 1 })
+    local d = add("d", "government", "regular", hex(5, 6))
+    dice.force("battle", { "cavalry", "cavalry", "cavalry" }) -- highland at 1 block: 2 +1 charge
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.battle_back.eliminated):to_be(true)
+    expect(d.hex):to_be(hex(5, 6))
+  end)
+
+  it("for a defender that struck first with First Strike or Ambush (see melee_spec)", function()
+    attacker("regular", { strength = 1 })
+    local d = add("d", "government", "regular", hex(5, 6))
+    world:set_pool("government", "ambush", 1)
+    answers{ "ambush" }
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.cancelled):to_be("is eliminated by the first strike: no attack")
+    expect(d.hex):to_be(hex(5, 6))
+  end)
+end)

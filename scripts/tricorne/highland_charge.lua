@@ -1,0 +1,29 @@
+-- A full-strength Highland clan unit (ordered, not moved) charges a
+-- full-strength Government regular unit; two more regulars stand beside the
+-- defender, so a charge that takes ground can go on into a bonus melee.
+-- Blocks lost by each side, counting retreats, rally checks and battle backs.
+-- What does the bonus melee add?
+--   sandtable exact scripts/tricorne/highland_charge.lua --vs-set melee.bonus_melee=false
+-- Policies: always take ground; a bonus melee on the first enemy offered;
+-- retreats take the first free hex.
+scenario("tricorne/open_field.yaml")
+
+local clan = world:add_unit{ id = "clan", side = "jacobite", type = "highland", hex = hex(5, 5) }
+clan.ordered = true
+local front = world:add_unit{ id = "front", side = "government", type = "regular", hex = hex(5, 6) }
+local left = world:add_unit{ id = "left", side = "government", type = "regular", hex = hex(4, 7) }
+local right = world:add_unit{ id = "right", side = "government", type = "regular", hex = hex(6, 6) }
+
+policy("tricorne.take_ground", function() return "take ground" end)
+policy("tricorne.bonus_melee", function(options) return options[1] end)
+
+function trial()
+  local rec = melee.attack{ unit = clan, target = front, quiet = true }
+  local lost = (4 - front.strength) + (4 - left.strength) + (4 - right.strength)
+  return {
+    government_blocks = lost,
+    clan_blocks = 4 - clan.strength,
+    took_ground = rec.took_ground ~= nil,
+    bonus_melee = rec.bonus ~= nil,
+  }
+end
