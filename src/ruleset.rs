@@ -148,6 +148,8 @@ pub struct Ruleset {
     pub variants: BTreeMap<String, Variant>,
     pub limits: Limits,
     pub los: LosRule,
+    /// `stacking: true`: several units may share a hex (see `World::stacking`).
+    pub stacking: bool,
     /// Current values: module -> name -> value.
     pub values: BTreeMap<String, BTreeMap<String, Value>>,
     /// The variant applied, if any.
@@ -201,6 +203,8 @@ struct RawRuleset {
     limits: Option<RawLimits>,
     #[serde(default)]
     los: Option<RawLos>,
+    #[serde(default)]
+    stacking: bool,
 }
 
 #[derive(Deserialize)]
@@ -455,6 +459,7 @@ impl Ruleset {
                     .unwrap_or_else(|| "blocks_los".into()),
                 edge_blocks: raw.los.as_ref().and_then(|l| l.edge_blocks).unwrap_or(true),
             },
+            stacking: raw.stacking,
             values,
             variant: None,
         };
