@@ -106,7 +106,7 @@ function overwatch.offer(art, mover, h)
   local choice = decide{
     id = "overwatch",
     side = art.side,
-    prompt = art.side .. ": overwatch now or wait? " .. art.id .. " at " .. tostring(art.hex) .. " can fire " .. n
+    prompt = "overwatch now or wait? " .. art.id .. " at " .. tostring(art.hex) .. " can fire " .. n
       .. (n == 1 and " die" or " dice") .. " at " .. what .. " moving " .. why .. " " .. tostring(h)
       .. "; P(at least one hit) " .. percent(p) .. ", every hit a Tactical Victory",
     options = { "now", "wait" },

@@ -247,7 +247,7 @@ function viktory.take_losses(f)
         id = "viktory.casualty",
         side = chooser,
         chooser = selective and "firer" or "owner",
-        prompt = chooser .. ": " .. what .. " (" .. f.reason .. ")",
+        prompt = what .. " (" .. f.reason .. ")",
         options = options,
         default = options[1],
       }
