@@ -177,7 +177,11 @@ function battle.declare(a)
       table.insert(standing, e.unit)
     end
   end
-  world:note(side .. " declares an attack on " .. tostring(target) .. " by " .. table.concat(ids(standing), " "))
+  if #standing > 0 then
+    world:note(side .. " declares an attack on " .. tostring(target) .. " by " .. table.concat(ids(standing), " "))
+  else
+    world:note(side .. "'s attack on " .. tostring(target) .. ": no attacker reached its hexside")
+  end
   return standing
 end
 

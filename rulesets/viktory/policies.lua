@@ -25,6 +25,17 @@ function policies.best_target(_options, request)
   return "wait"
 end
 
+-- A policy for one player only: the others fire at once (the default).
+--   policy("overwatch", policies.only("A", policies.best_target))
+function policies.only(side, fn)
+  return function(options, request)
+    if request.side ~= side then
+      return "now"
+    end
+    return fn(options, request)
+  end
+end
+
 local TOWN, FRIGATE_PATH = hex(5, 3), { hex(2, 5), hex(3, 4) }
 local B_UNITS = { "b_inf1", "b_inf2", "b_art" }
 local C_UNITS = { "c_inf1", "c_frig", "c_inf2", "c_inf3" }
@@ -43,8 +54,10 @@ end
 -- dice: B attacks A's town with its two infantry and then its artillery
 -- (in that order), C attacks it with an infantry, then sails its frigate
 -- next to the mountain and lands both infantry beside it at (4,4).
--- Every overwatch question goes to the registered policy; casualties take
--- the defaults (the firer the dearest unit, the owner the cheapest).
+-- Every overwatch question goes to the registered policy (B's artillery,
+-- once it stands in a captured town, has overwatch on C's turn too);
+-- casualties take the defaults (the firer the dearest unit, the owner the
+-- cheapest).
 -- Returns the metrics of one trial.
 function policies.play_mountain_pass()
   local b = battle.attack{

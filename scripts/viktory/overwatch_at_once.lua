@@ -4,7 +4,7 @@
 --   sandtable sim scripts/viktory/overwatch_at_once.lua --vs-script scripts/viktory/overwatch_wait.lua --trials 20000
 scenario("viktory/mountain_pass.yaml")
 local policies = require("policies")
-policy("overwatch", policies.fire_at_once)
+policy("overwatch", policies.only("A", policies.fire_at_once)) -- the other players fire at once
 
 function trial()
   return policies.play_mountain_pass()

@@ -3,7 +3,7 @@
 -- mountain pass play-through (rulesets/viktory/policies.lua).
 scenario("viktory/mountain_pass.yaml")
 local policies = require("policies")
-policy("overwatch", policies.best_target)
+policy("overwatch", policies.only("A", policies.best_target)) -- the other players fire at once
 
 function trial()
   return policies.play_mountain_pass()
