@@ -136,39 +136,39 @@ end
 -- move-in together must fit the unit's move. Returns the attackers still
 -- standing (an approach can end under overwatch).
 --   battle.declare{target=hex, attackers={ids or units}, paths={id=path}}
-function battle.declare(a)
+local function declare(a, level)
   local target = a.target
   if not hex.is_hex(target) then
-    viktory.violation("battle.declare needs target = a hex", 2)
+    viktory.violation("battle.declare needs target = a hex", level)
   end
   local side = world:current_side()
   if holder(target, side) == nil then
-    viktory.violation(tostring(target) .. " holds no enemy pieces to attack", 2)
+    viktory.violation(tostring(target) .. " holds no enemy pieces to attack", level)
   end
   if viktory.is_water(target) then
-    viktory.violation("battles are fought on land hexes; " .. tostring(target) .. " is water", 2)
+    viktory.violation("battles are fought on land hexes; " .. tostring(target) .. " is water", level)
   end
   local list, paths = {}, a.paths or {}
   for _, x in ipairs(a.attackers or {}) do
-    local u = viktory.unit(x, 2)
+    local u = viktory.unit(x, level)
     if u.type == "frigate" or not viktory.is_military(u) then
-      viktory.violation(u.id .. " (" .. u.type .. ") cannot make a battle attack", 2)
+      viktory.violation(u.id .. " (" .. u.type .. ") cannot make a battle attack", level)
     end
     local path = paths[u.id] or {}
     if hex.is_hex(path) then
       path = { path }
     end
-    turn.check_move(u, path, 1, 2)
+    turn.check_move(u, path, 1, level)
     local last = #path > 0 and path[#path] or u.hex
     if last:distance(target) ~= 1 then
-      viktory.violation(u.id .. " must end its approach beside " .. tostring(target) .. " (it would stand at " .. tostring(last) .. ")", 2)
+      viktory.violation(u.id .. " must end its approach beside " .. tostring(target) .. " (it would stand at " .. tostring(last) .. ")", level)
     end
     table.insert(list, { unit = u, path = path })
   end
   if #list == 0 then
-    viktory.violation("a battle attack needs at least one attacker", 2)
+    viktory.violation("a battle attack needs at least one attacker", level)
   end
-  turn.enter_phase("battle", 2)
+  turn.enter_phase("battle", level)
   local key = viktory.hex_key(target)
   local standing = {}
   for _, e in ipairs(list) do
@@ -183,6 +183,10 @@ function battle.declare(a)
     world:note(side .. "'s attack on " .. tostring(target) .. ": no attacker reached its hexside")
   end
   return standing
+end
+
+function battle.declare(a)
+  return declare(a, 3)
 end
 
 -- [Base][OW-wait] One declared attacker moves from its hexside into the
@@ -319,7 +323,7 @@ end
 -- [Base] Declares, moves in every attacker in the order given, resolves.
 --   battle.attack{target=hex, attackers={...}, paths={id=path}}
 function battle.attack(a)
-  local standing = battle.declare(a)
+  local standing = declare(a, 3)
   for _, u in ipairs(standing) do
     if u.alive then
       battle.move_in(u)
