@@ -6,6 +6,7 @@
 -- loading, dice, p_hit and hex (overwatch.lua, overwatch.offer).
 -- Register one with  policy("overwatch", policies.best_target).
 
+local viktory = require("viktory")
 local turn = require("turn")
 local battle = require("battle")
 
