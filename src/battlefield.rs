@@ -204,6 +204,10 @@ pub struct World {
     /// Labels a rule puts on hexes for people to see (a template's numbers, a
     /// line of fire); maps draw them. They do not affect the rules.
     pub marks: Vec<(Hex, Rc<str>)>,
+    /// Whether several units may share a hex (ruleset.yaml `stacking: true`,
+    /// as in Viktory, where a hex holds a whole force). When false, a unit
+    /// can be placed or moved only onto a hex no other living unit holds.
+    pub stacking: bool,
 }
 
 impl Default for World {
@@ -220,6 +224,7 @@ impl Default for World {
             dice: DiceBox::new(0),
             log: EventLog::new(),
             marks: Vec::new(),
+            stacking: false,
         }
     }
 }
@@ -388,6 +393,18 @@ impl World {
         self.units.iter().position(|u| u.pos == Position::Hex(h) && u.strength > 0)
     }
 
+    /// The living unit, other than `except`, that keeps others off hex `h`:
+    /// none when the world allows stacking.
+    fn occupant(&self, h: Hex, except: Option<usize>) -> Option<usize> {
+        if self.stacking {
+            return None;
+        }
+        self.units
+            .iter()
+            .enumerate()
+            .position(|(i, u)| Some(i) != except && u.pos == Position::Hex(h) && u.strength > 0)
+    }
+
     pub fn add_unit(&mut self, unit: Unit) -> Result<usize, WorldError> {
         if self.units.iter().any(|u| u.id == unit.id) {
             return Err(WorldError::DuplicateUnit(unit.id.to_string()));
@@ -396,7 +413,7 @@ impl World {
             if !self.on_map(h) {
                 return Err(WorldError::OffMap(h));
             }
-            if let Some(other) = self.unit_at(h) {
+            if let Some(other) = self.occupant(h, None) {
                 return Err(WorldError::Invalid(format!("hex {h} already holds unit '{}'", self.units[other].id)));
             }
         }
@@ -442,7 +459,7 @@ impl World {
         if !self.on_map(to) {
             return Err(bad("that hex is off the map"));
         }
-        if let Some(other) = self.unit_at(to) {
+        if let Some(other) = self.occupant(to, Some(idx)) {
             return Err(bad(&format!("it is occupied by {}", self.units[other].id)));
         }
         self.units[idx].pos = Position::Hex(to);
@@ -474,10 +491,8 @@ impl World {
             if !self.on_map(to) {
                 return Err(bad("that hex is off the map".into()));
             }
-            if let Some(other) = self.unit_at(to) {
-                if other != idx {
-                    return Err(bad(format!("it is occupied by {}", self.units[other].id)));
-                }
+            if let Some(other) = self.occupant(to, Some(idx)) {
+                return Err(bad(format!("it is occupied by {}", self.units[other].id)));
             }
             at = to;
         }
@@ -490,10 +505,8 @@ impl World {
             if !self.on_map(h) {
                 return Err(WorldError::OffMap(h));
             }
-            if let Some(other) = self.unit_at(h) {
-                if other != idx {
-                    return Err(WorldError::Invalid(format!("hex {h} already holds unit '{}'", self.units[other].id)));
-                }
+            if let Some(other) = self.occupant(h, Some(idx)) {
+                return Err(WorldError::Invalid(format!("hex {h} already holds unit '{}'", self.units[other].id)));
             }
         }
         self.units[idx].pos = pos;
@@ -520,7 +533,7 @@ impl World {
     /// is a compile error here until it is compared.
     pub fn same_as(&self, other: &World) -> bool {
         use crate::dice::Source;
-        let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks } = self;
+        let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks, stacking } = self;
         let same_dice = dice.unused_forced() == other.dice.unused_forced()
             && format!("{:?}", dice.kinds()) == format!("{:?}", other.dice.kinds())
             && match (dice.source(), other.dice.source()) {
@@ -536,6 +549,7 @@ impl World {
             && *current_side == other.current_side
             && *turn == other.turn
             && *marks == other.marks
+            && *stacking == other.stacking
             && log.events.len() == other.log.events.len()
             && same_dice
     }
@@ -550,7 +564,7 @@ impl World {
     /// Exhaustive on purpose, like [`World::same_as`]: a new `World` field is
     /// a compile error here until it is reset.
     pub fn reset_from(&mut self, template: &World) {
-        let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks } = template;
+        let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks, stacking } = template;
         self.map.clone_from(map);
         if !Rc::ptr_eq(&self.board, board) {
             self.board = board.clone();
@@ -568,6 +582,7 @@ impl World {
         self.log.events.extend(log.events.iter().cloned());
         self.log.recording = log.recording;
         self.marks.clone_from(marks);
+        self.stacking = *stacking;
     }
 }
 
@@ -596,6 +611,22 @@ mod tests {
         assert_eq!(w.hit(i, 3, "test"), 1);
         assert_eq!(w.units[i].pos, Position::Off);
         assert!(w.unit_at(Hex::new(2, 2)).is_none());
+    }
+
+    #[test]
+    fn stacking_lets_units_share_a_hex() {
+        let mut w = World { stacking: true, ..World::default() };
+        let a = w.add_unit(unit("a", Hex::new(2, 2))).unwrap();
+        let b = w.add_unit(unit("b", Hex::new(2, 2))).unwrap();
+        w.add_unit(unit("c", Hex::new(3, 2))).unwrap();
+        assert_eq!(w.check_path(a, &[Hex::new(3, 2), Hex::new(4, 2)]), Ok(()));
+        assert_eq!(w.step(a, Hex::new(3, 2), false), Ok(Hex::new(2, 2)));
+        assert_eq!(w.place(b, Position::Hex(Hex::new(3, 2))), Ok(()));
+        // unit_at still answers with the first living unit on the hex
+        assert_eq!(w.unit_at(Hex::new(3, 2)), Some(a));
+        w.stacking = false;
+        assert!(w.step(a, Hex::new(2, 2), false).is_ok());
+        assert!(w.step(a, Hex::new(3, 2), false).is_err(), "without stacking the hex is occupied");
     }
 
     #[test]
@@ -669,7 +700,7 @@ mod tests {
         assert!(World::default().same_as(&World::default()));
         // One change per field, each touching that field only.
         type Change = (&'static str, fn(&mut World));
-        let changes: [Change; 11] = [
+        let changes: [Change; 12] = [
             ("map", |w| w.map = Map::Table { width: 10.0, height: 10.0 }),
             ("board", |w| w.set_terrain(Hex::new(3, 3), Some("hills"))),
             ("tokens", |w| w.tokens.add(Hex::new(2, 1), "wire")),
@@ -681,6 +712,7 @@ mod tests {
             ("dice", |w| w.dice.seed(8)),
             ("log", |w| w.note("more")),
             ("marks", |w| w.marks.clear()),
+            ("stacking", |w| w.stacking = !w.stacking),
         ];
         for (field, change) in changes {
             let mut other = w.clone();

@@ -151,6 +151,8 @@ pub struct Ruleset {
     /// The ruleset's own events (`events:` in ruleset.yaml): name and doc.
     /// Rules may `on` and `emit` these and the core's (`lua::world::events::CORE_EVENTS`).
     pub events: BTreeMap<String, String>,
+    /// `stacking: true`: several units may share a hex (see `World::stacking`).
+    pub stacking: bool,
     /// Current values: module -> name -> value.
     pub values: BTreeMap<String, BTreeMap<String, Value>>,
     /// The variant applied, if any.
@@ -207,6 +209,8 @@ struct RawRuleset {
     /// Event name -> one line of doc.
     #[serde(default)]
     events: BTreeMap<String, String>,
+    #[serde(default)]
+    stacking: bool,
 }
 
 #[derive(Deserialize)]
@@ -462,6 +466,7 @@ impl Ruleset {
                 edge_blocks: raw.los.as_ref().and_then(|l| l.edge_blocks).unwrap_or(true),
             },
             events: raw.events,
+            stacking: raw.stacking,
             values,
             variant: None,
         };

@@ -225,6 +225,7 @@ impl Scenario {
             }
         };
         let mut world = World::new(map);
+        world.stacking = rs.stacking;
         for k in &rs.dice {
             world.dice.define(k.clone());
         }

@@ -266,6 +266,8 @@ macro_rules! spec_tests {
 spec_tests! {
     core_api: "tests/spec",
     great_war: "rulesets/great_war",
+    tricorne: "rulesets/tricorne",
+    viktory: "rulesets/viktory",
 }
 
 /// Every `rulesets/<x>/` with a `spec/` folder (other than `lib`) has its

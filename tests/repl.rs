@@ -240,3 +240,21 @@ fn saving_a_ruleset_file_reloads_it_without_losing_the_board() {
     t.line(":quit");
     t.p.exp_eof().unwrap();
 }
+
+/// The viktory ruleset's overwatch walk-through (its README shows the same
+/// session): a designer moves attackers in one at a time and is asked
+/// "overwatch now or wait?" at each trigger; the map shows the spent overwatch.
+#[test]
+fn viktory_overwatch_session_asks_at_each_trigger() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let input = std::fs::read_to_string(root.join("scripts/viktory/overwatch_session.txt")).unwrap();
+    let (code, out, err) = piped(&["repl", "--scenario", "scripts/viktory/mountain_pass.yaml"], &input, Some(root));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(out.matches("overwatch now or wait?").count(), 3, "{out}");
+    assert!(out.contains("choose 1-2 [1]: wait") && out.contains("choose 1-2 [1]: now"), "{out}");
+    assert!(out.contains("choose 1-3 [1]: b_art"), "A picks the casualty: {out}");
+    assert!(out.contains("X a_art spent (4,3)"), "the map marks the spent overwatch: {out}");
+    assert!(out.contains("o a_art (3,4)"), "and the threatened ring: {out}");
+    assert!(out.contains("battle at (5,3): A holds it"), "{out}");
+    assert!(out.ends_with("\"C\"\na_art (A) at (4,3): ready\n"), "ready again on C's turn: {out}");
+}

@@ -610,6 +610,7 @@ pub fn load_ruleset_into(lua: &Lua, st: &State, rs: Ruleset) -> Result<(), Scrip
         for k in &rs.dice {
             w.dice.define(k.clone());
         }
+        w.stacking = rs.stacking;
     }
     let previous = st.ruleset.replace(Some(rs));
     let r = run_ruleset_scripts(lua, st, previous.as_ref()).map_err(|e| ScriptError::from_lua(&e));
@@ -648,6 +649,7 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
         for k in &rs.dice {
             w.dice.define(k.clone());
         }
+        w.stacking = rs.stacking;
     }
     let r = run_ruleset_scripts(lua, st, before.as_ref()).map_err(|e| ScriptError::from_lua(&e));
     if r.is_err() {

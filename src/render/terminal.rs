@@ -283,6 +283,15 @@ fn render_hex(world: &World, opts: &MapOptions) -> String {
             if u.leader.is_some() && s.chars().count() < cell.w {
                 s.push('*');
             }
+            // A stack (rulesets with `stacking: true`): the first unit and how many more.
+            let more = world.units.iter().filter(|o| o.alive() && o.pos == u.pos).count() - 1;
+            if more > 0 {
+                let tail = format!("+{more}");
+                while s.chars().count() + tail.len() > cell.w && s.chars().count() > 1 {
+                    s.pop();
+                }
+                s.push_str(&tail);
+            }
             let st = if color { Style::fg(SIDE_ANSI[side_index(world, &u.side)]).bold().on(bg) } else { Style::PLAIN };
             c.text(x + 1, y + 1, &centred(&s, cell.w), st);
             if let Some(bg) = bg {
@@ -369,7 +378,11 @@ fn legend(
     if !names.unit_types.is_empty() {
         let mut v = vec!["units:".to_string()];
         v.extend(names.unit_types.iter().zip(type_ab).map(|(n, a)| format!("{a} {n}")));
-        v.push("(side, type, strength; * leader)".into());
+        v.push(if world.stacking {
+            "(side, type, strength; * leader; +N: N more units in the hex)".into()
+        } else {
+            "(side, type, strength; * leader)".into()
+        });
         items.push(v);
     }
     if !names.terrain.is_empty() {

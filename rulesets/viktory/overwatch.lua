@@ -1,0 +1,228 @@
+-- rulesets/viktory/overwatch.lua — the Viktory II expansion rule
+-- "Artillery Characteristics": overwatch (shared/rules/viktory-overwatch.txt).
+--
+-- Rule tags (see viktory.lua for the full list):
+--   [OW]          each defending artillery may make one bombard attack per
+--                 enemy player's turn at an enemy unit that moves next to it
+--                 or into its hex, at once, when the move happens
+--   [OW-dice]     two dice near a friendly unit, town or city or in the
+--                 artillery's own hex; one die in an empty adjacent hex; all
+--                 hits are Tactical Victories (the artillery's owner picks)
+--   [OW-wait]     the owner may pass on a trigger to wait for a better one,
+--                 deciding at once each time; attackers moving in one by one
+--                 are each a trigger
+--   [OW-trigger]  what triggers it: entering an adjacent or the same hex
+--                 (roads too), loading onto a frigate (the loading unit is
+--                 the target), a frigate moving between adjacent hexes (a
+--                 hit sinks it and its cargo); what does not: moving out to
+--                 a more distant hex, reserve placement
+--   [Ours]        with several players, who fires first
+--
+-- Overwatch is a reaction: it subscribes to the core's `enters` event
+-- (world:move emits it on every step of every move) and is never called by
+-- the moving rule. It also listens to `turn_started` (turn.lua) to redraw
+-- its map marks.
+--
+-- At a prompt:
+--   overwatch.status()
+
+local viktory = require("viktory")
+local turn = require("turn")
+
+local overwatch = {}
+
+-- [OW] Is this artillery's overwatch spent for the player turn in progress?
+function overwatch.spent(art)
+  return art.overwatch_spent == viktory.turn_key()
+end
+
+-- [OW-dice] Overwatch dice for an enemy entering hex h, seen from
+-- artillery `art`: dice_near in the artillery's own hex or in an adjacent
+-- hex holding any piece of the artillery's side (a unit, town or city;
+-- the artillery itself does not count for a hex it is not in), else dice_open.
+-- Also returns why, for prompts.
+function overwatch.dice_for(art, h)
+  if h == art.hex then
+    return params.overwatch.dice_near, "into its own hex"
+  end
+  local friends = viktory.units_at(h, { side = art.side })
+  if #friends > 0 then
+    local what = "a friendly unit"
+    for _, f in ipairs(friends) do
+      if f.type == "town" or f.type == "city" then
+        what = "a friendly " .. f.type
+      end
+    end
+    return params.overwatch.dice_near, "next to it, into a hex with " .. what
+  end
+  return params.overwatch.dice_open, "next to it, into a hex with no friendly piece"
+end
+
+-- [OW] The artillery of `side` that could answer a move into h: on the map,
+-- in or next to h, its overwatch not spent this turn; in id order.
+local function ready_artillery(side, h)
+  local out = {}
+  for _, u in ipairs(world:units{ side = side, type = "artillery" }) do
+    if u.hex:distance(h) <= 1 and not overwatch.spent(u) then
+      table.insert(out, u)
+    end
+  end
+  table.sort(out, function(a, b) return a.id < b.id end)
+  return out
+end
+
+-- [OW][OW-trigger] Who may be hit: the mover alone when it is loading onto a
+-- frigate or with overwatch.targets = "mover"; else every unit of the
+-- mover's side on the entered hex (the firer picks among them).
+local function targets_of(mover, h)
+  if mover.loading ~= nil or params.overwatch.targets == "mover" then
+    return { mover }
+  end
+  local out = {}
+  for _, u in ipairs(viktory.units_at(h, { side = mover.side, military = true })) do
+    if u.loading == nil then
+      table.insert(out, u)
+    end
+  end
+  return out
+end
+
+local function percent(p)
+  return string.format("%d%%", math.floor(p * 100 + 0.5))
+end
+
+-- [OW][OW-dice][OW-wait] One artillery's answer to one trigger: the owner
+-- decides at once (decision id `overwatch`, options "now" / "wait"; the
+-- request also carries artillery, mover, mover_type, carrying, dice, p_hit
+-- and hex for policies). "now" fires: the dice are rolled, every hit is a
+-- Tactical Victory, and the overwatch is spent for this enemy turn.
+-- "wait" leaves it ready for a later trigger. Returns true if it fired.
+function overwatch.offer(art, mover, h)
+  local n, why = overwatch.dice_for(art, h)
+  local cargo = viktory.cargo(mover)
+  local what = mover.side .. "'s " .. mover.id .. " (" .. mover.type
+    .. (#cargo > 0 and (" carrying " .. #cargo) or "") .. (mover.loading and (", boarding " .. mover.loading) or "") .. ")"
+  local p = viktory.p_hit(n)
+  local choice = decide{
+    id = "overwatch",
+    side = art.side,
+    prompt = "overwatch now or wait? " .. art.id .. " at " .. tostring(art.hex) .. " can fire " .. n
+      .. (n == 1 and " die" or " dice") .. " at " .. what .. " moving " .. why .. " " .. tostring(h)
+      .. "; P(at least one hit) " .. percent(p) .. ", every hit a Tactical Victory",
+    options = { "now", "wait" },
+    default = "now",
+    artillery = art.id,
+    mover = mover.id,
+    mover_type = mover.type,
+    mover_side = mover.side,
+    carrying = #cargo,
+    loading = mover.loading ~= nil,
+    dice = n,
+    p_hit = p,
+    hex = h,
+  }
+  if choice ~= "now" then
+    world:note(art.id .. " holds its overwatch (" .. mover.id .. " entered " .. tostring(h) .. ")")
+    return false
+  end
+  art.overwatch_spent = viktory.turn_key()
+  local hits = viktory.roll(n, "overwatch by " .. art.id .. " at " .. mover.id)
+  local lost = viktory.take_losses{
+    units = targets_of(mover, h), hits = hits, selective = hits,
+    firer = art.side, owner = mover.side, reason = "overwatch by " .. art.id,
+  }
+  local names = {}
+  for _, u in ipairs(lost) do
+    table.insert(names, u.id)
+  end
+  world:note(art.id .. " overwatch at " .. mover.id .. " in " .. tostring(h) .. ": " .. n .. " dice, " .. hits
+    .. " hits" .. (#names > 0 and (", lost " .. table.concat(names, " ")) or ""))
+  emit("overwatch_fired", art, mover, h, hits)
+  return true
+end
+
+-- [OW][OW-trigger][Ours] The reaction to one step of a move. It fires when
+-- the unit belongs to the player whose turn it is and enters a hex in or
+-- next to a defending artillery, outside the reserve placement phase.
+-- Moving out to a more distant hex enters no such hex, so it triggers
+-- nothing. Every other player's artillery may answer, players in turn
+-- order after the mover and each player's artillery in id order; once the
+-- mover is gone (destroyed), the later artillery are not asked and keep
+-- their overwatch.
+function overwatch.on_enters(u, h)
+  if not params.overwatch.enabled then
+    return
+  end
+  local mover_side = u.side
+  if mover_side ~= world:current_side() or turn.phase() == "reserve" then
+    return
+  end
+  local fired = false
+  for _, side in ipairs(viktory.players_after(mover_side)) do
+    for _, art in ipairs(ready_artillery(side, h)) do
+      if not (u.alive and u.hex == h) then
+        break
+      end
+      if overwatch.offer(art, u, h) then
+        fired = true
+      end
+    end
+  end
+  if fired then
+    overwatch.show()
+  end
+end
+
+-- Map marks: each artillery's hex gets "W <id> ready" (its overwatch can
+-- still fire this turn) or "X <id> spent", and the six hexes around it
+-- "o <id>" (its threatened ring). Redrawn at each turn start, after each
+-- overwatch shot and after an artillery moves. Other rules' marks are
+-- cleared too (this ruleset has no others). Off with overwatch.marks=false.
+function overwatch.show()
+  if not params.overwatch.marks then
+    return
+  end
+  world:clear_marks()
+  if not params.overwatch.enabled then
+    return
+  end
+  local current = world:current_side()
+  for _, art in ipairs(world:units{ type = "artillery" }) do
+    if art.side ~= current then
+      local state = overwatch.spent(art) and "X " .. art.id .. " spent" or "W " .. art.id .. " ready"
+      world:mark(art.hex, state)
+      for _, n in ipairs(art.hex:neighbors()) do
+        if world:on_map(n) then
+          world:mark(n, "o " .. art.id)
+        end
+      end
+    end
+  end
+end
+
+-- One line per artillery: where, whose, and its overwatch this turn.
+function overwatch.status()
+  local lines = {}
+  for _, art in ipairs(world:units{ type = "artillery" }) do
+    local state
+    if art.side == world:current_side() then
+      state = "its own turn: no overwatch"
+    else
+      state = overwatch.spent(art) and "spent this turn" or "ready"
+    end
+    table.insert(lines, art.id .. " (" .. art.side .. ") at " .. tostring(art.hex) .. ": " .. state)
+  end
+  return table.concat(lines, "\n")
+end
+
+on("enters", function(u, h)
+  overwatch.on_enters(u, h)
+  if u.type == "artillery" and u.alive then
+    overwatch.show()
+  end
+end)
+on("turn_started", function()
+  overwatch.show()
+end)
+
+return overwatch

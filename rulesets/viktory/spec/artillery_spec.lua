@@ -1,0 +1,96 @@
+-- Artillery dice ([ArtDice]): two dice each for bombard attacks and
+-- pre-battle fire, every hit a Tactical Victory (the artillery's owner picks
+-- the casualty). Board: scripts/viktory/mountain_pass.yaml, B to play.
+
+scenario("viktory/mountain_pass.yaml")
+
+local TOWN = hex(5, 3)
+
+local function decisions()
+  local out = {}
+  for _, e in ipairs(world:events()) do
+    if e.event == "decision" then
+      table.insert(out, e)
+    end
+  end
+  return out
+end
+
+describe("bombard attacks [ArtDice][Base]", function()
+  it("rolls two dice, and the firer picks the casualty even on a 3", function()
+    dice.force("d6", { 3, 6 })
+    answers{ "a_inf2" }
+    local rec = battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = TOWN }
+    expect(rec.dice):to_be(2)
+    expect(rec.hits):to_be(1)
+    expect(rec.lost):to_equal({ "a_inf2" })
+    local d = decisions()[1]
+    expect(d.side):to_be("B")
+    expect(d.prompt):to_contain("Tactical Victory")
+  end)
+
+  it("is made only from an adjacent hex", function()
+    expect_error(function()
+      battle.bombard{ unit = "b_art", target = TOWN }
+    end, "bombard attacks are made from an adjacent hex")
+  end)
+
+  it("stops the artillery moving afterwards this turn", function()
+    dice.force("d6", { 6, 6 })
+    battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = TOWN }
+    expect_error(function()
+      turn.move("b_art", hex(6, 2))
+    end, "made a bombard attack this turn and cannot move afterwards")
+    expect_error(function()
+      battle.bombard{ unit = "b_art", target = TOWN }
+    end, "has already made its bombard attack this turn")
+  end)
+
+  it("by a frigate rolls battle.frigate_dice with ordinary hits: the owner picks on a 2", function()
+    turn.finish() -- C
+    turn.finish() -- A
+    world:add_unit{ id = "a_frig", side = "A", type = "frigate", hex = hex(3, 2) }
+    world:place("b_inf1", hex(4, 2))
+    world:place("b_inf3", hex(4, 2))
+    dice.force("d6", { 2 })
+    answers{ "b_inf3" }
+    local rec = battle.bombard{ unit = "a_frig", target = hex(4, 2) }
+    expect(rec.dice):to_be(1)
+    expect(rec.lost):to_equal({ "b_inf3" })
+    expect(decisions()[1].side):to_be("B")
+    expect(world:unit("b_town").alive):to_be(true) -- a town is never a casualty
+  end)
+end)
+
+describe("pre-battle fire [ArtDice]", function()
+  it("rolls two dice per artillery in the battle, every hit the firer's pick", function()
+    world:place("b_art", hex(6, 3))
+    world:place("b_inf1", hex(6, 2))
+    world:add_unit{ id = "a_art2", side = "A", type = "artillery", hex = TOWN }
+    battle.declare{ target = TOWN, attackers = { "b_art", "b_inf1" } }
+    answers{ "wait", "wait", "wait", "wait" } -- a_art (on the mountain) and a_art2 (in the town) let both move in
+    battle.move_in("b_art")
+    battle.move_in("b_inf1")
+    dice.force("d6", {
+      1, 3, -- B's pre-battle fire: two hits, B picks both
+      2, 6, -- A's pre-battle fire (a_art2): one hit, A picks
+      5, -- round 1: B's b_inf1 misses
+      6, 6, -- A's last infantry and the town: miss
+      1, -- round 2: b_inf1 hits a_inf2, the last defender
+      6, 6,
+    })
+    answers{ "a_art2", "a_inf1", "b_art" }
+    local rec = battle.resolve(TOWN)
+    expect(rec.prebattle):to_equal({ attacker_dice = 2, attacker_hits = 2, defender_dice = 2, defender_hits = 1 })
+    local d = decisions()
+    expect(d[5].side):to_be("B")
+    expect(d[6].side):to_be("B")
+    expect(d[7].side):to_be("A")
+    expect(rec.winner):to_be("B")
+    expect(rec.rounds):to_be(2)
+    -- B takes the town: A's town piece is replaced by one of B's
+    expect(world:unit("a_town").alive):to_be(false)
+    expect(world:unit("B_town_1").hex):to_be(TOWN)
+  end)
+
+end)

@@ -1,0 +1,182 @@
+-- What triggers overwatch and what does not ([OW-trigger]), and who answers
+-- first with several players ([Ours]). Board: scripts/viktory/mountain_pass.yaml
+-- (a_art on the mountain (4,3); water (3,3) and (3,4) beside it; B's town
+-- (4,2) beside it; a road (8,1) (7,1) (6,1) (5,2) (5,3) ...). B to play.
+
+scenario("viktory/mountain_pass.yaml")
+
+local function decisions()
+  local out = {}
+  for _, e in ipairs(world:events()) do
+    if e.event == "decision" then
+      table.insert(out, e)
+    end
+  end
+  return out
+end
+
+local function rolls()
+  local out = {}
+  for _, e in ipairs(world:events()) do
+    if e.event == "roll" then
+      table.insert(out, e.reason .. " (" .. e.n .. ")")
+    end
+  end
+  return out
+end
+
+describe("moving out [OW-trigger]", function()
+  it("is not triggered by a unit moving out of an adjacent hex to a more distant one", function()
+    world:place("b_inf1", hex(5, 2)) -- placed next to the mountain (no move, no trigger)
+    turn.move("b_inf1", { hex(6, 1), hex(7, 1) })
+    expect(#decisions()):to_be(0) -- strict: an unexpected question would fail the case
+    expect(overwatch.spent(world:unit("a_art"))):to_be(false)
+  end)
+
+  it("is triggered by a move from one adjacent hex to another", function()
+    world:place("b_inf1", hex(5, 2))
+    answers{ "wait" }
+    turn.move("b_inf1", hex(4, 2)) -- into B's own town, still next to the mountain
+    expect(#decisions()):to_be(1)
+    expect(decisions()[1].prompt):to_contain("1 die") -- B's town is no friendly piece of A's
+  end)
+end)
+
+describe("roads [OW-trigger]", function()
+  it("is triggered by a unit moving along a road past the artillery", function()
+    -- three road hexes: infantry moves 2, +1 along a road (turn.road_bonus)
+    dice.force("d6", { 3 })
+    answers{ "now" }
+    expect(turn.move("b_inf3", { hex(7, 1), hex(6, 1), hex(5, 2) })):to_be(false)
+    expect(rolls()):to_equal({ "overwatch by a_art at b_inf3 (1)" })
+  end)
+
+  it("gives the road bonus only when every step runs along road hexes", function()
+    expect_error(function()
+      turn.move("b_inf1", { hex(6, 2), hex(6, 1), hex(7, 0) })
+    end, "needs 3 hexes but has 2 of 2 left")
+  end)
+end)
+
+describe("reserve placement [OW-trigger]", function()
+  it("is not triggered when a reserve is placed in a town next to the artillery", function()
+    local u = turn.place_reserve("infantry", hex(4, 2))
+    expect(u.hex):to_be(hex(4, 2))
+    expect(u.side):to_be("B")
+    expect(#decisions()):to_be(0)
+    expect(world:pool("B", "reserves")):to_be(0)
+  end)
+
+  it("while a unit moving into the same town is a trigger", function()
+    world:place("b_inf1", hex(5, 1))
+    answers{ "wait" }
+    turn.move("b_inf1", hex(4, 2))
+    expect(#decisions()):to_be(1)
+  end)
+end)
+
+describe("frigates [OW-trigger]", function()
+  it("is triggered by a unit loading onto a frigate in an adjacent hex, and fires at the unit, not the frigate", function()
+    turn.finish() -- C's turn
+    world:place("c_frig", hex(3, 4)) -- water next to the mountain, carrying c_inf2 and c_inf3
+    world:place("c_inf1", hex(2, 4)) -- land two hexes from the mountain, next to the frigate
+    dice.force("d6", { 1 })
+    answers{ "now" }
+    expect(turn.load("c_inf1", "c_frig")):to_be(false)
+    local d = decisions()[1]
+    expect(d.prompt):to_contain("c_inf1 (infantry, boarding c_frig)")
+    expect(world:unit("c_inf1").alive):to_be(false)
+    expect(world:unit("c_frig").alive):to_be(true)
+    expect(world:unit("c_frig").cargo):to_be("c_inf2,c_inf3")
+    expect(world:unit("c_inf2").strength):to_be(1)
+  end)
+
+  it("lets the owner wait on the loading and sink the frigate as it moves to another adjacent hex", function()
+    turn.finish()
+    world:place("c_frig", hex(3, 4))
+    world:place("c_inf1", hex(2, 4))
+    dice.force("d6", { 2 })
+    answers{ "wait", "now" }
+    expect(turn.load("c_inf1", "c_frig")):to_be(true)
+    expect(world:unit("c_frig").cargo):to_be("c_inf2,c_inf3,c_inf1")
+    expect(world:unit("c_inf1").aboard):to_be("c_frig")
+    expect(turn.move("c_frig", hex(3, 3))):to_be(false) -- adjacent to adjacent: a trigger
+    expect(decisions()[2].prompt):to_contain("c_frig (frigate carrying 3)")
+    for _, id in ipairs({ "c_frig", "c_inf1", "c_inf2", "c_inf3" }) do
+      expect(world:unit(id).strength):to_be(0)
+    end
+  end)
+
+  it("is triggered by a unit landing from a frigate next to the artillery", function()
+    turn.finish()
+    world:place("c_frig", hex(3, 4))
+    turn.move("c_frig", hex(2, 5)) -- no trigger: moving away
+    expect(#decisions()):to_be(0)
+    world:place("c_frig", hex(3, 4))
+    answers{ "wait" }
+    expect(turn.unload("c_inf2", hex(4, 4))):to_be(true) -- lands next to the mountain
+    expect(#decisions()):to_be(1)
+    expect(world:unit("c_frig").cargo):to_be("c_inf3")
+  end)
+end)
+
+describe("several players [Ours]", function()
+  it("asks every threatened player, in turn order after the mover: C before A on B's turn", function()
+    world:add_unit{ id = "c_art", side = "C", type = "artillery", hex = hex(5, 1) }
+    world:place("b_inf1", hex(6, 2))
+    answers{ "wait", "wait" }
+    turn.move("b_inf1", hex(5, 2)) -- next to both the mountain and (5,1)
+    local d = decisions()
+    expect(#d):to_be(2)
+    expect(d[1].side):to_be("C")
+    expect(d[2].side):to_be("A")
+  end)
+
+  it("asks no one after the mover is destroyed; the later artillery keep their overwatch", function()
+    world:add_unit{ id = "c_art", side = "C", type = "artillery", hex = hex(5, 1) }
+    world:place("b_inf1", hex(6, 2))
+    dice.force("d6", { 1 })
+    answers{ "now" }
+    turn.move("b_inf1", hex(5, 2))
+    expect(#decisions()):to_be(1)
+    expect(overwatch.spent(world:unit("c_art"))):to_be(true)
+    expect(overwatch.spent(world:unit("a_art"))):to_be(false)
+  end)
+
+  it("gives each artillery of one player its own shot, in id order", function()
+    world:add_unit{ id = "a_art2", side = "A", type = "artillery", hex = hex(5, 1) }
+    world:place("b_inf1", hex(6, 2))
+    dice.force("d6", { 6, 6 })
+    answers{ "now", "now" }
+    turn.move("b_inf1", hex(5, 2))
+    expect(rolls()):to_equal({ "overwatch by a_art at b_inf1 (1)", "overwatch by a_art2 at b_inf1 (1)" })
+  end)
+end)
+
+describe("map marks", function()
+  it("shows each defending artillery's ring and whether its overwatch is spent", function()
+    overwatch.show()
+    local labels = {}
+    for _, m in ipairs(world:marks()) do
+      labels[tostring(m.hex)] = m.label
+    end
+    expect(labels["(4,3)"]):to_be("W a_art ready")
+    expect(labels["(3,4)"]):to_be("o a_art")
+    world:place("b_inf1", hex(6, 2))
+    dice.force("d6", { 6 })
+    answers{ "now" }
+    turn.move("b_inf1", hex(5, 2))
+    labels = {}
+    for _, m in ipairs(world:marks()) do
+      labels[tostring(m.hex)] = m.label
+    end
+    expect(labels["(4,3)"]):to_be("X a_art spent")
+    turn.finish() -- C's turn: ready again; B's artillery now shows too
+    labels = {}
+    for _, m in ipairs(world:marks()) do
+      labels[tostring(m.hex)] = m.label
+    end
+    expect(labels["(4,3)"]):to_be("W a_art ready")
+    expect(labels["(7,3)"]):to_be("W b_art ready")
+  end)
+end)

@@ -1,0 +1,61 @@
+-- Variants of the overwatch and artillery rules (ruleset.yaml variants:).
+-- Each case loads the scenario with its variant; they live in their own
+-- file because a variant loaded inside a case stays in force for the
+-- file's later cases.
+
+describe("overwatch.targets = mover (variant overwatch_mover_only)", function()
+  it("lets overwatch hits fall only on the unit that moved", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "overwatch_mover_only" })
+    world:place("b_inf1", hex(6, 2))
+    world:place("b_art", hex(6, 3))
+    battle.declare{ target = hex(5, 3), attackers = { "b_art", "b_inf1" } }
+    dice.force("d6", { 3, 2 })
+    answers{ "wait", "now" }
+    battle.move_in("b_art")
+    battle.move_in("b_inf1") -- two hits, but only b_inf1 can take one: no casualty choice
+    expect(world:unit("b_inf1").alive):to_be(false)
+    expect(world:unit("b_art").alive):to_be(true)
+  end)
+end)
+
+describe("the base game (variant base_game)", function()
+  it("has artillery bombard with one die, and a 2 lets the owner pick", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "base_game" })
+    dice.force("d6", { 2 })
+    answers{ "a_inf1" }
+    local rec = battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = hex(5, 3) }
+    expect(rec.dice):to_be(1)
+    local d
+    for _, e in ipairs(world:events()) do
+      if e.event == "decision" then
+        d = e
+      end
+    end
+    expect(d.side):to_be("A") -- a 2 is an ordinary hit: the owner picks
+  end)
+
+  it("has no overwatch", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "base_game" })
+    world:place("b_inf1", hex(6, 2))
+    turn.move("b_inf1", hex(5, 2)) -- no question asked
+    expect(overwatch.spent(world:unit("a_art"))):to_be(false)
+  end)
+end)
+
+describe("strict turn order (variant strict_order)", function()
+  it("refuses a bombard attack after a move", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "strict_order" })
+    turn.move("b_inf2", hex(6, 5))
+    expect_error(function()
+      battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = hex(5, 3) }
+    end, "rule error: a bombard after the move phase")
+  end)
+
+  it("refuses a battle after a move", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "strict_order" })
+    turn.move("b_inf2", hex(6, 5))
+    expect_error(function()
+      battle.declare{ target = hex(5, 3), attackers = { "b_inf1" }, paths = { b_inf1 = { hex(6, 2) } } }
+    end, "rule error: a battle after the move phase")
+  end)
+end)

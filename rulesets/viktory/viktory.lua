@@ -1,0 +1,267 @@
+-- rulesets/viktory/viktory.lua — shared Viktory II pieces: dice and hits,
+-- Tactical Victory casualties, players in turn order, hexes and stacks.
+--
+-- The rules document is shared/rules/viktory-overwatch.txt (the Viktory II
+-- expansion rule "Artillery Characteristics"); this file holds what that
+-- document assumes from the base game (research notes, base-rules.md §3).
+-- Rule tags used in this ruleset's modules:
+--   [Base]        base-game facts the document assumes (dice, moves, turn)
+--   [ArtDice]     "artillery roll 2 dice ... Tactical Victory selective hits"
+--   [OW]          overwatch: who may fire, when, at what
+--   [OW-dice]     two dice near friendly pieces or in the same hex, else one
+--   [OW-wait]     passing on a trigger; waiting for the attackers to move in
+--   [OW-trigger]  what triggers it and what does not (moving out, roads,
+--                 reserve placement, loading onto a frigate, frigates)
+--   [Ours]        a choice of ours where the document and research are silent
+--
+-- At a prompt:
+--   turn.move("b_inf1", {hex(6,3)})
+
+local viktory = {}
+
+local D6 = "d6"
+
+-- Unit-type data from ruleset.yaml.
+local TYPES = ruleset.unit_types or {}
+
+-- [Base] Is a unit a military unit (not a town or city piece)?
+function viktory.is_military(u)
+  local t = TYPES[u.type]
+  return t == nil or t.military ~= false
+end
+
+-- [Ours] A unit type's value, for default casualty choices.
+function viktory.value(u)
+  local t = TYPES[u.type]
+  return (t and t.value) or 1
+end
+
+-- [Base] Is a hex water?
+function viktory.is_water(h)
+  local info = world:terrain_info(h)
+  return info.water == true
+end
+
+-- "q,r": how hexes are written into unit properties.
+function viktory.hex_key(h)
+  return h.q .. "," .. h.r
+end
+
+function viktory.parse_hex(s)
+  local q, r = string.match(s or "", "^(-?%d+),(-?%d+)$")
+  if q == nil then
+    return nil
+  end
+  return hex(tonumber(q), tonumber(r))
+end
+
+-- A unit handle from a handle or an id, with a clear error.
+function viktory.unit(u, level)
+  if type(u) == "string" then
+    local found = world:unit(u)
+    if found == nil then
+      error("no unit with id '" .. u .. "'", (level or 1) + 1)
+    end
+    return found
+  end
+  if u == nil then
+    error("a unit (or its id) is required", (level or 1) + 1)
+  end
+  return u
+end
+
+-- Raises a rule violation on the caller's caller's line.
+function viktory.violation(text, level)
+  error("rule error: " .. text, (level or 1) + 1)
+end
+
+-- The living units on a hex (a stack), in the world's order; `filter` may
+-- name a side (`side=`), `military=true`, `other_than=side`.
+function viktory.units_at(h, filter)
+  local out = {}
+  for _, u in ipairs(world:units()) do
+    if u.hex == h
+      and (filter == nil or (
+        (filter.side == nil or u.side == filter.side)
+        and (filter.other_than == nil or u.side ~= filter.other_than)
+        and (not filter.military or viktory.is_military(u))))
+    then
+      table.insert(out, u)
+    end
+  end
+  return out
+end
+
+-- [Base] The town or city piece of `side` on hex h, or nil.
+function viktory.settlement(h, side)
+  for _, u in ipairs(viktory.units_at(h)) do
+    if (u.type == "town" or u.type == "city") and (side == nil or u.side == side) then
+      return u
+    end
+  end
+  return nil
+end
+
+------------------------------------------------------------------------------
+-- Players in turn order
+------------------------------------------------------------------------------
+
+-- [Base] Viktory has 2 to 8 players, each with a turn of its own. The turn
+-- order is the sides' `seat` pools (1, 2, 3, ...; sides without one come
+-- after, by name). Never uses world:opponent, which assumes two sides.
+function viktory.players()
+  local list = world:sides()
+  local seats = {}
+  for _, s in ipairs(list) do
+    local seat = world:pool(s, "seat")
+    seats[s] = seat > 0 and seat or 1000
+  end
+  table.sort(list, function(a, b)
+    if seats[a] ~= seats[b] then
+      return seats[a] < seats[b]
+    end
+    return a < b
+  end)
+  return list
+end
+
+-- [OW] The other players in turn order, starting with the one after `side`.
+function viktory.players_after(side)
+  local list = viktory.players()
+  local at = 0
+  for i, s in ipairs(list) do
+    if s == side then
+      at = i
+    end
+  end
+  local out = {}
+  for k = 1, #list - 1 do
+    table.insert(out, list[(at + k - 1) % #list + 1])
+  end
+  return out
+end
+
+-- The key of the player turn in progress ("3:B": round 3, player B), kept
+-- in unit properties so that "once per enemy player's turn" survives undo.
+function viktory.turn_key()
+  return world:turn() .. ":" .. (world:current_side() or "?")
+end
+
+------------------------------------------------------------------------------
+-- Dice and hits
+------------------------------------------------------------------------------
+
+-- [Base] Rolls n ordinary d6. Returns hits (a die on hit_max or less) and
+-- Tactical Victory hits among them (selective_max or less).
+function viktory.roll(n, reason)
+  if n <= 0 then
+    return 0, 0
+  end
+  local roll = dice.roll(n, D6, reason)
+  local hit_max, sel_max = params.viktory.hit_max, params.viktory.selective_max
+  local hits, selective = 0, 0
+  for _, v in ipairs(roll.faces) do
+    if v <= hit_max then
+      hits += 1
+      if v <= sel_max then
+        selective += 1
+      end
+    end
+  end
+  return hits, selective, roll
+end
+
+-- [Base] P(at least one hit) with n dice, for prompts.
+function viktory.p_hit(n)
+  local miss = 1 - params.viktory.hit_max / 6
+  return 1 - miss ^ n
+end
+
+-- [Base] Loses a unit. A frigate takes everything it carries down with it.
+function viktory.lose(u, reason)
+  u = viktory.unit(u, 2)
+  for _, id in ipairs(viktory.cargo(u)) do
+    local c = world:unit(id)
+    if c ~= nil and c.strength > 0 then
+      world:eliminate(c, reason .. " (aboard " .. u.id .. ")")
+    end
+  end
+  world:eliminate(u, reason)
+end
+
+-- The ids a frigate carries (its `cargo` property, ids joined by commas).
+function viktory.cargo(u)
+  local out = {}
+  local s = u.cargo
+  if type(s) == "string" then
+    for id in string.gmatch(s, "[^,]+") do
+      table.insert(out, id)
+    end
+  end
+  return out
+end
+
+local function by_value(ascending)
+  return function(a, b)
+    local va, vb = viktory.value(a), viktory.value(b)
+    if va ~= vb then
+      if ascending then
+        return va < vb
+      end
+      return va > vb
+    end
+    return a.id < b.id
+  end
+end
+
+-- [Base][ArtDice] Applies hits to candidate units. Selective (Tactical
+-- Victory) hits are placed first and the firer picks each casualty; the
+-- owner picks for the others. A choice between one unit is no choice and is
+-- not asked. Decision id `viktory.casualty`; the request carries `chooser`
+-- ("firer"/"owner"). Defaults: a firer takes the dearest unit, an owner
+-- loses the cheapest. Returns the list of units lost.
+--   f = { units=, hits=, selective=, firer=side, owner=side, reason= }
+function viktory.take_losses(f)
+  local alive = {}
+  for _, u in ipairs(f.units) do
+    if u.alive then
+      table.insert(alive, u)
+    end
+  end
+  local lost = {}
+  for k = 1, f.hits do
+    if #alive == 0 then
+      break
+    end
+    local selective = k <= (f.selective or 0)
+    local chooser = selective and f.firer or f.owner
+    table.sort(alive, by_value(not selective))
+    local pick = 1
+    if #alive > 1 then
+      local options = {}
+      for _, u in ipairs(alive) do
+        table.insert(options, u.id)
+      end
+      local what = selective and ("Tactical Victory hit: pick " .. f.owner .. "'s unit lost") or "hit: pick your unit lost"
+      local chosen = decide{
+        id = "viktory.casualty",
+        side = chooser,
+        chooser = selective and "firer" or "owner",
+        prompt = what .. " (" .. f.reason .. ")",
+        options = options,
+        default = options[1],
+      }
+      for i, u in ipairs(alive) do
+        if u.id == chosen then
+          pick = i
+        end
+      end
+    end
+    local u = table.remove(alive, pick)
+    viktory.lose(u, f.reason)
+    table.insert(lost, u)
+  end
+  return lost
+end
+
+return viktory
