@@ -197,6 +197,7 @@ fn callcost() {
         lua.create_function(|_, ()| Ok((1..=6).map(Value::Integer).collect::<mlua::MultiValue>())).unwrap(),
     )
     .unwrap();
+    // SAFETY: `raw_add` is a C function that reads two numbers and pushes one.
     g.set("f_raw", unsafe { lua.create_c_function(raw_add) }.unwrap()).unwrap();
     let src = r#"
 local N = 2000000

@@ -200,7 +200,7 @@ impl Rule {
         (moved, lost)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    #[expect(clippy::too_many_arguments)]
     fn shell(&self, w: &mut World, rec: &mut Record, side: &str, h: Hex, n: u32, on_target: bool, crater: bool) {
         let p = &self.params;
         if !w.on_map(h) {

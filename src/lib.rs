@@ -4,6 +4,8 @@
 //! exposes it to sandboxed Luau scripts; each ruleset is Lua plus YAML. See
 //! `docs/DESIGN.md` for the parts and their contracts.
 
+#![deny(unsafe_code)]
+
 pub mod analysis;
 pub mod battlefield;
 pub mod dice;

@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 
 use mlua::{FromLuaMulti, IntoLuaMulti, Lua, Table};
 
-use super::args::Skip;
+use super::raw::args::Skip;
 use super::State;
 
 /// What a call gives back, when completion can use it (`hex(1,2):` lists hex

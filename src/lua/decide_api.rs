@@ -5,13 +5,10 @@
 //! registered for its `id` (`policy(id, fn)`), or the default. In a spec every
 //! decision needs a queued answer. Every decision is logged.
 
-use std::ffi::CStr;
-use std::os::raw::c_int;
-
-use mlua::{ffi, Function, Lua, Table, Value};
+use mlua::{Function, Lua, Table, Value};
 
 use super::api::Api;
-use super::fast::{self, fast_fn};
+use super::raw::{self, fast};
 use super::{display_value, keys, DecisionMode};
 use crate::log::Event;
 
@@ -138,7 +135,7 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
             Ok(options[choice].clone())
         },
     )?;
-    fast::install(lua, api.st, api.table(), c"decide", fast_decide)?;
+    fast::install(lua, api.st, api.table(), c"decide", raw::decide::decide)?;
 
     api.function("answers{...}", "queue answers for the next decisions", |lua, _, list: Table| {
         let queue: Table = lua.named_registry_value(keys::ANSWERS)?;
@@ -157,72 +154,3 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     )?;
     Ok(())
 }
-
-/// Reads `t[k]` without metamethods onto the stack; returns its type.
-unsafe fn field(l: *mut ffi::lua_State, t: c_int, k: &CStr) -> c_int {
-    ffi::lua_rawgetfield(l, t, k.as_ptr())
-}
-
-// `decide` under simulation (see `fast`): no answers queued, nobody to ask,
-// no policy for this decision and the log off, so the default is the choice.
-// Everything else (and every error) is the full function's.
-fast_fn!(fast_decide, |l, st| {
-    if ffi::lua_type(l, 1) != ffi::LUA_TTABLE || ffi::lua_getmetatable(l, 1) != 0 {
-        return None;
-    }
-    if st.decision_mode.get() == DecisionMode::Strict || st.asker.try_borrow().ok()?.is_some() {
-        return None;
-    }
-    if st.world.try_borrow().ok()?.log.recording {
-        return None;
-    }
-    if field(l, ffi::LUA_REGISTRYINDEX, keys::ANSWERS_C) != ffi::LUA_TTABLE || ffi::lua_objlen(l, -1) > 0 {
-        return None;
-    }
-    // Text fields must be what the full function reads as text.
-    for k in [c"side", c"prompt"] {
-        if field(l, 1, k) > ffi::LUA_TNIL && ffi::lua_type(l, -1) != ffi::LUA_TSTRING {
-            return None;
-        }
-    }
-    match field(l, 1, c"id") {
-        ffi::LUA_TNIL => {}
-        ffi::LUA_TSTRING => {
-            let id = ffi::lua_gettop(l);
-            if field(l, ffi::LUA_REGISTRYINDEX, keys::POLICIES_C) != ffi::LUA_TTABLE {
-                return None;
-            }
-            ffi::lua_pushvalue(l, id);
-            if ffi::lua_rawget(l, -2) != ffi::LUA_TNIL {
-                return None; // a policy decides
-            }
-        }
-        _ => return None,
-    }
-    if field(l, 1, c"options") != ffi::LUA_TTABLE || ffi::lua_getmetatable(l, -1) != 0 {
-        return None;
-    }
-    let options = ffi::lua_gettop(l);
-    if field(l, 1, c"default") == ffi::LUA_TNIL {
-        // No default: the first option (an empty list is the full function's error).
-        return (ffi::lua_rawgeti(l, options, 1) != ffi::LUA_TNIL).then_some(fast::Out::Pushed(1));
-    }
-    let default = ffi::lua_gettop(l);
-    // The first option equal to the default. Tables and userdata may define
-    // their own equality, so meeting one first is left to the full function.
-    let mut i = 1;
-    loop {
-        let t = ffi::lua_rawgeti(l, options, i);
-        if t == ffi::LUA_TNIL {
-            return None;
-        }
-        if ffi::lua_rawequal(l, -1, default) != 0 {
-            return Some(fast::Out::Pushed(1));
-        }
-        if t == ffi::LUA_TTABLE || t == ffi::LUA_TUSERDATA {
-            return None;
-        }
-        ffi::lua_pop(l, 1);
-        i += 1;
-    }
-});

@@ -6,11 +6,12 @@
 
 use std::rc::Rc;
 
-use mlua::{Lua, LuaString, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{IntoLuaMulti, Lua, LuaString, Table, UserData, UserDataFields, UserDataMethods, Value};
 
 use super::api::{Api, Returns};
-use super::args::{Counts, Name};
-use super::fast::{self, fast_fn};
+use super::raw::args::{Counts, Name};
+use super::raw::{self, fast};
+use super::State;
 use crate::dice::{DieKind, Face};
 use crate::log::Event;
 
@@ -133,132 +134,138 @@ fn parse_faces(kind: &str, faces: Value) -> mlua::Result<DieKind> {
 
 /// The `dice` area.
 pub fn install(api: &mut Api) -> mlua::Result<()> {
-    api.function(
-        "dice.define(kind, faces)",
-        "define a die: a number of sides or a list of faces",
-        |_, st, (kind, faces): (String, Value)| {
-            let k = parse_faces(&kind, faces)?;
-            st.with_world(|w| {
-                w.dice.define(k);
-            })
-        },
-    )?;
+    api.function("dice.define(kind, faces)", "define a die: a number of sides or a list of faces", define)?;
 
-    api.function(
-        "dice.roll(n, kind, reason?)",
-        "roll n dice of a kind; logged with its reason",
-        |_, st, (n, kind, reason): (f64, LuaString, Option<LuaString>)| {
-            let n = pool_size(n)?;
-            let kind = kind.to_str()?;
-            st.with_world(|w| {
-                let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
-                let roll = w.dice.roll(k, n).map_err(mlua::Error::external)?;
-                let die = w.dice.kind(k);
-                let lr = LuaRoll {
-                    kind: die.name.clone(),
-                    values: die.values.clone(),
-                    counts: roll.counts.clone(),
-                    numeric: die.numeric,
-                };
-                let forced = roll.forced;
-                w.log.push_with(|| Event::Roll {
-                    kind: kind.to_string(),
-                    n,
-                    faces: lr.faces().iter().map(|f| f.to_string()).collect(),
-                    reason: reason.map(|r| r.to_string_lossy()).unwrap_or_default(),
-                    forced,
-                });
-                Ok(lr)
-            })?
-        },
-    )?
-    .returns(Returns::Roll);
+    api.function("dice.roll(n, kind, reason?)", "roll n dice of a kind; logged with its reason", roll)?
+        .returns(Returns::Roll);
 
-    api.function(
-        "dice.counts(n, kind, reason?)",
-        "roll n dice, return the count of each face (fast form)",
-        |_, st, (n, kind, reason): (f64, Name, Option<Name>)| {
-            // Arguments read in place and counts pushed straight back: nothing allocated.
-            let n = pool_size(n)?;
-            st.with_world(|w| {
-                let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
-                let nv = w.dice.kind(k).values.len();
-                let mut out = Counts { counts: [0; 16], len: nv, more: Vec::new() };
-                if nv > 16 {
-                    out.more = vec![0; nv];
-                }
-                let slot: &mut [u32] = if nv <= 16 { &mut out.counts[..nv] } else { &mut out.more };
-                let forced = w.dice.roll_into(k, n, slot).map_err(mlua::Error::external)?;
-                if w.log.recording {
-                    let die = w.dice.kind(k);
-                    let mut faces = Vec::new();
-                    for (v, &c) in die.values.iter().zip(slot.iter()) {
-                        for _ in 0..c {
-                            faces.push(v.to_string());
-                        }
-                    }
-                    w.log.push_with(|| Event::Roll {
-                        kind: kind.to_string(),
-                        n,
-                        faces,
-                        reason: reason.map(|r| r.to_string()).unwrap_or_default(),
-                        forced,
-                    });
-                }
-                Ok(out)
-            })?
-        },
-    )?;
+    api.function("dice.counts(n, kind, reason?)", "roll n dice, return the count of each face (fast form)", counts)?;
 
-    fast::install(api.lua, api.st, api.table(), c"counts", fast_counts)?;
+    fast::install(api.lua, api.st, api.table(), c"counts", raw::dice::counts)?;
 
-    api.function(
-        "dice.force(kind, {faces})",
-        "queue exact results for the next rolls of that kind",
-        |_, st, (kind, values): (String, Table)| {
-            st.with_world(|w| {
-                let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
-                let die = w.dice.kind(k).clone();
-                let mut idx = Vec::new();
-                for v in values.sequence_values::<Value>() {
-                    let v = v?;
-                    let i = die.values.iter().position(|f| face_matches(f, &v)).ok_or_else(|| {
-                        mlua::Error::runtime(format!(
-                            "dice.force: die '{kind}' has no face {} (faces: {})",
-                            super::display_value(&v),
-                            die.describe_values()
-                        ))
-                    })?;
-                    idx.push(i as u32);
-                }
-                w.dice.force(k, &idx);
-                Ok(())
-            })?
-        },
-    )?;
+    api.function("dice.force(kind, {faces})", "queue exact results for the next rolls of that kind", force)?;
 
-    api.function("dice.seed(n)", "reseed the dice (a seed replays exactly)", |_, st, seed: f64| {
-        if seed.fract() != 0.0 || seed < 0.0 {
-            return Err(mlua::Error::runtime("dice.seed(n): n is a whole number from 0"));
-        }
-        st.with_world(|w| w.dice.seed(seed as u64))
-    })?;
+    api.function("dice.seed(n)", "reseed the dice (a seed replays exactly)", seed)?;
 
-    api.function("dice.faces(kind)", "the distinct faces of a kind, in canonical order", |lua, st, kind: String| {
-        let values = st.with_world(|w| w.dice.kind_index(&kind).map(|k| w.dice.kind(k).values.clone()))?;
-        let values = values.map_err(mlua::Error::external)?;
-        let t = lua.create_table()?;
-        for v in &values {
-            t.push(face_value(lua, v)?)?;
-        }
-        Ok(t)
-    })?;
+    api.function("dice.faces(kind)", "the distinct faces of a kind, in canonical order", faces)?;
 
     api.function("dice.kinds()", "the names of every die kind", |lua, st, ()| {
         let names = st.with_world(|w| w.dice.kinds().iter().map(|k| k.name.to_string()).collect::<Vec<_>>())?;
         lua.create_sequence_from(names)
     })?;
     Ok(())
+}
+
+/// `dice.define(kind, faces)`: define a die: a number of sides or a list of faces.
+fn define(_lua: &Lua, st: &Rc<State>, (kind, faces): (String, Value)) -> mlua::Result<impl IntoLuaMulti> {
+    let k = parse_faces(&kind, faces)?;
+    st.with_world(|w| {
+        w.dice.define(k);
+    })
+}
+
+/// `dice.roll(n, kind, reason?)`: roll n dice of a kind; logged with its reason.
+fn roll(
+    _lua: &Lua,
+    st: &Rc<State>,
+    (n, kind, reason): (f64, LuaString, Option<LuaString>),
+) -> mlua::Result<impl IntoLuaMulti> {
+    let n = pool_size(n)?;
+    let kind = kind.to_str()?;
+    st.with_world(|w| {
+        let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
+        let roll = w.dice.roll(k, n).map_err(mlua::Error::external)?;
+        let die = w.dice.kind(k);
+        let lr = LuaRoll {
+            kind: die.name.clone(),
+            values: die.values.clone(),
+            counts: roll.counts.clone(),
+            numeric: die.numeric,
+        };
+        let forced = roll.forced;
+        w.log.push_with(|| Event::Roll {
+            kind: kind.to_string(),
+            n,
+            faces: lr.faces().iter().map(|f| f.to_string()).collect(),
+            reason: reason.map(|r| r.to_string_lossy()).unwrap_or_default(),
+            forced,
+        });
+        Ok(lr)
+    })?
+}
+
+/// `dice.counts(n, kind, reason?)`: roll n dice, return the count of each face (fast form).
+fn counts(_lua: &Lua, st: &Rc<State>, (n, kind, reason): (f64, Name, Option<Name>)) -> mlua::Result<impl IntoLuaMulti> {
+    // Arguments read in place and counts pushed straight back: nothing allocated.
+    let n = pool_size(n)?;
+    st.with_world(|w| {
+        let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
+        let nv = w.dice.kind(k).values.len();
+        let mut out = Counts { counts: [0; 16], len: nv, more: Vec::new() };
+        if nv > 16 {
+            out.more = vec![0; nv];
+        }
+        let slot: &mut [u32] = if nv <= 16 { &mut out.counts[..nv] } else { &mut out.more };
+        let forced = w.dice.roll_into(k, n, slot).map_err(mlua::Error::external)?;
+        if w.log.recording {
+            let die = w.dice.kind(k);
+            let mut faces = Vec::new();
+            for (v, &c) in die.values.iter().zip(slot.iter()) {
+                for _ in 0..c {
+                    faces.push(v.to_string());
+                }
+            }
+            w.log.push_with(|| Event::Roll {
+                kind: kind.to_string(),
+                n,
+                faces,
+                reason: reason.map(|r| r.to_string()).unwrap_or_default(),
+                forced,
+            });
+        }
+        Ok(out)
+    })?
+}
+
+/// `dice.force(kind, {faces})`: queue exact results for the next rolls of that kind.
+fn force(_lua: &Lua, st: &Rc<State>, (kind, values): (String, Table)) -> mlua::Result<impl IntoLuaMulti> {
+    st.with_world(|w| {
+        let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
+        let die = w.dice.kind(k).clone();
+        let mut idx = Vec::new();
+        for v in values.sequence_values::<Value>() {
+            let v = v?;
+            let i = die.values.iter().position(|f| face_matches(f, &v)).ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "dice.force: die '{kind}' has no face {} (faces: {})",
+                    super::display_value(&v),
+                    die.describe_values()
+                ))
+            })?;
+            idx.push(i as u32);
+        }
+        w.dice.force(k, &idx);
+        Ok(())
+    })?
+}
+
+/// `dice.seed(n)`: reseed the dice (a seed replays exactly).
+fn seed(_lua: &Lua, st: &Rc<State>, seed: f64) -> mlua::Result<impl IntoLuaMulti> {
+    if seed.fract() != 0.0 || seed < 0.0 {
+        return Err(mlua::Error::runtime("dice.seed(n): n is a whole number from 0"));
+    }
+    st.with_world(|w| w.dice.seed(seed as u64))
+}
+
+/// `dice.faces(kind)`: the distinct faces of a kind, in canonical order.
+fn faces(lua: &Lua, st: &Rc<State>, kind: String) -> mlua::Result<impl IntoLuaMulti> {
+    let values = st.with_world(|w| w.dice.kind_index(&kind).map(|k| w.dice.kind(k).values.clone()))?;
+    let values = values.map_err(mlua::Error::external)?;
+    let t = lua.create_table()?;
+    for v in &values {
+        t.push(face_value(lua, v)?)?;
+    }
+    Ok(t)
 }
 
 /// The `roll` area: what a roll object answers (see `LuaRoll`'s `UserData`).
@@ -269,27 +276,3 @@ pub fn install_roll(api: &mut Api) -> mlua::Result<()> {
     api.member("r.kind  r.n  #r", "the die kind and how many dice were rolled");
     Ok(())
 }
-
-// `dice.counts` for simulation (see `fast`): a valid pool of a known kind with
-// the log off; anything else goes to the full function above.
-fast_fn!(fast_counts, |l, st| {
-    let n = fast::whole_arg(l, 1, 0, crate::dice::MAX_POOL as i64)?;
-    let kind = fast::str_arg(l, 2)?;
-    fast::opt_str_arg(l, 3)?;
-    let mut w = st.world.try_borrow_mut().ok()?;
-    if w.log.recording {
-        return None;
-    }
-    let k = w.dice.kind_index(kind).ok()?;
-    let mut counts = [0u32; 16];
-    let nv = w.dice.kind(k).values.len();
-    if nv > counts.len() {
-        return None;
-    }
-    w.dice.roll_into(k, n as u32, &mut counts[..nv]).ok()?;
-    // Numbers: pushing them allocates nothing (a C function has room for 20 values).
-    for &c in &counts[..nv] {
-        mlua::ffi::lua_pushnumber(l, c as f64);
-    }
-    Some(fast::Out::Pushed(nv as std::os::raw::c_int))
-});

@@ -8,7 +8,7 @@
 use mlua::{Function, Lua, MultiValue, Table, Value, Vector};
 
 use super::api::{Api, Returns};
-use super::fast::{self, fast_fn};
+use super::raw::{self, fast};
 
 use crate::hex::{self, Hex, OffsetKind};
 
@@ -170,7 +170,7 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     api.function("hex.is_hex(v)", "true when v is a hex", |_, _, v: Value| {
         Ok(matches!(v, Value::Vector(_)) && hex_from_value(&v).is_ok())
     })?;
-    fast::install(api.lua, api.st, api.table(), c"is_hex", fast_is_hex)?;
+    fast::install(api.lua, api.st, api.table(), c"is_hex", raw::hex::is_hex)?;
     api.function(
         "hex.los(a, b, obstructed)",
         "clear, blocker: line of sight with your own obstruction test",
@@ -226,9 +226,3 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     api.table().set_metatable(Some(call_mt))?;
     Ok(())
 }
-
-// `hex.is_hex(v)` for a hex (see `fast`); anything else gets the full answer.
-fast_fn!(fast_is_hex, |l, _st| {
-    fast::hex_arg(l, 1)?;
-    Some(fast::Out::Bool(true))
-});

@@ -11,13 +11,12 @@
 //! inside `pcall`, coroutines and pattern matching) and a memory limit.
 
 pub mod api;
-mod args;
 mod decide_api;
 mod dice_api;
 mod error;
-pub(crate) mod fast;
 mod hex_api;
 pub mod keys;
+#[expect(unsafe_code, reason = "the one module allowed unsafe code: Luau C-API fast paths and the raw trial reader")]
 pub mod raw;
 mod rules_api;
 mod spec_api;

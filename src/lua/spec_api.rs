@@ -8,7 +8,9 @@
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use mlua::{Function, MultiValue, Value};
+use std::rc::Rc;
+
+use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Value};
 
 use super::api::Api;
 use super::{call_with_traceback, keys, DecisionMode, ScenarioOverrides, ScriptError, State};
@@ -119,105 +121,114 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     )?;
     api.value("expect_error(fn, text?)", "fn must fail (with text in its message)", Value::Function(expect_error))?;
 
-    api.function("describe(name, fn)", "group spec cases", |lua, st, (name, f): (String, Function)| {
-        st.spec_path.borrow_mut().push(name.clone());
-        let r = call_with_traceback(lua, &f, MultiValue::new());
-        let path = st.spec_path.borrow().join(" > ");
-        st.spec_path.borrow_mut().pop();
-        if let Err(e) = r {
-            st.spec.borrow_mut().cases.push(CaseResult {
-                name: format!("{path} (outside any `it`)"),
-                error: Some(ScriptError::from_lua(&e)),
-            });
-        }
-        Ok(())
-    })?;
+    api.function("describe(name, fn)", "group spec cases", describe)?;
+
+    api.function("it(name, fn)", "define a spec case: it runs on a copy of the world", it)?;
 
     api.function(
-        "it(name, fn)",
-        "define a spec case: it runs on a copy of the world",
-        |lua, st, (name, f): (String, Function)| {
-            let full = {
-                let mut p = st.spec_path.borrow().clone();
-                p.push(name);
-                p.join(" > ")
-            };
-            if st.spec_path.borrow().last().is_some_and(|l| l.starts_with("\u{0}it:")) {
-                return Err(mlua::Error::runtime("`it` cannot be nested inside another `it`"));
-            }
-            let before = st.world.borrow().clone();
-            let mode = st.decision_mode.replace(DecisionMode::Strict);
-            let saved_deadline = st.guard.deadline.get();
-            st.guard.deadline.set(Some(Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
-            st.guard.tripped.set(None);
-            lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
-            st.world.borrow_mut().dice.clear_forced();
-            st.spec_path.borrow_mut().push(format!("\u{0}it:{full}"));
-            let r = call_with_traceback(lua, &f, MultiValue::new());
-            st.spec_path.borrow_mut().pop();
-            let tripped = st.guard.tripped.take();
-            let mut error = match (r, tripped) {
-                (Ok(_), _) => None,
-                (Err(_), Some(t)) => Some(ScriptError::plain(super::trip_message(Some(t), st))),
-                (Err(e), None) => Some(ScriptError::from_lua(&e)),
-            };
-            if error.is_none() {
-                let mut left: Vec<String> = st
-                    .world
-                    .borrow()
-                    .dice
-                    .unused_forced()
-                    .into_iter()
-                    .map(|(k, v)| format!("forced {k} results never rolled: {}", v.join(" ")))
-                    .collect();
-                let q: mlua::Table = lua.named_registry_value(keys::ANSWERS)?;
-                if q.raw_len() > 0 {
-                    let items: Vec<String> =
-                        q.sequence_values::<Value>().flatten().map(|v| super::display_value(&v)).collect();
-                    left.push(format!("answers never used: {}", items.join(", ")));
-                }
-                if !left.is_empty() {
-                    error = Some(ScriptError::plain(left.join("; ")));
-                }
-            }
-            lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
-            *st.world.borrow_mut() = before;
-            st.decision_mode.set(mode);
-            st.guard
-                .deadline
-                .set(saved_deadline.map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
-            let passed = error.is_none();
-            st.spec.borrow_mut().cases.push(CaseResult { name: full, error });
-            Ok(passed)
-        },
+        "scenario(path, opts?)",
+        "load a scenario file ({variant=, set={...}, seed=} adds overrides)",
+        scenario,
     )?;
-
-    api.function("scenario(path, opts?)", "load a scenario file ({variant=, set={...}, seed=} adds overrides)", |lua, st, (path, opts): (String, Option<mlua::Table>)| {
-            let p = resolve_data_path(st, &path)
-                .ok_or_else(|| mlua::Error::runtime(format!("scenario('{path}'): no such file (looked beside the script, in scripts/ and in the project folder)")))?;
-            let mut overrides = lua.app_data_ref::<Overrides>().map(|o| o.0.clone()).unwrap_or_default();
-            // scenario(path, {variant=, set={...}, seed=}) adds to the command line's overrides.
-            if let Some(o) = opts {
-                if let Some(v) = o.get::<Option<String>>("variant")? {
-                    overrides.variant = Some(v);
-                }
-                if let Some(seed) = o.get::<Option<u64>>("seed")? {
-                    overrides.seed = Some(seed);
-                }
-                if let Some(set) = o.get::<Option<mlua::Table>>("set")? {
-                    for pair in set.pairs::<String, Value>() {
-                        let (k, v) = pair?;
-                        let text = match &v {
-                            Value::String(s) => s.to_str()?.to_string(),
-                            other => super::display_value(other),
-                        };
-                        overrides.set.push(format!("{k}={text}"));
-                    }
-                }
-            }
-            super::load_scenario_into(lua, st, &p, &overrides).map_err(|e| mlua::Error::runtime(super::render_error(&e, false)))
-        })?;
     Ok(())
+}
+
+/// `describe(name, fn)`: group spec cases.
+fn describe(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<impl IntoLuaMulti> {
+    st.spec_path.borrow_mut().push(name.clone());
+    let r = call_with_traceback(lua, &f, MultiValue::new());
+    let path = st.spec_path.borrow().join(" > ");
+    st.spec_path.borrow_mut().pop();
+    if let Err(e) = r {
+        st.spec
+            .borrow_mut()
+            .cases
+            .push(CaseResult { name: format!("{path} (outside any `it`)"), error: Some(ScriptError::from_lua(&e)) });
+    }
+    Ok(())
+}
+
+/// `it(name, fn)`: define a spec case: it runs on a copy of the world.
+fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<impl IntoLuaMulti> {
+    let full = {
+        let mut p = st.spec_path.borrow().clone();
+        p.push(name);
+        p.join(" > ")
+    };
+    if st.spec_path.borrow().last().is_some_and(|l| l.starts_with("\u{0}it:")) {
+        return Err(mlua::Error::runtime("`it` cannot be nested inside another `it`"));
+    }
+    let before = st.world.borrow().clone();
+    let mode = st.decision_mode.replace(DecisionMode::Strict);
+    let saved_deadline = st.guard.deadline.get();
+    st.guard.deadline.set(Some(Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
+    st.guard.tripped.set(None);
+    lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
+    st.world.borrow_mut().dice.clear_forced();
+    st.spec_path.borrow_mut().push(format!("\u{0}it:{full}"));
+    let r = call_with_traceback(lua, &f, MultiValue::new());
+    st.spec_path.borrow_mut().pop();
+    let tripped = st.guard.tripped.take();
+    let mut error = match (r, tripped) {
+        (Ok(_), _) => None,
+        (Err(_), Some(t)) => Some(ScriptError::plain(super::trip_message(Some(t), st))),
+        (Err(e), None) => Some(ScriptError::from_lua(&e)),
+    };
+    if error.is_none() {
+        let mut left: Vec<String> = st
+            .world
+            .borrow()
+            .dice
+            .unused_forced()
+            .into_iter()
+            .map(|(k, v)| format!("forced {k} results never rolled: {}", v.join(" ")))
+            .collect();
+        let q: mlua::Table = lua.named_registry_value(keys::ANSWERS)?;
+        if q.raw_len() > 0 {
+            let items: Vec<String> = q.sequence_values::<Value>().flatten().map(|v| super::display_value(&v)).collect();
+            left.push(format!("answers never used: {}", items.join(", ")));
+        }
+        if !left.is_empty() {
+            error = Some(ScriptError::plain(left.join("; ")));
+        }
+    }
+    lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
+    *st.world.borrow_mut() = before;
+    st.decision_mode.set(mode);
+    st.guard.deadline.set(saved_deadline.map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
+    let passed = error.is_none();
+    st.spec.borrow_mut().cases.push(CaseResult { name: full, error });
+    Ok(passed)
+}
+
+/// `scenario(path, opts?)`: load a scenario file ({variant=, set={...}, seed=} adds overrides).
+fn scenario(lua: &Lua, st: &Rc<State>, (path, opts): (String, Option<mlua::Table>)) -> mlua::Result<impl IntoLuaMulti> {
+    let p = resolve_data_path(st, &path).ok_or_else(|| {
+        mlua::Error::runtime(format!(
+            "scenario('{path}'): no such file (looked beside the script, in scripts/ and in the project folder)"
+        ))
+    })?;
+    let mut overrides = lua.app_data_ref::<Overrides>().map(|o| o.0.clone()).unwrap_or_default();
+    // scenario(path, {variant=, set={...}, seed=}) adds to the command line's overrides.
+    if let Some(o) = opts {
+        if let Some(v) = o.get::<Option<String>>("variant")? {
+            overrides.variant = Some(v);
+        }
+        if let Some(seed) = o.get::<Option<u64>>("seed")? {
+            overrides.seed = Some(seed);
+        }
+        if let Some(set) = o.get::<Option<mlua::Table>>("set")? {
+            for pair in set.pairs::<String, Value>() {
+                let (k, v) = pair?;
+                let text = match &v {
+                    Value::String(s) => s.to_str()?.to_string(),
+                    other => super::display_value(other),
+                };
+                overrides.set.push(format!("{k}={text}"));
+            }
+        }
+    }
+    super::load_scenario_into(lua, st, &p, &overrides).map_err(|e| mlua::Error::runtime(super::render_error(&e, false)))
 }
 
 /// Finds a data file named in a script: as given, beside the script, under

@@ -173,6 +173,7 @@ fn centred(s: &str, w: usize) -> String {
     format!("{}{}{}", " ".repeat(left), s, " ".repeat(w - n - left))
 }
 
+#[expect(clippy::too_many_lines, reason = "draws the map row by row, each cell from the same layers, in one character grid")]
 fn render_hex(world: &World, opts: &MapOptions) -> String {
     let hexes = world.hexes();
     if hexes.is_empty() {
@@ -349,7 +350,7 @@ fn render_hex(world: &World, opts: &MapOptions) -> String {
 }
 
 /// The lines under the map that say what every abbreviation means.
-#[allow(clippy::too_many_arguments)]
+#[expect(clippy::too_many_arguments)]
 fn legend(
     world: &World,
     names: &Names,

@@ -117,6 +117,7 @@ fn changed_params(rs: &Ruleset) -> Vec<(String, serde_json::Value)> {
 }
 
 /// The world as scenario YAML.
+#[expect(clippy::too_many_lines, reason = "writes the scenario YAML section by section, in the order the file is read")]
 pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
     let mut y = String::new();
     let _ = writeln!(

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
 
 use super::super::api::Api;
-use super::super::args::Name;
+use super::super::raw::args::Name;
 use super::super::{keys, State};
 
 /// Whether any script subscribed to events (see `State::subscribed`).

@@ -4,8 +4,8 @@ use std::rc::Rc;
 
 use mlua::{IntoLuaMulti, Lua, Value};
 
-use super::super::args::Name;
 use super::super::hex_api::{hex_value, HexArg};
+use super::super::raw::args::Name;
 use super::super::State;
 use crate::battlefield::Map;
 

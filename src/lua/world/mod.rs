@@ -4,7 +4,6 @@
 //! the modules by concern.
 
 pub mod events;
-mod fast;
 mod los;
 mod map;
 mod sides;
@@ -14,6 +13,7 @@ pub use events::emit;
 pub use units::{point_from_value, prop_from_lua, prop_to_lua, unit_handle, UnitArg, UnitRef};
 
 use super::api::{Api, Returns};
+use super::raw;
 
 /// The `world` area.
 pub fn install(api: &mut Api) -> mlua::Result<()> {
@@ -23,7 +23,7 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     // names rules call most placed first (the later `set` keeps their slots),
     // keeps the hot names where they are predicted.
     let world = api.lua.create_table_with_capacity(0, 256)?;
-    for name in fast::names() {
+    for name in raw::world::names() {
         world.raw_set(name, false)?;
     }
     api.set_table(world);
@@ -86,5 +86,5 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     api.method("world:obstructed(h)", "true when h blocks line of sight by the ruleset's rule", los::obstructed)?;
     api.method("world:los(a, b)", "clear, blocker: line of sight by the ruleset's rule", los::los)?;
 
-    fast::install(api.lua, api.st, api.table())
+    raw::world::install(api.lua, api.st, api.table())
 }

@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use mlua::{IntoLuaMulti, Lua};
 
-use super::super::args::Name;
+use super::super::raw::args::Name;
 use super::super::State;
 
 /// `world:sides()`: the side names.

@@ -10,9 +10,10 @@ use std::rc::Rc;
 use mlua::{AnyUserData, FromLua, IntoLuaMulti, Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods, Value};
 
 use super::super::api::Api;
-use super::super::args::Name;
 use super::super::hex_api::{hex_from_value, hex_value, HexArg};
-use super::super::{fast, keys, State};
+use super::super::raw::args::Name;
+use super::super::raw::fast;
+use super::super::{keys, State};
 use super::events::emit;
 use crate::battlefield::World;
 use crate::hex::Hex;
@@ -25,7 +26,7 @@ pub struct UnitRef {
     pub idx: usize,
     pub id: Rc<str>,
     /// The host's state, so a field read needs no lookup of it.
-    pub(super) st: Rc<State>,
+    pub(crate) st: Rc<State>,
 }
 
 impl UnitRef {
@@ -348,7 +349,7 @@ fn walk(lua: &Lua, st: &State, u: &UnitRef, path: Vec<Hex>, retreat: bool) -> ml
 /// `world:unit(id)`: the unit with that id, or nil.
 pub fn unit(l: &Lua, st: &Rc<State>, id: Name) -> mlua::Result<impl IntoLuaMulti> {
     let found = st.with_world(|w| w.unit_index(&id).ok().map(|i| (i, w.units[i].id.clone())))?;
-    handle_of(l, &st, found)
+    handle_of(l, st, found)
 }
 
 /// `world:units{side=, type=, all=}`: units on the battlefield (all=true adds the eliminated).
@@ -369,7 +370,7 @@ pub fn units(l: &Lua, st: &Rc<State>, filter: Option<Table>) -> mlua::Result<imp
     })?;
     let t = l.create_table()?;
     for (i, id) in refs {
-        t.push(unit_handle(l, &st, i, id)?)?;
+        t.push(unit_handle(l, st, i, id)?)?;
     }
     Ok(t)
 }
@@ -377,7 +378,7 @@ pub fn units(l: &Lua, st: &Rc<State>, filter: Option<Table>) -> mlua::Result<imp
 /// `world:unit_at(h)`: the unit on hex h, or nil.
 pub fn unit_at(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl IntoLuaMulti> {
     let found = st.with_world(|w| w.unit_at(h.0).map(|i| (i, w.units[i].id.clone())))?;
-    handle_of(l, &st, found)
+    handle_of(l, st, found)
 }
 
 /// `world:add_unit{id=, side=, type=, hex=, strength=}`: put a new unit on the battlefield.
@@ -440,17 +441,17 @@ pub fn add_unit(l: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoL
         let i = w.add_unit(unit).map_err(mlua::Error::external)?;
         Ok((i, w.units[i].id.clone()))
     })??;
-    unit_handle(l, &st, added.0, added.1)
+    unit_handle(l, st, added.0, added.1)
 }
 
 /// `world:move(u, path)`: move along a hex or a list of hexes; fires leaves/enters.
 pub fn move_unit(l: &Lua, st: &Rc<State>, (u, path): (UnitArg, Value)) -> mlua::Result<impl IntoLuaMulti> {
-    walk(l, &st, &u.0, path_from_value(&path)?, false)
+    walk(l, st, &u.0, path_from_value(&path)?, false)
 }
 
 /// `world:retreat(u, path)`: like move, logged as a retreat.
 pub fn retreat(l: &Lua, st: &Rc<State>, (u, path): (UnitArg, Value)) -> mlua::Result<impl IntoLuaMulti> {
-    walk(l, &st, &u.0, path_from_value(&path)?, true)
+    walk(l, st, &u.0, path_from_value(&path)?, true)
 }
 
 /// `world:place(u, h)`: put a unit on a hex (nil takes it off); no adjacency check.

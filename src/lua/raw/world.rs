@@ -7,9 +7,9 @@ use std::rc::Rc;
 
 use mlua::{ffi, Function, Lua, Table};
 
-use super::super::fast::{self, fast_fn, Out};
-use super::super::State;
-use super::units::UnitRef;
+use super::fast::{self, fast_fn, Out};
+use crate::lua::world::UnitRef;
+use crate::lua::State;
 
 fast_fn!(fast_unit_at, |l, st| {
     let h = fast::hex_arg(l, 2)?;

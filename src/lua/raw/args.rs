@@ -33,7 +33,10 @@ impl FromLua for Skip {
 /// the Lua stack, alive and unchanged, until the Rust function returns, and a
 /// `Name` is only ever an argument of our API functions, dropped before they
 /// return. That saves a copy and a registry reference on every call.
-pub enum Name {
+pub struct Name(Text);
+
+/// Where a `Name`'s text lives (private: only `from_stack` may borrow).
+enum Text {
     Borrowed(*const u8, usize),
     Owned(String),
 }
@@ -51,12 +54,13 @@ impl Name {
 impl Deref for Name {
     type Target = str;
     fn deref(&self) -> &str {
-        match self {
-            // Checked to be UTF-8 when made; see the type's doc for the lifetime.
-            Name::Borrowed(ptr, len) => unsafe {
+        match &self.0 {
+            // SAFETY: checked to be UTF-8 when made, and still on the Lua
+            // stack (see the type's doc for the lifetime).
+            Text::Borrowed(ptr, len) => unsafe {
                 std::str::from_utf8_unchecked(std::slice::from_raw_parts(*ptr, *len))
             },
-            Name::Owned(s) => s,
+            Text::Owned(s) => s,
         }
     }
 }
@@ -67,8 +71,13 @@ impl fmt::Display for Name {
     }
 }
 
+/// The name of Lua type `t`.
+///
+/// # Safety
+/// `state` is a live Lua state.
 unsafe fn type_name(state: *mut ffi::lua_State, t: c_int) -> String {
-    std::ffi::CStr::from_ptr(ffi::lua_typename(state, t)).to_string_lossy().into_owned()
+    // SAFETY: the caller's contract; Luau's type names are static C strings.
+    unsafe { std::ffi::CStr::from_ptr(ffi::lua_typename(state, t)).to_string_lossy().into_owned() }
 }
 
 fn type_error(expected: &str, got: &str) -> mlua::Error {
@@ -95,45 +104,54 @@ fn leak_type(t: &str) -> &'static str {
 impl FromLua for Name {
     fn from_lua(v: Value, _: &Lua) -> mlua::Result<Self> {
         match v {
-            Value::String(s) => Ok(Name::Owned(s.to_str()?.to_string())),
+            Value::String(s) => Ok(Name(Text::Owned(s.to_str()?.to_string()))),
             other => Err(type_error("string", other.type_name())),
         }
     }
 
     unsafe fn from_stack(idx: c_int, lua: &RawLua) -> mlua::Result<Self> {
         let state = lua.state();
-        let t = ffi::lua_type(state, idx);
-        // Numbers are taken as text, as Lua's own string functions do.
-        if t != ffi::LUA_TSTRING && t != ffi::LUA_TNUMBER {
-            return Err(type_error("string", &type_name(state, t)));
+        // SAFETY: mlua's contract for `from_stack`: `idx` is a valid index of
+        // the running call, whose arguments stay on the stack until it returns.
+        unsafe {
+            let t = ffi::lua_type(state, idx);
+            // Numbers are taken as text, as Lua's own string functions do.
+            if t != ffi::LUA_TSTRING && t != ffi::LUA_TNUMBER {
+                return Err(type_error("string", &type_name(state, t)));
+            }
+            let mut len = 0usize;
+            let ptr = ffi::lua_tolstring(state, idx, &mut len) as *const u8;
+            Name::check(std::slice::from_raw_parts(ptr, len))?;
+            Ok(Name(Text::Borrowed(ptr, len)))
         }
-        let mut len = 0usize;
-        let ptr = ffi::lua_tolstring(state, idx, &mut len) as *const u8;
-        Name::check(std::slice::from_raw_parts(ptr, len))?;
-        Ok(Name::Borrowed(ptr, len))
     }
 }
 
-impl FromLua for super::hex_api::HexArg {
+impl FromLua for crate::lua::hex_api::HexArg {
     fn from_lua(v: Value, _: &Lua) -> mlua::Result<Self> {
-        super::hex_api::hex_from_value(&v).map(super::hex_api::HexArg)
+        crate::lua::hex_api::hex_from_value(&v).map(crate::lua::hex_api::HexArg)
     }
 
     unsafe fn from_stack(idx: c_int, lua: &RawLua) -> mlua::Result<Self> {
         let state = lua.state();
-        let t = ffi::lua_type(state, idx);
+        // SAFETY: mlua's contract for `from_stack`: `idx` is a valid index.
+        let t = unsafe { ffi::lua_type(state, idx) };
         if t != ffi::LUA_TVECTOR {
             return Err(mlua::Error::runtime(format!(
                 "expected a hex (made with hex(q, r)), got {}",
-                type_name(state, t)
+                // SAFETY: a live state.
+                unsafe { type_name(state, t) }
             )));
         }
-        let v = ffi::lua_tovector(state, idx);
-        let (q, r) = (*v, *v.add(1));
+        // SAFETY: a vector at a valid index: three floats.
+        let (q, r) = unsafe {
+            let v = ffi::lua_tovector(state, idx);
+            (*v, *v.add(1))
+        };
         if q.fract() != 0.0 || r.fract() != 0.0 {
             return Err(mlua::Error::runtime(format!("({q},{r}) is not a hex: coordinates must be whole numbers")));
         }
-        Ok(super::hex_api::HexArg(crate::hex::Hex::new(q as i32, r as i32)))
+        Ok(crate::lua::hex_api::HexArg(crate::hex::Hex::new(q as i32, r as i32)))
     }
 }
 
@@ -164,11 +182,15 @@ impl mlua::IntoLuaMulti for Counts {
     unsafe fn push_into_stack_multi(self, lua: &RawLua) -> mlua::Result<c_int> {
         let state = lua.state();
         let values = self.values();
-        if ffi::lua_checkstack(state, values.len() as c_int + 1) == 0 {
-            return Err(mlua::Error::StackError);
-        }
-        for &c in values {
-            ffi::lua_pushinteger(state, c as _);
+        // SAFETY: mlua's contract for `push_into_stack_multi`: a live state;
+        // room for the values is checked first.
+        unsafe {
+            if ffi::lua_checkstack(state, values.len() as c_int + 1) == 0 {
+                return Err(mlua::Error::StackError);
+            }
+            for &c in values {
+                ffi::lua_pushinteger(state, c as _);
+            }
         }
         Ok(values.len() as c_int)
     }

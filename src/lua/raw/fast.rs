@@ -1,0 +1,417 @@
+//! Fast paths for the API calls a rule makes on every shot.
+//!
+//! A call through mlua's general callback costs 40-150 ns before it does any
+//! work (argument conversion, error and panic wrapping, registry references
+//! for the values it hands back). Simulation makes tens of these calls per
+//! trial, so the hottest ones also exist as plain Luau C functions.
+//!
+//! Each fast function handles only the common, valid case: arguments of the
+//! expected types, the world free to borrow, nothing to log. For anything
+//! else it hands the call, arguments unchanged, to the full mlua function it
+//! replaced (kept as an upvalue), so errors, messages and edge cases come
+//! from one implementation. A fast path never raises an error and never calls
+//! back into Lua; it reads and changes the world exactly as the full function
+//! would.
+//!
+//! Bodies see the call's stack as a [`Frame`], whose readers are safe: a
+//! `Frame` exists only inside [`run`], for a C function made by [`make`], so
+//! its state is valid, its upvalues are set, and indices up to
+//! `LUA_MINSTACK` are acceptable. Strings read from it borrow the Lua stack
+//! for the frame's lifetime, which ends when the call returns.
+//!
+//! Adding a fast path (for any ruleset's hot call): write its body with
+//! `fast_fn!` in this module's folder, add it to its area's list (e.g.
+//! `raw::world::FAST`), and give `tests/fixtures/fast_paths.lua` a probe
+//! that calls it with good and bad arguments: `tests/core.rs` runs that
+//! script with and without fast paths and requires the same output and
+//! world, and fails for a fast path no probe calls.
+//!
+//! Upvalues of every fast function: 1 the host `State` (a light userdata; the
+//! state lives as long as the Lua state, which holds it as app data; the main
+//! thread also keeps it as its thread data, which is quicker to read), 2 the
+//! full function, 3 the unit handle table (`handle_table`), 4 the names
+//! table (`push_name`).
+
+use std::ffi::CStr;
+use std::marker::PhantomData;
+use std::os::raw::{c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::rc::Rc;
+
+use mlua::{ffi, Function, Lua, Table};
+
+use crate::battlefield::World;
+use crate::hex::Hex;
+use crate::lua::{keys, State};
+
+/// What a fast function returns.
+///
+/// `run` pushes it after the body has returned and dropped every borrow it
+/// took: pushing a string may allocate, and a failed allocation raises a Lua
+/// error, which must not leave a `RefCell` borrowed (it would skip the guard's
+/// destructor). Values in `Pushed` were pushed without allocating (numbers,
+/// or values read from a table).
+pub enum Out {
+    Nil,
+    Bool(bool),
+    Num(f64),
+    /// A name from the world (a side, a unit type, a terrain): cached as a Lua string.
+    Name(Rc<str>),
+    /// Other text from the world (a unit id): a new Lua string each time.
+    Text(Rc<str>),
+    Str(&'static str),
+    Hex(Hex),
+    /// This many values already on the stack.
+    Pushed(c_int),
+}
+
+/// The stack of one fast-function call (see the module doc).
+#[derive(Clone, Copy)]
+pub struct Frame<'call> {
+    l: *mut ffi::lua_State,
+    top: c_int,
+    _call: PhantomData<&'call ()>,
+}
+
+impl Frame<'_> {
+    /// The raw state, for a body's own stack work (in an `unsafe` block that
+    /// keeps within `LUA_MINSTACK` slots).
+    pub fn raw(self) -> *mut ffi::lua_State {
+        self.l
+    }
+
+    /// Whether `i` is an argument index this frame may read.
+    fn readable(self, i: c_int) -> bool {
+        (1..=ffi::LUA_MINSTACK).contains(&i) || (i < 0 && -i <= self.top)
+    }
+}
+
+/// The body of a fast function: what to return, or `None` to hand the call
+/// to the full function.
+pub type Body = for<'call> fn(l: Frame<'call>, st: &State) -> Option<Out>;
+
+/// Runs `body`, falling back to the full function when it declines or panics.
+///
+/// # Safety
+/// `l` is the state of a call to a C function made by [`make`] (so its
+/// upvalues are the ones the module doc lists).
+#[inline(always)]
+pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
+    // SAFETY: the caller's contract: a live state inside a call of a closure
+    // made by `make`, whose upvalue 1 (and the main thread's data) is the
+    // host `State`, alive as long as the Lua state.
+    unsafe {
+        // The state is the main thread's data (set by `make`); a coroutine's
+        // thread has none, and reads the upvalue.
+        let mut st = ffi::lua_getthreaddata(l) as *const State;
+        if st.is_null() {
+            st = ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const State;
+        }
+        let st = &*st;
+        let top = ffi::lua_gettop(l);
+        let frame = Frame { l, top, _call: PhantomData };
+        match catch_unwind(AssertUnwindSafe(|| body(frame, st))) {
+            Ok(Some(out)) => push(l, st, out),
+            _ => {
+                st.fast_misses.set(st.fast_misses.get() + 1);
+                ffi::lua_settop(l, top);
+                full(l)
+            }
+        }
+    }
+}
+
+/// Calls the full function with this call's arguments and returns what it returns.
+/// Its errors propagate as the full function raised them; no Rust value is
+/// alive in this frame meanwhile.
+///
+/// # Safety
+/// As for [`run`]: upvalue 2 is the full function.
+#[cold]
+#[inline(never)]
+unsafe fn full(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: the caller's contract; the arguments are on the stack as the call left them.
+    unsafe {
+        let nargs = ffi::lua_gettop(l);
+        ffi::lua_pushvalue(l, ffi::lua_upvalueindex(2));
+        ffi::lua_insert(l, 1);
+        ffi::lua_call(l, nargs, ffi::LUA_MULTRET);
+        ffi::lua_gettop(l)
+    }
+}
+
+/// Pushes what a body returned.
+///
+/// # Safety
+/// As for [`run`], after the body's borrows have ended.
+unsafe fn push(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
+    // SAFETY: the caller's contract; each case pushes one value (a C function
+    // has `LUA_MINSTACK` free slots).
+    unsafe { push_out(l, st, out) }
+}
+
+/// The body of [`push`].
+///
+/// # Safety
+/// As for [`push`].
+unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
+    // SAFETY: as for `push`.
+    unsafe {
+        match out {
+            Out::Nil => ffi::lua_pushnil(l),
+            Out::Bool(b) => ffi::lua_pushboolean(l, b as c_int),
+            Out::Num(n) => ffi::lua_pushnumber(l, n),
+            Out::Name(name) => push_name(l, st, name),
+            Out::Str(s) => push_str(l, s),
+            Out::Text(s) => push_str(l, &s),
+            Out::Hex(h) => ffi::lua_pushvector(l, h.q as f32, h.r as f32, h.s() as f32),
+            Out::Pushed(n) => return n,
+        }
+    }
+    1
+}
+
+/// Most names `push_name` keeps as Lua strings.
+pub const MAX_NAMES: usize = 256;
+
+/// Pushes a world name. The first time, it makes the Lua string and keeps it
+/// in slot k of the names table (upvalue 4), and the name's `Rc` in
+/// `State::name_slots[k]`; holding the `Rc` keeps its address unique, so later
+/// pushes find the slot by address instead of hashing the text into a new
+/// Lua string.
+///
+/// # Safety
+/// As for [`run`]: upvalue 4 is the names table.
+unsafe fn push_name(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
+    // SAFETY: the caller's contract; at most two values are pushed.
+    unsafe { push_name_in(l, st, name) }
+}
+
+/// The body of [`push_name`].
+///
+/// # Safety
+/// As for [`push_name`].
+unsafe fn push_name_in(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
+    // SAFETY: as for `push_name`.
+    unsafe {
+        let slot = st.name_slots.borrow().iter().position(|s| Rc::ptr_eq(s, &name));
+        if let Some(k) = slot {
+            // Slots were filled with `false` when the table was made: no allocation.
+            if ffi::lua_rawgeti(l, ffi::lua_upvalueindex(4), k as ffi::lua_Integer + 1) == ffi::LUA_TSTRING {
+                return;
+            }
+            ffi::lua_pop(l, 1);
+        }
+        push_str(l, &name);
+        let mut slots = st.name_slots.borrow_mut();
+        if slot.is_none() && slots.len() < MAX_NAMES {
+            ffi::lua_pushvalue(l, -1);
+            // An existing array slot: setting it does not allocate.
+            ffi::lua_rawseti(l, ffi::lua_upvalueindex(4), slots.len() as ffi::lua_Integer + 1);
+            slots.push(name);
+        }
+    }
+}
+
+/// Declares `unsafe extern "C-unwind" fn $name` running `$body` under [`run`].
+macro_rules! fast_fn {
+    ($name:ident, |$l:ident, $st:ident| $body:block) => {
+        /// A fast path (see `lua::raw::fast`).
+        ///
+        /// # Safety
+        /// Called by Luau only, as a C function made by `fast::make`.
+        pub(crate) unsafe extern "C-unwind" fn $name(l: *mut mlua::ffi::lua_State) -> std::os::raw::c_int {
+            fn body(
+                $l: $crate::lua::raw::fast::Frame<'_>,
+                $st: &$crate::lua::State,
+            ) -> Option<$crate::lua::raw::fast::Out> {
+                $body
+            }
+            // SAFETY: installed by `fast::install`, which sets the upvalues `run` reads.
+            unsafe { $crate::lua::raw::fast::run(l, body) }
+        }
+    };
+}
+pub(crate) use fast_fn;
+
+/// Replaces `tbl[name]` (a full mlua function) with the fast function `f`,
+/// which falls back to it.
+pub fn install(lua: &Lua, st: &Rc<State>, tbl: &Table, name: &'static CStr, f: ffi::lua_CFunction) -> mlua::Result<()> {
+    if st.options.no_fast_paths {
+        return Ok(());
+    }
+    let key = name.to_str().expect("ASCII name");
+    let slow: Function = tbl.raw_get(key)?;
+    let fast = make(lua, st, slow, name, f)?;
+    tbl.raw_set(key, fast)
+}
+
+/// A fast function falling back to `slow`. `name` names it in tracebacks
+/// (Luau keeps the pointer, hence `'static`).
+pub fn make(
+    lua: &Lua,
+    st: &Rc<State>,
+    slow: Function,
+    name: &'static CStr,
+    f: ffi::lua_CFunction,
+) -> mlua::Result<Function> {
+    let (handles, names) = (handle_table(lua)?, name_table(lua)?);
+    let ptr = Rc::as_ptr(st) as *mut c_void;
+    // SAFETY: pushes a C closure over the four upvalues described above; the
+    // stack holds exactly the three arguments when the closure is made.
+    unsafe {
+        lua.exec_raw::<Function>((slow, handles, names), move |l| {
+            // Nothing else uses a thread's data pointer (mlua keeps its own elsewhere).
+            ffi::lua_setthreaddata(l, ptr);
+            ffi::lua_pushlightuserdata(l, ptr);
+            ffi::lua_insert(l, 1);
+            ffi::lua_pushcclosurek(l, f, name.as_ptr(), 4, None);
+        })
+    }
+}
+
+/// The table of unit handles: `[slot + 1] = handle` for the handle cached at
+/// each unit slot (see `world::unit_handle`).
+pub fn handle_table(lua: &Lua) -> mlua::Result<Table> {
+    registry_table(lua, keys::UNIT_HANDLE_TABLE, 0)
+}
+
+/// The Lua strings of `push_name`, slots 1..=MAX_NAMES made up front.
+fn name_table(lua: &Lua) -> mlua::Result<Table> {
+    registry_table(lua, keys::NAME_TABLE, MAX_NAMES)
+}
+
+fn registry_table(lua: &Lua, key: &str, slots: usize) -> mlua::Result<Table> {
+    if let Some(t) = lua.named_registry_value::<Option<Table>>(key)? {
+        return Ok(t);
+    }
+    let t = lua.create_table_with_capacity(slots, 0)?;
+    for i in 1..=slots {
+        t.raw_set(i, false)?;
+    }
+    lua.set_named_registry_value(key, &t)?;
+    Ok(t)
+}
+
+// Argument readers: `None` means "not the common case, use the full function".
+
+/// A hex argument: a vector with whole coordinates.
+pub fn hex_arg(f: Frame<'_>, i: c_int) -> Option<Hex> {
+    if !f.readable(i) {
+        return None;
+    }
+    // SAFETY: a readable index of a live frame; null for anything but a vector.
+    let v = unsafe { ffi::lua_tovector(f.l, i) };
+    if v.is_null() {
+        return None;
+    }
+    // SAFETY: a vector's components are three floats.
+    let (q, r) = unsafe { (*v, *v.add(1)) };
+    Some(Hex::new(whole_f32(q)?, whole_f32(r)?))
+}
+
+/// `x` as a whole number. (A cast round trip: `fract` is a libm call here.)
+fn whole_f32(x: f32) -> Option<i32> {
+    let i = x as i32;
+    (i as f32 == x).then_some(i)
+}
+
+/// A number argument that is a whole number within `lo..=hi`.
+pub fn whole_arg(f: Frame<'_>, i: c_int, lo: i64, hi: i64) -> Option<i64> {
+    let x = num_arg(f, i)?;
+    let n = x as i64;
+    (n as f64 == x && (lo..=hi).contains(&n)).then_some(n)
+}
+
+/// A string argument, borrowed from the Lua stack for the frame's lifetime.
+pub fn str_arg<'call>(f: Frame<'call>, i: c_int) -> Option<&'call str> {
+    if !f.readable(i) {
+        return None;
+    }
+    // SAFETY: a readable index of a live frame.
+    if unsafe { ffi::lua_type(f.l, i) } != ffi::LUA_TSTRING {
+        return None;
+    }
+    let mut len = 0usize;
+    // SAFETY: a string argument: its bytes stay on the stack, unchanged, until
+    // the call returns, which the frame's lifetime bounds.
+    let b = unsafe {
+        let p = ffi::lua_tolstring(f.l, i, &mut len) as *const u8;
+        std::slice::from_raw_parts(p, len)
+    };
+    // Names are short and ASCII; the general check is for the rest.
+    std::str::from_utf8(b).ok()
+}
+
+/// An optional string argument (a reason): `Some("")` when nil or absent.
+pub fn opt_str_arg<'call>(f: Frame<'call>, i: c_int) -> Option<&'call str> {
+    if !f.readable(i) {
+        return None;
+    }
+    // SAFETY: a readable index of a live frame.
+    if unsafe { ffi::lua_type(f.l, i) } <= ffi::LUA_TNIL {
+        return Some("");
+    }
+    str_arg(f, i)
+}
+
+/// A number argument.
+pub fn num_arg(f: Frame<'_>, i: c_int) -> Option<f64> {
+    if !f.readable(i) {
+        return None;
+    }
+    // SAFETY: a readable index of a live frame.
+    unsafe {
+        if ffi::lua_type(f.l, i) != ffi::LUA_TNUMBER {
+            return None;
+        }
+        Some(ffi::lua_tonumberx(f.l, i, std::ptr::null_mut()))
+    }
+}
+
+/// A unit handle argument, resolved to its slot in `w.units`: only handles
+/// cached in the handle table whose unit is still in its slot.
+pub fn unit_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<usize> {
+    if !f.readable(i) {
+        return None;
+    }
+    // Null for anything but a userdata (or a light userdata, which scripts
+    // cannot make). Cached handles stay alive, so no other userdata can have
+    // their address.
+    // SAFETY: a readable index of a live frame.
+    let address = unsafe { ffi::lua_touserdata(f.l, i) } as usize;
+    let idx = *st.unit_handle_slots.borrow().get(&address)?;
+    let handles = st.unit_handles.borrow();
+    let (id, _) = handles.get(idx)?.as_ref()?;
+    let unit = w.units.get(idx)?;
+    (Rc::ptr_eq(&unit.id, id) || unit.id == *id).then_some(idx)
+}
+
+/// Pushes the cached handle of unit `idx`, if there is one for the unit now
+/// in that slot (a table read: no allocation).
+pub fn push_unit(f: Frame<'_>, st: &State, w: &World, idx: usize) -> Option<Out> {
+    let handles = st.unit_handles.borrow();
+    let (id, _) = handles.get(idx)?.as_ref()?;
+    if !Rc::ptr_eq(&w.units[idx].id, id) {
+        return None;
+    }
+    // SAFETY: upvalue 3 of a frame's function is the handle table; one value is pushed.
+    unsafe {
+        if ffi::lua_rawgeti(f.l, ffi::lua_upvalueindex(3), idx as ffi::lua_Integer + 1) != ffi::LUA_TUSERDATA {
+            ffi::lua_pop(f.l, 1);
+            return None;
+        }
+    }
+    Some(Out::Pushed(1))
+}
+
+/// Pushes a string.
+///
+/// # Safety
+/// `l` is a live state with room for one more value.
+pub unsafe fn push_str(l: *mut ffi::lua_State, s: &str) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        ffi::lua_pushlstring(l, s.as_ptr() as *const _, s.len());
+    }
+}

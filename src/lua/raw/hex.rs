@@ -1,0 +1,9 @@
+//! The `hex` area's fast path.
+
+use super::fast::{self, fast_fn};
+
+// `hex.is_hex(v)` for a hex (see `fast`); anything else gets the full answer.
+fast_fn!(is_hex, |l, _st| {
+    fast::hex_arg(l, 1)?;
+    Some(fast::Out::Bool(true))
+});
