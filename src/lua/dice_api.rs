@@ -1,12 +1,12 @@
 //! `dice`: define kinds, roll pools, force results, seed.
 //!
 //! `dice.roll` returns a roll object (faces in canonical order, `count`,
-//! `total`) and logs it; `dice.counts` is the cheap form for hot loops: it
-//! returns the count of each face value as plain numbers, no table.
+//! `count_any`, `total`; see `roll`) and logs it; `dice.counts` returns the
+//! count of each face value as plain numbers, no table.
 
 use std::rc::Rc;
 
-use mlua::{Lua, LuaString, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{Lua, Table, Value};
 
 use super::args::{Counts, Name};
 use super::fast::{self, fast_fn};
@@ -14,7 +14,19 @@ use super::State;
 use crate::dice::{DieKind, Face};
 use crate::log::Event;
 
-/// A roll as Lua sees it.
+mod roll;
+
+pub use roll::NewRoll;
+
+/// Pushes a roll made on the fast path (for `fast::Out::Roll`).
+///
+/// # Safety
+/// `l` is the running Lua state with room for one more value.
+pub unsafe fn push_new_roll(l: *mut mlua::ffi::lua_State, r: &NewRoll) {
+    roll::push_new(l, r)
+}
+
+/// A snapshot of a roll object, for the REPL (printing, completion).
 pub struct LuaRoll {
     pub kind: Rc<str>,
     pub values: Vec<Face>,
@@ -23,18 +35,17 @@ pub struct LuaRoll {
 }
 
 impl LuaRoll {
-    fn faces(&self) -> Vec<&Face> {
-        let mut out = Vec::new();
-        for (v, &c) in self.values.iter().zip(&self.counts) {
-            for _ in 0..c {
-                out.push(v);
-            }
-        }
-        out
+    /// The roll behind `ud`, if it is one (a roll `exact` has not fully read
+    /// shows its forced and observed dice only).
+    pub fn from_userdata(lua: &Lua, world: &crate::battlefield::World, ud: &mlua::AnyUserData) -> Option<LuaRoll> {
+        let (h, counts) = roll::read(lua, ud)?;
+        let kind = world.dice.kinds().get(h.kind as usize)?;
+        Some(LuaRoll { kind: kind.name.clone(), values: kind.values.clone(), counts, numeric: kind.numeric })
     }
 
-    fn count_of(&self, v: &Value) -> u32 {
-        self.values.iter().zip(&self.counts).filter(|(face, _)| face_matches(face, v)).map(|(_, &c)| c).sum()
+    /// True when `ud` is a roll object.
+    pub fn is_roll(lua: &Lua, ud: &mlua::AnyUserData) -> bool {
+        roll::read(lua, ud).is_some()
     }
 }
 
@@ -53,41 +64,6 @@ fn face_value(lua: &Lua, f: &Face) -> mlua::Result<Value> {
         Face::Num(n) => Value::Integer(*n as _),
         Face::Sym(s) => Value::String(lua.create_string(s.as_bytes())?),
     })
-}
-
-impl UserData for LuaRoll {
-    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get("kind", |_, r| Ok(r.kind.to_string()));
-        fields.add_field_method_get("n", |_, r| Ok(r.counts.iter().sum::<u32>()));
-        fields.add_field_method_get("faces", |lua, r| {
-            let t = lua.create_table()?;
-            for f in r.faces() {
-                t.push(face_value(lua, f)?)?;
-            }
-            Ok(t)
-        });
-        fields.add_field_method_get("total", |_, r| {
-            if !r.numeric {
-                return Ok(None);
-            }
-            Ok(Some(
-                r.values
-                    .iter()
-                    .zip(&r.counts)
-                    .map(|(f, &c)| if let Face::Num(n) = f { n * c as i64 } else { 0 })
-                    .sum::<i64>(),
-            ))
-        });
-    }
-
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("count", |_, r, v: Value| Ok(r.count_of(&v)));
-        methods.add_meta_method("__tostring", |_, r, ()| {
-            let faces: Vec<String> = r.faces().iter().map(|f| f.to_string()).collect();
-            Ok(format!("{}: {}", r.kind, faces.join(" ")))
-        });
-        methods.add_meta_method("__len", |_, r, ()| Ok(r.counts.iter().sum::<u32>()));
-    }
 }
 
 fn pool_size(n: f64) -> mlua::Result<u32> {
@@ -145,34 +121,23 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
         })?,
     )?;
 
+    roll::register(lua, state)?;
     let st = state.clone();
     dice.set(
         "roll",
-        lua.create_function(move |_, (n, kind, reason): (f64, LuaString, Option<LuaString>)| {
+        lua.create_function(move |lua, (n, kind, reason): (f64, Name, Option<Name>)| {
             let n = pool_size(n)?;
-            let kind = kind.to_str()?;
-            st.with_world(|w| {
+            let (header, counts) = st.with_world(|w| {
                 let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
-                let roll = w.dice.roll(k, n).map_err(mlua::Error::external)?;
-                let die = w.dice.kind(k);
-                let lr = LuaRoll {
-                    kind: die.name.clone(),
-                    values: die.values.clone(),
-                    counts: roll.counts.clone(),
-                    numeric: die.numeric,
-                };
-                let forced = roll.forced;
-                w.log.push_with(|| Event::Roll {
-                    kind: kind.to_string(),
-                    n,
-                    faces: lr.faces().iter().map(|f| f.to_string()).collect(),
-                    reason: reason.map(|r| r.to_string_lossy()).unwrap_or_default(),
-                    forced,
-                });
-                Ok(lr)
-            })?
+                let mut counts = vec![0; w.dice.kind(k).values.len()];
+                let reason = reason.as_deref().unwrap_or_default();
+                let header = roll::roll(w, k, n, reason, &mut counts).map_err(mlua::Error::runtime)?;
+                Ok::<_, mlua::Error>((header, counts))
+            })??;
+            roll::new_value(lua, header, &counts)
         })?,
     )?;
+    fast::install(lua, state, &dice, c"roll", fast_roll)?;
 
     let st = state.clone();
     dice.set(
@@ -274,6 +239,29 @@ pub fn register(lua: &Lua, state: &Rc<State>) -> mlua::Result<()> {
     lua.globals().set("dice", dice)?;
     Ok(())
 }
+
+// `dice.roll` for simulation (see `fast`): a valid pool of a known kind with
+// at most 16 values and the log off; anything else goes to the full function.
+fast_fn!(fast_roll, |l, st| {
+    let n = fast::whole_arg(l, 1, 0, crate::dice::MAX_POOL as i64)?;
+    let kind = fast::str_arg(l, 2)?;
+    fast::opt_str_arg(l, 3)?;
+    let mut w = st.world.try_borrow_mut().ok()?;
+    if w.log.recording {
+        return None;
+    }
+    let k = w.dice.kind_index(kind).ok()?;
+    if w.dice.kind(k).values.len() > roll::INLINE {
+        return None;
+    }
+    let mut r = NewRoll {
+        header: roll::Header { kind: 0, generation: 0, n: 0, nv: 0, lazy: 0, epoch: 0, faces_at: 0 },
+        counts: [0; roll::INLINE],
+    };
+    let nv = w.dice.kind(k).values.len();
+    r.header = roll::roll(&mut w, k, n as u32, "", &mut r.counts[..nv]).ok()?;
+    Some(fast::Out::Roll(r))
+});
 
 // `dice.counts` for simulation (see `fast`): a valid pool of a known kind with
 // the log off; anything else goes to the full function above.

@@ -49,6 +49,8 @@ pub enum Out {
     Hex(Hex),
     /// This many values already on the stack.
     Pushed(c_int),
+    /// A new roll object (`dice.roll`).
+    Roll(super::dice_api::NewRoll),
 }
 
 /// The body of a fast function: what to return, or `None` to hand the call
@@ -99,6 +101,7 @@ unsafe fn push(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
         Out::Text(s) => push_str(l, &s),
         Out::Hex(h) => ffi::lua_pushvector(l, h.q as f32, h.r as f32, h.s() as f32),
         Out::Pushed(n) => return n,
+        Out::Roll(r) => super::dice_api::push_new_roll(l, &r),
     }
     1
 }

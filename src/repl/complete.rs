@@ -119,7 +119,7 @@ pub fn members(lua: &Lua, state: &State, target: &Target, methods_only: bool) ->
                     }
                 }
                 v
-            } else if ud.borrow::<LuaRoll>().is_ok() {
+            } else if LuaRoll::is_roll(lua, ud) {
                 from_kind(Returns::Roll)
             } else {
                 Vec::new()
