@@ -89,6 +89,7 @@ pub const API: &[ApiEntry] = &[
     e("dice", "dice.kinds()", "the names of every die kind"),
     e("roll", "r.faces", "the faces rolled, in canonical order"),
     e("roll", "r:count(face)", "how many dice show that face"),
+    e("roll", "r:count_any({face, ...})", "how many dice show any of these faces"),
     e("roll", "r.total", "the sum, for numeric dice (nil otherwise)"),
     e("roll", "r.kind  r.n  #r", "the die kind and how many dice were rolled"),
     r("world", "world:unit(id)", "the unit with that id, or nil", Returns::Unit),

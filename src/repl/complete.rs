@@ -313,7 +313,7 @@ mod tests {
         assert_eq!(complete(&h, "u:"), ["get", "set"]);
         assert!(complete(&h, "world:unit('a1').hex:ne").contains(&"neighbor".to_string()));
         assert!(complete(&h, "h:ro").contains(&"rotate_left".to_string()));
-        assert_eq!(complete(&h, "r:"), ["count"]);
+        assert_eq!(complete(&h, "r:"), ["count", "count_any"]);
     }
 
     #[test]
