@@ -334,14 +334,22 @@ pub struct Enumeration {
     cache: FxHashMap<(usize, u32), Rc<PoolOutcomes>>,
     /// Set when a pool was too large to enumerate.
     pub overflow: bool,
-    /// The lazy rolls of this execution (`rolls[..live]`; the rest are kept
-    /// for their allocations).
-    rolls: Vec<LazyRoll>,
-    live: usize,
     /// Counts executions, so a roll from an earlier one is not read as a new one.
     pub epoch: u32,
-    /// Binomial split tables per (faces in, faces out, dice).
-    splits: FxHashMap<(u32, u32, u32), Rc<Vec<(u128, u128)>>>,
+    /// Lazy rolls and their tables (boxed: `Source` stays small).
+    lz: Box<Lazies>,
+}
+
+/// Binomial split tables per (faces in, faces out, dice).
+type SplitTables = FxHashMap<(u32, u32, u32), Rc<Vec<(u128, u128)>>>;
+
+/// The lazy rolls of one execution and the tables their looks use.
+#[derive(Clone, Debug, Default)]
+struct Lazies {
+    /// `rolls[..live]` are this execution's; the rest are kept for their allocations.
+    rolls: Vec<LazyRoll>,
+    live: usize,
+    splits: SplitTables,
     /// Outcome tables of blocks per (kind, block, dice).
     blocks: FxHashMap<(usize, u64, u32), Rc<PoolOutcomes>>,
 }
@@ -352,7 +360,7 @@ impl Enumeration {
         self.pos = 0;
         self.weight_num.clear();
         self.weight_den.clear();
-        self.live = 0;
+        self.lz.live = 0;
         self.epoch = self.epoch.wrapping_add(1);
     }
 
@@ -375,10 +383,10 @@ impl Enumeration {
     /// Starts a lazy roll of `left` undecided dice over every value of
     /// `kind`, on top of `known` (forced dice). Returns its index.
     fn start_lazy(&mut self, kind: usize, nv: usize, known: &[u32], left: u32, forced: bool) -> u32 {
-        if self.live == self.rolls.len() {
-            self.rolls.push(LazyRoll::default());
+        if self.lz.live == self.lz.rolls.len() {
+            self.lz.rolls.push(LazyRoll::default());
         }
-        let r = &mut self.rolls[self.live];
+        let r = &mut self.lz.rolls[self.lz.live];
         r.kind = kind;
         r.known.clear();
         r.known.extend_from_slice(known);
@@ -387,22 +395,22 @@ impl Enumeration {
         r.log_at = None;
         let all = if nv == 64 { u64::MAX } else { (1u64 << nv) - 1 };
         r.place(all, left);
-        self.live += 1;
-        (self.live - 1) as u32
+        self.lz.live += 1;
+        (self.lz.live - 1) as u32
     }
 
     /// The lazy roll `index` made in execution `epoch`.
     pub fn lazy(&self, index: u32, epoch: u32) -> Result<&LazyRoll, DiceError> {
-        if epoch != self.epoch || index as usize >= self.live {
+        if epoch != self.epoch || index as usize >= self.lz.live {
             return Err(DiceError::StaleRoll);
         }
-        Ok(&self.rolls[index as usize])
+        Ok(&self.lz.rolls[index as usize])
     }
 
     /// Sets where the lazy roll's event sits in the log.
     pub fn set_log_at(&mut self, index: u32, epoch: u32, at: usize) -> Result<(), DiceError> {
         self.lazy(index, epoch)?;
-        self.rolls[index as usize].log_at = Some(at);
+        self.lz.rolls[index as usize].log_at = Some(at);
         Ok(())
     }
 
@@ -415,14 +423,14 @@ impl Enumeration {
         self.lazy(index, epoch)?;
         let r = index as usize;
         let mut i = 0;
-        while i < self.rolls[r].open.len() {
-            let (block, m) = self.rolls[r].open[i];
+        while i < self.lz.rolls[r].open.len() {
+            let (block, m) = self.lz.rolls[r].open[i];
             let (inside, outside) = (block & set, block & !set);
             if inside == 0 || outside == 0 {
                 i += 1;
                 continue;
             }
-            let kind = &kinds[self.rolls[r].kind];
+            let kind = &kinds[self.lz.rolls[r].kind];
             let faces = |mask: u64| -> u32 {
                 let mut f = 0;
                 let mut bits = mask;
@@ -433,7 +441,7 @@ impl Enumeration {
                 f
             };
             let key = (faces(inside), faces(outside), m);
-            let table = match self.splits.get(&key) {
+            let table = match self.lz.splits.get(&key) {
                 Some(t) => t.clone(),
                 None => {
                     let Some(t) = split_weights(key.0, key.1, m) else {
@@ -441,7 +449,7 @@ impl Enumeration {
                         return Err(DiceError::PoolSize(m as i64));
                     };
                     let t = Rc::new(t);
-                    self.splits.insert(key, t.clone());
+                    self.lz.splits.insert(key, t.clone());
                     t
                 }
             };
@@ -449,12 +457,12 @@ impl Enumeration {
             let (num, den) = table[j as usize];
             self.weight_num.push(num);
             self.weight_den.push(den);
-            let roll = &mut self.rolls[r];
+            let roll = &mut self.lz.rolls[r];
             roll.open.swap_remove(i);
             roll.place(inside, j);
             roll.place(outside, m - j);
         }
-        let roll = &self.rolls[r];
+        let roll = &self.lz.rolls[r];
         let mut count = 0;
         let mut bits = set;
         while bits != 0 {
@@ -471,10 +479,10 @@ impl Enumeration {
     pub fn resolve(&mut self, kinds: &[DieKind], index: u32, epoch: u32, out: &mut [u32]) -> Result<(), DiceError> {
         self.lazy(index, epoch)?;
         let r = index as usize;
-        while let Some(&(block, m)) = self.rolls[r].open.last() {
-            let kind = self.rolls[r].kind;
+        while let Some(&(block, m)) = self.lz.rolls[r].open.last() {
+            let kind = self.lz.rolls[r].kind;
             let key = (kind, block, m);
-            let table = match self.blocks.get(&key) {
+            let table = match self.lz.blocks.get(&key) {
                 Some(t) => t.clone(),
                 None => {
                     let mut vals = Vec::new();
@@ -488,20 +496,20 @@ impl Enumeration {
                         return Err(DiceError::PoolSize(m as i64));
                     };
                     let t = Rc::new(t);
-                    self.blocks.insert(key, t.clone());
+                    self.lz.blocks.insert(key, t.clone());
                     t
                 }
             };
             let c = self.choose(table.counts.len() as u32)? as usize;
             self.weight_num.push(table.numerators[c]);
             self.weight_den.push(table.denominator);
-            let roll = &mut self.rolls[r];
+            let roll = &mut self.lz.rolls[r];
             roll.open.pop();
             for (k, add) in roll.known.iter_mut().zip(&table.counts[c]) {
                 *k += add;
             }
         }
-        out.copy_from_slice(&self.rolls[r].known);
+        out.copy_from_slice(&self.lz.rolls[r].known);
         Ok(())
     }
 

@@ -173,8 +173,8 @@ function trial()
     s
 }
 
-fn run(path: &PathBuf) -> ExactResult {
-    let setup = Setup { script: path.clone(), ..Setup::default() };
+fn run(path: &std::path::Path) -> ExactResult {
+    let setup = Setup { script: path.to_path_buf(), ..Setup::default() };
     let cfg = ExactConfig { setup, vs: None, seed: 1, threads: 1, max_leaves: 1_000_000, progress: false };
     match exact::run(&cfg).expect("exact") {
         ExactOutcome::Done { result, .. } => *result,
