@@ -166,10 +166,10 @@ function trial()
                 Look::Total => format!("(r{i}.total or 0)"),
                 Look::Len => format!("len(r{i})"),
             };
-            writeln!(s, "  last = {expr}\n  joint = joint * 50021 + last").unwrap();
+            writeln!(s, "  last = {expr}\n  joint = (joint * 50021 + last) % 1000003").unwrap();
         }
     }
-    s.push_str("  return { joint = joint % 1000003, last = last }\nend\n");
+    s.push_str("  return { joint = joint, last = last }\nend\n");
     s
 }
 
