@@ -417,8 +417,16 @@ unsafe fn count_body(l: *mut ffi::lua_State, st: &State) -> Result<Reply, String
         let t = CStr::from_ptr(ffi::luaL_typename(l, 2)).to_string_lossy();
         return Err(format!("r:count(face): face is a face name or a number, not {t}"));
     };
-    let mut w = st.world.try_borrow_mut().map_err(|_| busy())?;
     let mut set = Set::default();
+    if (*h).lazy == CONCRETE {
+        // Decided: a read of the kind is all it takes.
+        let w = st.world.try_borrow().map_err(|_| busy())?;
+        let kind = kind_of(&w, &*h)?;
+        let counts = counts_of(h);
+        let n: u32 = kind.values.iter().zip(counts.iter()).filter(|(f, _)| matches(f, a)).map(|(_, &c)| c).sum();
+        return Ok(Reply::Num(n as f64));
+    }
+    let mut w = st.world.try_borrow_mut().map_err(|_| busy())?;
     set.add_matching(kind_of(&w, &*h)?, a);
     Ok(Reply::Num(count_set(&mut w, h, set)? as f64))
 }
@@ -487,19 +495,21 @@ unsafe extern "C-unwind" fn roll_newindex(l: *mut ffi::lua_State) -> c_int {
     run(l, newindex_body)
 }
 unsafe extern "C-unwind" fn roll_namecall(l: *mut ffi::lua_State) -> c_int {
-    let name = ffi::lua_namecallatom(l, std::ptr::null_mut());
-    let name = if name.is_null() { &b""[..] } else { CStr::from_ptr(name).to_bytes() };
-    match name {
-        b"count" => run(l, count_body),
-        b"count_any" => run(l, count_any_body),
-        _ => {
-            let msg = format!(
-                "a roll has no method '{}' (its methods: count, count_any; fields: faces, total, n, kind)",
-                String::from_utf8_lossy(name)
-            );
-            raise(l, msg)
+    let p = ffi::lua_namecallatom(l, std::ptr::null_mut()) as *const u8;
+    // "count" or "count_any", read without measuring the string first.
+    if !p.is_null() && std::slice::from_raw_parts(p, 5) == b"count" {
+        match *p.add(5) {
+            0 => return run(l, count_body),
+            b'_' if CStr::from_ptr(p as *const _).to_bytes() == b"count_any" => return run(l, count_any_body),
+            _ => {}
         }
     }
+    let name = if p.is_null() { &b""[..] } else { CStr::from_ptr(p as *const _).to_bytes() };
+    let msg = format!(
+        "a roll has no method '{}' (its methods: count, count_any; fields: faces, total, n, kind)",
+        String::from_utf8_lossy(name)
+    );
+    raise(l, msg)
 }
 
 /// Registers the roll metatable for [`ROLL_TAG`] in this Lua state.
