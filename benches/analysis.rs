@@ -7,6 +7,7 @@
 //!   cargo bench --bench analysis -- native sim  # some parts
 //!   cargo bench --bench analysis -- --trials 2000000
 //!   cargo bench --bench analysis -- native sim --runs 7   # best of 7 (a noisy machine)
+//!   cargo bench --bench analysis -- dice --trials 200000  # the dice trial three ways
 //!
 //! Figures and how to read them: docs/PERFORMANCE.md.
 
@@ -163,6 +164,65 @@ fn exact(threads: usize) {
     }
 }
 
+/// The reserve artillery's dice written three ways (roll objects,
+/// `dice.counts`, plain `math.random`; scripts/analysis/ra_dice_*.lua):
+/// `sim` per trial on 1 thread, runs interleaved (the minimum of each counts),
+/// then `exact` leaves and time on every core for the two that can be enumerated.
+fn dice_ways(trials: u64) {
+    let ways = [
+        ("roll objects", "scripts/analysis/ra_dice_roll.lua"),
+        ("dice.counts", "scripts/analysis/ra_dice_counts.lua"),
+        ("math.random", "scripts/analysis/ra_dice_random.lua"),
+    ];
+    let runs = RUNS.load(std::sync::atomic::Ordering::Relaxed).max(1);
+    let mut best = [f64::INFINITY; 3];
+    for _ in 0..runs {
+        for (i, (_, path)) in ways.iter().enumerate() {
+            let cfg = SimConfig {
+                setup: Setup { script: root().join(path), ..Setup::default() },
+                vs: None,
+                trials,
+                seed: 1,
+                threads: 1,
+                shard: None,
+                progress: false,
+            };
+            let t = Instant::now();
+            sandtable::analysis::sim::run(&cfg).expect("sim");
+            best[i] = best[i].min(t.elapsed().as_secs_f64());
+        }
+    }
+    for (i, (name, _)) in ways.iter().enumerate() {
+        println!(
+            "sim, dice trial with {name:<13} 1 thread: {trials} trials in {:.3} s = {:.3} µs/trial  ({:.2}x math.random)",
+            best[i],
+            best[i] / trials as f64 * 1e6,
+            best[i] / best[2]
+        );
+    }
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    for (name, path) in &ways[..2] {
+        let cfg = ExactConfig {
+            setup: Setup { script: root().join(path), ..Setup::default() },
+            vs: None,
+            seed: 1,
+            threads: cores,
+            max_leaves: u64::MAX,
+            progress: false,
+        };
+        let (d, out) = best_of(runs, || sandtable::analysis::exact::run(&cfg).expect("exact"));
+        if let ExactOutcome::Done { result, .. } = out {
+            let m = &result.metrics["hits_around"];
+            println!(
+                "exact, dice trial with {name:<13} {cores} threads: {:>7} leaves in {:.3} s  (mean hits around {})",
+                result.leaves,
+                d.as_secs_f64(),
+                sandtable::analysis::exact::ratio_str(&m.mean())
+            );
+        }
+    }
+}
+
 fn startup() {
     let empty = std::env::temp_dir().join("sandtable_bench_empty.lua");
     std::fs::write(&empty, "").expect("temp file");
@@ -283,6 +343,9 @@ fn main() {
             exact(cores);
         }
         native_exact();
+    }
+    if want("dice") {
+        dice_ways(trials);
     }
     if want("apicost") {
         apicost();

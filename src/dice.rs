@@ -9,6 +9,14 @@
 //! is only ever seen as this multiset, `exact` can branch over multisets with
 //! multinomial weights instead of over every sequence.
 //!
+//! `exact` goes further for rolls made with `dice.roll` ([`DiceBox::roll_start`]):
+//! such a roll is a [`LazyRoll`] that branches only when the rule looks at it.
+//! Its undecided dice sit in *blocks* (sets of values, with how many dice lie
+//! somewhere in the set); asking how many dice show the values of a set S
+//! splits every block that S cuts in two, one choice point per block, with
+//! binomial weights; reading every face resolves each block over its
+//! multisets. See [`Enumeration::observe`].
+//!
 //! Randomness: PCG-64 MCG (`rand_pcg::Pcg64Mcg`, 128-bit state, XSL-RR output),
 //! seeded with SplitMix64 of the user's seed, and uniform faces drawn with
 //! `rand`'s unbiased `random_range`. Both are platform independent, so a seed
@@ -42,7 +50,7 @@ impl fmt::Display for Face {
 }
 
 /// A die kind: its printed faces, and the distinct values with how many faces show each.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct DieKind {
     pub name: Rc<str>,
     /// Distinct values in canonical order.
@@ -53,6 +61,22 @@ pub struct DieKind {
     face_value: Vec<u8>,
     /// True when every face is a number (the roll then has a total).
     pub numeric: bool,
+    /// How many times this kind's name was redefined before this definition
+    /// (a roll object checks it still reads the kind it was rolled with).
+    pub generation: u32,
+}
+
+impl fmt::Debug for DieKind {
+    // Without `generation`: two equal definitions print the same.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("DieKind")
+            .field("name", &self.name)
+            .field("values", &self.values)
+            .field("weights", &self.weights)
+            .field("face_value", &self.face_value)
+            .field("numeric", &self.numeric)
+            .finish()
+    }
 }
 
 impl DieKind {
@@ -80,7 +104,7 @@ impl DieKind {
             face_value.push(idx as u8);
         }
         let numeric = values.iter().all(|v| matches!(v, Face::Num(_)));
-        Ok(DieKind { name: name.into(), values, weights, face_value, numeric })
+        Ok(DieKind { name: name.into(), values, weights, face_value, numeric, generation: 0 })
     }
 
     /// A numeric die with faces 1..=sides (`d6`, `d10`, ...).
@@ -122,6 +146,12 @@ pub enum DiceError {
     UnknownFace(String, String, String),
     #[error("cannot roll {0} dice (at most {max} at once)", max = MAX_POOL)]
     PoolSize(i64),
+    #[error(
+        "this roll was made in an earlier execution of the trial; exact cannot read it now (keep rolls inside trial())"
+    )]
+    StaleRoll,
+    #[error("exact: the trial made different observations of its dice when run again along the same outcomes; a trial must depend only on its dice")]
+    Diverged,
 }
 
 /// The largest pool one roll may have.
@@ -151,37 +181,132 @@ impl PoolOutcomes {
     /// multinomial coefficient times each value's face multiplicity.
     /// Returns `None` when the weights overflow 128 bits (pool too large to enumerate).
     pub fn new(kind: &DieKind, n: u32) -> Option<PoolOutcomes> {
-        let k = kind.values.len();
-        let denominator = (kind.sides() as u128).checked_pow(n)?;
+        let all: Vec<usize> = (0..kind.values.len()).collect();
+        PoolOutcomes::over(kind, &all, n)
+    }
+
+    /// The multisets of `n` dice known to show one of the values `vals`
+    /// (indices, in canonical order), weighted by their faces among those
+    /// values' faces: the denominator is (faces showing them)^n. Counts have
+    /// one slot per value of the kind, zero outside `vals`.
+    pub fn over(kind: &DieKind, vals: &[usize], n: u32) -> Option<PoolOutcomes> {
+        let faces: u32 = vals.iter().map(|&v| kind.weights[v]).sum();
+        let denominator = (faces as u128).checked_pow(n)?;
         let mut out = PoolOutcomes { counts: Vec::new(), numerators: Vec::new(), denominator };
-        let mut cur = vec![0u32; k];
-        fn rec(kind: &DieKind, i: usize, left: u32, n: u32, cur: &mut Vec<u32>, out: &mut PoolOutcomes) -> Option<()> {
-            if i + 1 == cur.len() {
-                cur[i] = left;
+        let mut cur = vec![0u32; kind.values.len()];
+        fn rec(
+            kind: &DieKind,
+            vals: &[usize],
+            i: usize,
+            left: u32,
+            cur: &mut Vec<u32>,
+            out: &mut PoolOutcomes,
+        ) -> Option<()> {
+            if i + 1 == vals.len() {
+                cur[vals[i]] = left;
                 // multinomial n! / prod(c!) * prod(w^c)
                 let mut num: u128 = 1;
                 let mut placed = 0u32;
-                for (j, &c) in cur.iter().enumerate() {
+                for &v in vals {
+                    let c = cur[v];
                     for t in 1..=c {
                         placed += 1;
                         num = num.checked_mul(placed as u128)? / t as u128;
                     }
-                    num = num.checked_mul((kind.weights[j] as u128).checked_pow(c)?)?;
+                    num = num.checked_mul((kind.weights[v] as u128).checked_pow(c)?)?;
                 }
-                debug_assert_eq!(placed, n);
                 out.counts.push(cur.clone());
                 out.numerators.push(num);
                 return Some(());
             }
             for c in (0..=left).rev() {
-                cur[i] = c;
-                rec(kind, i + 1, left - c, n, cur, out)?;
+                cur[vals[i]] = c;
+                rec(kind, vals, i + 1, left - c, cur, out)?;
             }
             Some(())
         }
-        rec(kind, 0, n, n, &mut cur, &mut out)?;
+        if vals.is_empty() {
+            return None;
+        }
+        rec(kind, vals, 0, n, &mut cur, &mut out)?;
         Some(out)
     }
+}
+
+/// The binomial split of `m` dice between two sets of faces (`a` and `b`
+/// faces): entry j is the probability that exactly j of them fall in the
+/// first set, as a reduced fraction (numerator, denominator).
+pub fn split_weights(a: u32, b: u32, m: u32) -> Option<Vec<(u128, u128)>> {
+    let den = ((a + b) as u128).checked_pow(m)?;
+    let mut out = Vec::with_capacity(m as usize + 1);
+    let mut choose: u128 = 1; // C(m, j)
+    for j in 0..=m {
+        if j > 0 {
+            choose = choose.checked_mul((m - j + 1) as u128)? / j as u128;
+        }
+        let num = choose.checked_mul((a as u128).checked_pow(j)?)?.checked_mul((b as u128).checked_pow(m - j)?)?;
+        let g = gcd(num, den);
+        out.push((num / g, den / g));
+    }
+    Some(out)
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
+
+/// A roll `exact` has not fully looked at (see the module notes).
+#[derive(Clone, Debug, Default)]
+pub struct LazyRoll {
+    pub kind: usize,
+    /// Dice known to show each value: forced, or decided by an observation.
+    pub known: Vec<u32>,
+    /// The undecided dice: blocks of two or more values (bit masks over value
+    /// indices) and how many dice lie somewhere in each.
+    pub open: Vec<(u64, u32)>,
+    /// True when at least one die came from a forced queue.
+    pub forced: bool,
+    /// Where the roll's event sits in the world log, when it was logged
+    /// (the caller keeps that event in step with [`LazyRoll::representative`]).
+    pub log_at: Option<usize>,
+}
+
+impl LazyRoll {
+    /// Counts consistent with everything observed so far: the known dice,
+    /// and each block's undecided dice on the block's first value (in
+    /// canonical order). The log shows this for a roll `exact` has not
+    /// fully read.
+    pub fn representative(&self) -> Vec<u32> {
+        let mut out = self.known.clone();
+        for &(mask, m) in &self.open {
+            out[mask.trailing_zeros() as usize] += m;
+        }
+        out
+    }
+
+    /// Puts `m` dice in the block `mask`: known when the block is one value.
+    fn place(&mut self, mask: u64, m: u32) {
+        if m == 0 || mask == 0 {
+            return;
+        }
+        if mask.is_power_of_two() {
+            self.known[mask.trailing_zeros() as usize] += m;
+        } else {
+            self.open.push((mask, m));
+        }
+    }
+}
+
+/// What [`DiceBox::roll_start`] did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Rolled {
+    /// Every die is decided: the counts are final.
+    Done { forced: bool },
+    /// Lazy roll `index` of the execution `epoch` (see [`Enumeration::lazy`]).
+    Lazy { index: u32, epoch: u32, forced: bool },
 }
 
 /// Where dice results come from.
@@ -209,6 +334,24 @@ pub struct Enumeration {
     cache: FxHashMap<(usize, u32), Rc<PoolOutcomes>>,
     /// Set when a pool was too large to enumerate.
     pub overflow: bool,
+    /// Counts executions, so a roll from an earlier one is not read as a new one.
+    pub epoch: u32,
+    /// Lazy rolls and their tables (boxed: `Source` stays small).
+    lz: Box<Lazies>,
+}
+
+/// Binomial split tables per (faces in, faces out, dice).
+type SplitTables = FxHashMap<(u32, u32, u32), Rc<Vec<(u128, u128)>>>;
+
+/// The lazy rolls of one execution and the tables their looks use.
+#[derive(Clone, Debug, Default)]
+struct Lazies {
+    /// `rolls[..live]` are this execution's; the rest are kept for their allocations.
+    rolls: Vec<LazyRoll>,
+    live: usize,
+    splits: SplitTables,
+    /// Outcome tables of blocks per (kind, block, dice).
+    blocks: FxHashMap<(usize, u64, u32), Rc<PoolOutcomes>>,
 }
 
 impl Enumeration {
@@ -217,6 +360,157 @@ impl Enumeration {
         self.pos = 0;
         self.weight_num.clear();
         self.weight_den.clear();
+        self.lz.live = 0;
+        self.epoch = self.epoch.wrapping_add(1);
+    }
+
+    /// The next choice point, `width` outcomes wide: the outcome on the path
+    /// being replayed, or a new point at outcome 0.
+    fn choose(&mut self, width: u32) -> Result<u32, DiceError> {
+        if self.pos < self.path.len() {
+            if self.widths[self.pos] != width {
+                return Err(DiceError::Diverged);
+            }
+            self.pos += 1;
+            return Ok(self.path[self.pos - 1]);
+        }
+        self.path.push(0);
+        self.widths.push(width);
+        self.pos += 1;
+        Ok(0)
+    }
+
+    /// Starts a lazy roll of `left` undecided dice over every value of
+    /// `kind`, on top of `known` (forced dice). Returns its index.
+    fn start_lazy(&mut self, kind: usize, nv: usize, known: &[u32], left: u32, forced: bool) -> u32 {
+        if self.lz.live == self.lz.rolls.len() {
+            self.lz.rolls.push(LazyRoll::default());
+        }
+        let r = &mut self.lz.rolls[self.lz.live];
+        r.kind = kind;
+        r.known.clear();
+        r.known.extend_from_slice(known);
+        r.open.clear();
+        r.forced = forced;
+        r.log_at = None;
+        let all = if nv == 64 { u64::MAX } else { (1u64 << nv) - 1 };
+        r.place(all, left);
+        self.lz.live += 1;
+        (self.lz.live - 1) as u32
+    }
+
+    /// The lazy roll `index` made in execution `epoch`.
+    pub fn lazy(&self, index: u32, epoch: u32) -> Result<&LazyRoll, DiceError> {
+        if epoch != self.epoch || index as usize >= self.lz.live {
+            return Err(DiceError::StaleRoll);
+        }
+        Ok(&self.lz.rolls[index as usize])
+    }
+
+    /// Sets where the lazy roll's event sits in the log.
+    pub fn set_log_at(&mut self, index: u32, epoch: u32, at: usize) -> Result<(), DiceError> {
+        self.lazy(index, epoch)?;
+        self.lz.rolls[index as usize].log_at = Some(at);
+        Ok(())
+    }
+
+    /// How many dice of the lazy roll show one of the values in `set` (a bit
+    /// mask over value indices). Every block that `set` cuts in two is split,
+    /// in order, one choice point each: j of its m dice inside `set`, with
+    /// probability C(m, j) a^j b^(m-j) / (a+b)^m for a and b faces inside and
+    /// outside. Blocks inside or outside `set` stay undecided.
+    pub fn observe(&mut self, kinds: &[DieKind], index: u32, epoch: u32, set: u64) -> Result<u32, DiceError> {
+        self.lazy(index, epoch)?;
+        let r = index as usize;
+        let mut i = 0;
+        while i < self.lz.rolls[r].open.len() {
+            let (block, m) = self.lz.rolls[r].open[i];
+            let (inside, outside) = (block & set, block & !set);
+            if inside == 0 || outside == 0 {
+                i += 1;
+                continue;
+            }
+            let kind = &kinds[self.lz.rolls[r].kind];
+            let faces = |mask: u64| -> u32 {
+                let mut f = 0;
+                let mut bits = mask;
+                while bits != 0 {
+                    f += kind.weights[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                }
+                f
+            };
+            let key = (faces(inside), faces(outside), m);
+            let table = match self.lz.splits.get(&key) {
+                Some(t) => t.clone(),
+                None => {
+                    let Some(t) = split_weights(key.0, key.1, m) else {
+                        self.overflow = true;
+                        return Err(DiceError::PoolSize(m as i64));
+                    };
+                    let t = Rc::new(t);
+                    self.lz.splits.insert(key, t.clone());
+                    t
+                }
+            };
+            let j = self.choose(m + 1)?;
+            let (num, den) = table[j as usize];
+            self.weight_num.push(num);
+            self.weight_den.push(den);
+            let roll = &mut self.lz.rolls[r];
+            roll.open.swap_remove(i);
+            roll.place(inside, j);
+            roll.place(outside, m - j);
+        }
+        let roll = &self.lz.rolls[r];
+        let mut count = 0;
+        let mut bits = set;
+        while bits != 0 {
+            let v = bits.trailing_zeros() as usize;
+            count += roll.known.get(v).copied().unwrap_or(0);
+            bits &= bits - 1;
+        }
+        count += roll.open.iter().filter(|(b, _)| b & !set == 0).map(|(_, m)| m).sum::<u32>();
+        Ok(count)
+    }
+
+    /// Decides every undecided die of the lazy roll (one choice point per
+    /// block, over its multisets) and writes the count of each value into `out`.
+    pub fn resolve(&mut self, kinds: &[DieKind], index: u32, epoch: u32, out: &mut [u32]) -> Result<(), DiceError> {
+        self.lazy(index, epoch)?;
+        let r = index as usize;
+        while let Some(&(block, m)) = self.lz.rolls[r].open.last() {
+            let kind = self.lz.rolls[r].kind;
+            let key = (kind, block, m);
+            let table = match self.lz.blocks.get(&key) {
+                Some(t) => t.clone(),
+                None => {
+                    let mut vals = Vec::new();
+                    let mut bits = block;
+                    while bits != 0 {
+                        vals.push(bits.trailing_zeros() as usize);
+                        bits &= bits - 1;
+                    }
+                    let Some(t) = PoolOutcomes::over(&kinds[kind], &vals, m) else {
+                        self.overflow = true;
+                        return Err(DiceError::PoolSize(m as i64));
+                    };
+                    let t = Rc::new(t);
+                    self.lz.blocks.insert(key, t.clone());
+                    t
+                }
+            };
+            let c = self.choose(table.counts.len() as u32)? as usize;
+            self.weight_num.push(table.numerators[c]);
+            self.weight_den.push(table.denominator);
+            let roll = &mut self.lz.rolls[r];
+            roll.open.pop();
+            for (k, add) in roll.known.iter_mut().zip(&table.counts[c]) {
+                *k += add;
+            }
+        }
+        out.copy_from_slice(&self.lz.rolls[r].known);
+        Ok(())
     }
 
     /// Advances to the next leaf in depth-first order. Returns false when every
@@ -297,9 +591,10 @@ impl DiceBox {
     }
 
     /// Defines or replaces a die kind.
-    pub fn define(&mut self, kind: DieKind) -> usize {
+    pub fn define(&mut self, mut kind: DieKind) -> usize {
         let kinds = Rc::make_mut(&mut self.kinds);
         if let Some(i) = kinds.iter().position(|k| k.name == kind.name) {
+            kind.generation = kinds[i].generation.wrapping_add(1);
             kinds[i] = kind;
             self.forced[i].clear();
             i
@@ -312,6 +607,11 @@ impl DiceBox {
 
     pub fn kinds(&self) -> &[DieKind] {
         &self.kinds
+    }
+
+    /// The kinds, shared (a reference count, no copy).
+    pub fn kinds_shared(&self) -> Rc<Vec<DieKind>> {
+        self.kinds.clone()
     }
 
     pub fn kind(&self, idx: usize) -> &DieKind {
@@ -398,9 +698,9 @@ impl DiceBox {
         self.any_forced = false;
     }
 
-    /// Rolls `n` dice of `kind`, writing the count of each value into `counts`
-    /// (which must have one slot per value). Returns true if any die was forced.
-    pub fn roll_into(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> Result<bool, DiceError> {
+    /// Takes forced results of `kind` for up to `n` dice into `counts` (zeroed
+    /// first). Returns how many dice are left and whether any was forced.
+    fn take_forced(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> Result<(u32, bool), DiceError> {
         if n > MAX_POOL {
             return Err(DiceError::PoolSize(n as i64));
         }
@@ -423,9 +723,23 @@ impl DiceBox {
                 self.any_forced = self.forced.iter().any(|q| !q.is_empty());
             }
         }
+        Ok((left, forced))
+    }
+
+    /// Rolls `n` dice of `kind`, writing the count of each value into `counts`
+    /// (which must have one slot per value). Returns true if any die was forced.
+    /// When enumerating, the whole pool is one choice point over its multisets.
+    pub fn roll_into(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> Result<bool, DiceError> {
+        let (left, forced) = self.take_forced(kind, n, counts)?;
         if left == 0 {
             return Ok(forced);
         }
+        self.roll_rest(kind, left, counts)?;
+        Ok(forced)
+    }
+
+    /// Rolls `left` more dice of `kind` from the source into `counts`.
+    fn roll_rest(&mut self, kind: usize, left: u32, counts: &mut [u32]) -> Result<(), DiceError> {
         let die = &self.kinds[kind];
         match &mut self.source {
             Source::Random(rng) => {
@@ -440,14 +754,7 @@ impl DiceBox {
                     walk.overflow = true;
                     return Err(DiceError::PoolSize(left as i64));
                 };
-                let choice = if walk.pos < walk.path.len() {
-                    walk.path[walk.pos]
-                } else {
-                    walk.path.push(0);
-                    walk.widths.push(outcomes.counts.len() as u32);
-                    0
-                };
-                walk.pos += 1;
+                let choice = walk.choose(outcomes.counts.len() as u32)?;
                 let picked = &outcomes.counts[choice as usize];
                 for (c, p) in counts.iter_mut().zip(picked) {
                     *c += p;
@@ -456,7 +763,39 @@ impl DiceBox {
                 walk.weight_den.push(outcomes.denominator);
             }
         }
-        Ok(forced)
+        Ok(())
+    }
+
+    /// Rolls `n` dice of `kind` for a roll object. From the generator (or
+    /// when every die is forced) the counts are written into `counts` at
+    /// once; when enumerating, the dice not forced stay undecided in a
+    /// [`LazyRoll`] until the rule looks at them (`counts` then holds the
+    /// forced dice). Kinds with more than 64 values are enumerated at once,
+    /// as by [`DiceBox::roll_into`].
+    pub fn roll_start(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> Result<Rolled, DiceError> {
+        let (left, forced) = self.take_forced(kind, n, counts)?;
+        let nv = self.kinds[kind].values.len();
+        match &mut self.source {
+            Source::Enumerate(walk) if left > 0 && nv <= 64 => {
+                let index = walk.start_lazy(kind, nv, counts, left, forced);
+                Ok(Rolled::Lazy { index, epoch: walk.epoch, forced })
+            }
+            _ => {
+                if left > 0 {
+                    self.roll_rest(kind, left, counts)?;
+                }
+                Ok(Rolled::Done { forced })
+            }
+        }
+    }
+
+    /// Enumeration state, when enumerating, with the kinds (for
+    /// [`Enumeration::observe`] and [`Enumeration::resolve`]).
+    pub fn walk_mut(&mut self) -> Option<(&[DieKind], &mut Enumeration)> {
+        match &mut self.source {
+            Source::Enumerate(walk) => Some((&self.kinds, walk)),
+            Source::Random(_) => None,
+        }
     }
 
     /// Rolls and returns a [`Roll`].

@@ -349,7 +349,10 @@ impl Ruleset {
     }
 
     /// Parses a manifest's text; `file` names it in errors and locates its modules.
-    #[expect(clippy::too_many_lines, reason = "checks each section of ruleset.yaml in file order with one located-error helper")]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "checks each section of ruleset.yaml in file order with one located-error helper"
+    )]
     pub fn parse(file: &Path, src: &str) -> Result<Ruleset, RulesetError> {
         let raw: RawRuleset =
             serde_saphyr::from_str(src).map_err(|e| RulesetError::Located(Box::new(yaml_error(file, src, &e))))?;

@@ -197,7 +197,10 @@ impl Scenario {
     }
 
     /// Builds the world, checking every name against the ruleset.
-    #[expect(clippy::too_many_lines, reason = "builds the world section by section in file order; each section is short")]
+    #[expect(
+        clippy::too_many_lines,
+        reason = "builds the world section by section in file order; each section is short"
+    )]
     pub fn build(&self, rs: &Ruleset) -> Result<World, Box<LocatedError>> {
         let raw = &self.raw;
         let m = &raw.map.value;

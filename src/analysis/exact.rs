@@ -232,7 +232,10 @@ fn run_leaf(worker: &mut Worker, mut walk: Enumeration) -> Result<Enumeration, L
     }
 }
 
-#[expect(clippy::too_many_lines, reason = "one depth-first loop whose state (the path, the stack of branches, the weights) every step shares")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "one depth-first loop whose state (the path, the stack of branches, the weights) every step shares"
+)]
 fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
     let fail = |e: AnalysisError| {
         sh.stop.store(true, Ordering::Relaxed);

@@ -334,7 +334,7 @@ pub fn value_members(kind: Returns) -> Vec<(&'static str, bool)> {
             let part = part.trim().trim_start_matches('#');
             let Some(rest) = part.split_once(['.', ':']).map(|(_, r)| r) else { continue };
             let is_method = part.contains(':');
-            let name = &rest[..rest.find(['(', ' ']).unwrap_or(rest.len())];
+            let name = &rest[..rest.find(['(', '{', ' ']).unwrap_or(rest.len())];
             if !name.is_empty() && !out.iter().any(|(n, _)| *n == name) {
                 out.push((name, is_method));
             }

@@ -1,21 +1,21 @@
 //! `dice`: define kinds, roll pools, force results, seed.
 //!
 //! `dice.roll` returns a roll object (faces in canonical order, `count`,
-//! `total`) and logs it; `dice.counts` is the cheap form for hot loops: it
-//! returns the count of each face value as plain numbers, no table.
+//! `count_any`, `total`; see `roll`) and logs it; `dice.counts` returns the
+//! count of each face value as plain numbers, no table.
 
 use std::rc::Rc;
 
-use mlua::{IntoLuaMulti, Lua, LuaString, Table, UserData, UserDataFields, UserDataMethods, Value};
+use mlua::{IntoLuaMulti, Lua, Table, Value};
 
 use super::api::{Api, Returns};
 use super::raw::args::{Counts, Name};
-use super::raw::{self, fast};
+use super::raw::{self, fast, roll};
 use super::State;
 use crate::dice::{DieKind, Face};
 use crate::log::Event;
 
-/// A roll as Lua sees it.
+/// A snapshot of a roll object, for the REPL (printing, completion).
 pub struct LuaRoll {
     pub kind: Rc<str>,
     pub values: Vec<Face>,
@@ -24,18 +24,17 @@ pub struct LuaRoll {
 }
 
 impl LuaRoll {
-    fn faces(&self) -> Vec<&Face> {
-        let mut out = Vec::new();
-        for (v, &c) in self.values.iter().zip(&self.counts) {
-            for _ in 0..c {
-                out.push(v);
-            }
-        }
-        out
+    /// The roll behind `ud`, if it is one (a roll `exact` has not fully read
+    /// shows its forced and observed dice only).
+    pub fn from_userdata(lua: &Lua, world: &crate::battlefield::World, ud: &mlua::AnyUserData) -> Option<LuaRoll> {
+        let (h, counts) = roll::read(lua, ud)?;
+        let kind = world.dice.kinds().get(h.kind as usize)?;
+        Some(LuaRoll { kind: kind.name.clone(), values: kind.values.clone(), counts, numeric: kind.numeric })
     }
 
-    fn count_of(&self, v: &Value) -> u32 {
-        self.values.iter().zip(&self.counts).filter(|(face, _)| face_matches(face, v)).map(|(_, &c)| c).sum()
+    /// True when `ud` is a roll object.
+    pub fn is_roll(lua: &Lua, ud: &mlua::AnyUserData) -> bool {
+        roll::read(lua, ud).is_some()
     }
 }
 
@@ -54,41 +53,6 @@ fn face_value(lua: &Lua, f: &Face) -> mlua::Result<Value> {
         Face::Num(n) => Value::Integer(*n as _),
         Face::Sym(s) => Value::String(lua.create_string(s.as_bytes())?),
     })
-}
-
-impl UserData for LuaRoll {
-    fn add_fields<F: UserDataFields<Self>>(fields: &mut F) {
-        fields.add_field_method_get("kind", |_, r| Ok(r.kind.to_string()));
-        fields.add_field_method_get("n", |_, r| Ok(r.counts.iter().sum::<u32>()));
-        fields.add_field_method_get("faces", |lua, r| {
-            let t = lua.create_table()?;
-            for f in r.faces() {
-                t.push(face_value(lua, f)?)?;
-            }
-            Ok(t)
-        });
-        fields.add_field_method_get("total", |_, r| {
-            if !r.numeric {
-                return Ok(None);
-            }
-            Ok(Some(
-                r.values
-                    .iter()
-                    .zip(&r.counts)
-                    .map(|(f, &c)| if let Face::Num(n) = f { n * c as i64 } else { 0 })
-                    .sum::<i64>(),
-            ))
-        });
-    }
-
-    fn add_methods<M: UserDataMethods<Self>>(methods: &mut M) {
-        methods.add_method("count", |_, r, v: Value| Ok(r.count_of(&v)));
-        methods.add_meta_method("__tostring", |_, r, ()| {
-            let faces: Vec<String> = r.faces().iter().map(|f| f.to_string()).collect();
-            Ok(format!("{}: {}", r.kind, faces.join(" ")))
-        });
-        methods.add_meta_method("__len", |_, r, ()| Ok(r.counts.iter().sum::<u32>()));
-    }
 }
 
 fn pool_size(n: f64) -> mlua::Result<u32> {
@@ -136,8 +100,10 @@ fn parse_faces(kind: &str, faces: Value) -> mlua::Result<DieKind> {
 pub fn install(api: &mut Api) -> mlua::Result<()> {
     api.function("dice.define(kind, faces)", "define a die: a number of sides or a list of faces", define)?;
 
-    api.function("dice.roll(n, kind, reason?)", "roll n dice of a kind; logged with its reason", roll)?
+    roll::register(api.lua, api.st)?;
+    api.function("dice.roll(n, kind, reason?)", "roll n dice of a kind; logged with its reason", roll_dice)?
         .returns(Returns::Roll);
+    fast::install(api.lua, api.st, api.table(), c"roll", raw::dice::roll)?;
 
     api.function("dice.counts(n, kind, reason?)", "roll n dice, return the count of each face (fast form)", counts)?;
 
@@ -165,33 +131,20 @@ fn define(_lua: &Lua, st: &Rc<State>, (kind, faces): (String, Value)) -> mlua::R
 }
 
 /// `dice.roll(n, kind, reason?)`: roll n dice of a kind; logged with its reason.
-fn roll(
-    _lua: &Lua,
+fn roll_dice(
+    lua: &Lua,
     st: &Rc<State>,
-    (n, kind, reason): (f64, LuaString, Option<LuaString>),
+    (n, kind, reason): (f64, Name, Option<Name>),
 ) -> mlua::Result<impl IntoLuaMulti> {
     let n = pool_size(n)?;
-    let kind = kind.to_str()?;
-    st.with_world(|w| {
+    let (header, counts) = st.with_world(|w| {
         let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
-        let roll = w.dice.roll(k, n).map_err(mlua::Error::external)?;
-        let die = w.dice.kind(k);
-        let lr = LuaRoll {
-            kind: die.name.clone(),
-            values: die.values.clone(),
-            counts: roll.counts.clone(),
-            numeric: die.numeric,
-        };
-        let forced = roll.forced;
-        w.log.push_with(|| Event::Roll {
-            kind: kind.to_string(),
-            n,
-            faces: lr.faces().iter().map(|f| f.to_string()).collect(),
-            reason: reason.map(|r| r.to_string_lossy()).unwrap_or_default(),
-            forced,
-        });
-        Ok(lr)
-    })?
+        let mut counts = vec![0; w.dice.kind(k).values.len()];
+        let reason = reason.as_deref().unwrap_or_default();
+        let header = roll::roll(w, k, n, reason, &mut counts).map_err(mlua::Error::runtime)?;
+        Ok::<_, mlua::Error>((header, counts))
+    })??;
+    roll::new_value(lua, header, &counts)
 }
 
 /// `dice.counts(n, kind, reason?)`: roll n dice, return the count of each face (fast form).
@@ -268,10 +221,11 @@ fn faces(lua: &Lua, st: &Rc<State>, kind: String) -> mlua::Result<impl IntoLuaMu
     Ok(t)
 }
 
-/// The `roll` area: what a roll object answers (see `LuaRoll`'s `UserData`).
+/// The `roll` area: what a roll object answers (its methods are C functions in `raw::roll`).
 pub fn install_roll(api: &mut Api) -> mlua::Result<()> {
     api.member("r.faces", "the faces rolled, in canonical order");
     api.member("r:count(face)", "how many dice show that face");
+    api.member("r:count_any{face, ...}", "how many dice show any of these faces");
     api.member("r.total", "the sum, for numeric dice (nil otherwise)");
     api.member("r.kind  r.n  #r", "the die kind and how many dice were rolled");
     Ok(())

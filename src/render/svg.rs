@@ -65,7 +65,10 @@ pub fn render(world: &World, opts: &SvgOptions) -> String {
     }
 }
 
-#[expect(clippy::too_many_lines, reason = "draws the map layer by layer (terrain, tokens, units, marks, legend) in one coordinate frame")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "draws the map layer by layer (terrain, tokens, units, marks, legend) in one coordinate frame"
+)]
 fn render_hex(world: &World, opts: &SvgOptions) -> String {
     let hexes = world.hexes();
     let names = Names::of(world);

@@ -173,7 +173,10 @@ fn centred(s: &str, w: usize) -> String {
     format!("{}{}{}", " ".repeat(left), s, " ".repeat(w - n - left))
 }
 
-#[expect(clippy::too_many_lines, reason = "draws the map row by row, each cell from the same layers, in one character grid")]
+#[expect(
+    clippy::too_many_lines,
+    reason = "draws the map row by row, each cell from the same layers, in one character grid"
+)]
 fn render_hex(world: &World, opts: &MapOptions) -> String {
     let hexes = world.hexes();
     if hexes.is_empty() {

@@ -119,7 +119,7 @@ pub fn members(lua: &Lua, state: &State, target: &Target, methods_only: bool) ->
                     }
                 }
                 v
-            } else if ud.borrow::<LuaRoll>().is_ok() {
+            } else if LuaRoll::is_roll(lua, ud) {
                 from_kind(Returns::Roll)
             } else {
                 Vec::new()
@@ -313,7 +313,7 @@ mod tests {
         assert_eq!(complete(&h, "u:"), ["get", "set"]);
         assert!(complete(&h, "world:unit('a1').hex:ne").contains(&"neighbor".to_string()));
         assert!(complete(&h, "h:ro").contains(&"rotate_left".to_string()));
-        assert_eq!(complete(&h, "r:"), ["count"]);
+        assert_eq!(complete(&h, "r:"), ["count", "count_any"]);
     }
 
     #[test]

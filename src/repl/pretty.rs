@@ -267,7 +267,7 @@ impl Printer<'_> {
                     };
                     return self.atom(text);
                 }
-                if let Ok(r) = ud.borrow::<LuaRoll>() {
+                if let Some(r) = self.world.and_then(|w| LuaRoll::from_userdata(self.lua, w, ud)) {
                     return self.atom(roll_text(&r));
                 }
                 self.atom("userdata".into())

@@ -27,3 +27,26 @@ fast_fn!(counts, |l, st| {
     }
     Some(fast::Out::Pushed(nv as std::os::raw::c_int))
 });
+
+// `dice.roll` for simulation (see `fast`): a valid pool of a known kind with
+// at most 16 values and the log off; anything else goes to the full function.
+fast_fn!(roll, |l, st| {
+    let n = fast::whole_arg(l, 1, 0, crate::dice::MAX_POOL as i64)?;
+    let kind = fast::str_arg(l, 2)?;
+    fast::opt_str_arg(l, 3)?;
+    let mut w = st.world.try_borrow_mut().ok()?;
+    if w.log.recording {
+        return None;
+    }
+    let k = w.dice.kind_index(kind).ok()?;
+    if w.dice.kind(k).values.len() > super::roll::INLINE {
+        return None;
+    }
+    let mut r = super::roll::NewRoll {
+        header: super::roll::Header { kind: 0, generation: 0, n: 0, nv: 0, lazy: 0, epoch: 0, faces_at: 0 },
+        counts: [0; super::roll::INLINE],
+    };
+    let nv = w.dice.kind(k).values.len();
+    r.header = super::roll::roll(&mut w, k, n as u32, "", &mut r.counts[..nv]).ok()?;
+    Some(fast::Out::Roll(r))
+});

@@ -63,6 +63,8 @@ pub enum Out {
     Hex(Hex),
     /// This many values already on the stack.
     Pushed(c_int),
+    /// A new roll object (`dice.roll`).
+    Roll(super::roll::NewRoll),
 }
 
 /// The stack of one fast-function call (see the module doc).
@@ -166,6 +168,7 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
             Out::Text(s) => push_str(l, &s),
             Out::Hex(h) => ffi::lua_pushvector(l, h.q as f32, h.r as f32, h.s() as f32),
             Out::Pushed(n) => return n,
+            Out::Roll(r) => super::roll::push_new(l, &r),
         }
     }
     1

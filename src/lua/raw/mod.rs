@@ -6,5 +6,6 @@ pub mod decide;
 pub mod dice;
 pub mod fast;
 pub mod hex;
+pub mod roll;
 pub mod trial;
 pub mod world;
