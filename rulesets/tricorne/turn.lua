@@ -72,6 +72,9 @@ function turn.combat(game, u)
       why = whynot
     end
     world:note(u.id .. " does not combat: " .. why)
+    if not game.opts.quiet then
+      print(u.id .. " does not combat: " .. why)
+    end
     return nil
   end
   local options = {}
