@@ -57,9 +57,23 @@ function turn.targets(u)
   return out
 end
 
+-- [Fire R4]/[Base] The dice the Command card played this turn adds to a
+-- combat of `kind` ("fire" or "melee"): its chart entry's `ranged_dice` or
+-- `melee_dice` (default 0).
+function turn.card_dice(game, kind)
+  local play = game.played
+  local chart = game.opts.cards or (type(ruleset.charts) == "table" and ruleset.charts.cards) or {}
+  local entry = play and chart[play.card.name]
+  if entry == nil then
+    return 0
+  end
+  return (kind == "fire" and entry.ranged_dice or entry.melee_dice) or 0
+end
+
 -- [Turn 4] One ordered unit's combat (the frame's opts.combat): the owner
 -- picks a target (decision tricorne.target; default the first, melee before
 -- fire) and the unit melees it (melee.attack: reaction, attack, retreats,
+-- with the Command card's dice, turn.card_dice,
 -- take ground, bonus melee or battle back, all before the next unit) or
 -- fires at it (ranged.fire). A unit with no target, or whose owner answers
 -- "none", does not combat. Returns the combat's record, or nil.
@@ -89,11 +103,12 @@ function turn.combat(game, u)
     return nil
   end
   local t = targets[table.find(options, pick)]
+  local cards = { command = turn.card_dice(game, t.kind) }
   local rec
   if t.kind == "melee" then
-    rec = melee.attack{ unit = u, target = t.unit }
+    rec = melee.attack{ unit = u, target = t.unit, cards = cards }
   else
-    rec = ranged.fire{ unit = u, target = t.unit }
+    rec = ranged.fire{ unit = u, target = t.unit, cards = cards }
   end
   if not game.opts.quiet then
     print(rec) -- the summary the log also holds, for the person at the REPL

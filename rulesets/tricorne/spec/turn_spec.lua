@@ -145,6 +145,31 @@ describe("[Turn] the Tricorne turn", function()
     expect(string.find(world:log(1)[1], "h does not combat: h entered woods this turn and may not combat", 1, true) ~= nil):to_be(true)
   end)
 
+  it("adds the Command card's ranged or melee dice (chart fields ranged_dice, melee_dice)", function()
+    local g1 = add("g1", "government", "regular", hex(3, 8))
+    local g2 = add("g2", "government", "regular", hex(6, 8))
+    add("j1", "jacobite", "regular", hex(3, 6))
+    add("j2", "jacobite", "regular", hex(6, 7))
+    local cards = { volley = { kind = "section", sections = { "centre", "right" }, orders = 2, ranged_dice = 1, melee_dice = 2 } }
+    local last
+    local g = game{ cards = cards, deck = { "volley", "volley" }, hand = 1,
+      combat = function(game, u) last = turn.combat(game, u) end }
+    g:play("government", "volley")
+    g:order(g1)
+    g:order(g2)
+    answers{ "j1" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- 2 +1 full strength +1 card
+    g:battle(g1)
+    expect(last.dice.total):to_be(4)
+    expect(last.dice.parts[3].why):to_be("Command card")
+    answers{ "j2" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry", "cavalry", "cavalry" }) -- 3 +1 +2 card
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })                       -- j2 battles back
+    g:battle(g2)
+    expect(last.attack.dice.total):to_be(6)
+    expect(last.battle_back.dice.total):to_be(4) -- the card is the attacker's: none for the battle back
+  end)
+
   it("a unit's owner may decline its combat", function()
     add("g", "government", "regular", hex(3, 8))
     local t = add("t", "jacobite", "regular", hex(3, 6))
