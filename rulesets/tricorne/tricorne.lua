@@ -24,7 +24,8 @@
 -- stored: it is a unit that moved this turn and stands on such terrain.
 --
 -- At a prompt:
---   game = turn.new{}; game:play("government", "probe_left"); game:order("g2")
+--   game = turn.new{}; game:play("government")   -- asks which card of the hand
+--   game:order("g2"); game:fight(); game:end_turn()
 --   print(ranged.fire{unit="g2", target="j2"})
 
 local cc = require("lib/cc")
