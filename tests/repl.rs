@@ -258,3 +258,28 @@ fn viktory_overwatch_session_asks_at_each_trigger() {
     assert!(out.contains("battle at (5,3): A holds it"), "{out}");
     assert!(out.ends_with("\"C\"\na_art (A) at (4,3): ready\n"), "ready again on C's turn: {out}");
 }
+
+/// The tricorne ruleset's REPL walk-through (its README shows the same
+/// session): one turn each through the turn frame; a volley, then a Highland
+/// charge that asks "take ground?" and "bonus melee against whom?", a battle
+/// back and a volley that eliminates a unit and its leader for two banners.
+#[test]
+fn tricorne_charge_session_asks_take_ground_and_bonus_melee() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let input = std::fs::read_to_string(root.join("scripts/tricorne/charge_session.txt")).unwrap();
+    let (code, out, err) = piped(&["repl", "--scenario", "scripts/tricorne/prestonpans.yaml"], &input, Some(root));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(
+        out.contains("g2 fires at j2 (2 hexes): 4 dice (+2 base at 2 hexes, +1 full strength, +1 leader Cope)"),
+        "{out}"
+    );
+    assert!(out.contains("ga does not combat: no enemy in range and line of sight"), "{out}");
+    assert!(out.contains("take ground: move j1 into (1,8)?") && out.contains("choose 1-2 [1]: take ground"), "{out}");
+    assert!(out.contains("bonus melee: j1 attacks whom?") && out.contains("choose 1-4 [1]: g2"), "{out}");
+    assert!(out.contains("g2 battles back against j1: 4 dice (+3 melee, +1 leader Cope)"), "{out}");
+    assert!(out.contains("leader Cope: casualty check [sabre] -> casualty\n2\n"), "two banners: {out}");
+    assert!(out.contains(":Jhi2 | 2,8 |"), "the map: j1 took ground at (1,8) with 2 blocks, g2 is gone: {out}");
+    assert!(out.contains("|Jhi3*|"), "the map marks j2's attached leader: {out}");
+    assert!(out.contains("j2    jacobite   highland        3/4      (3,6)      Murray"), "{out}");
+    assert!(out.contains("jacobite medals +1 -> 2"), "the log: {out}");
+}

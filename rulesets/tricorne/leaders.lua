@@ -17,16 +17,17 @@
 
 local tricorne = require("tricorne")
 local cc = require("lib/cc")
+local rules = require("lib/rules")
 
 local leaders = {}
 
 -- Attaches lone leader `l` to unit `u` (same side, `u` without a leader).
 function leaders.attach(u, l)
   if u.leader ~= nil then
-    tricorne.violation(u.id .. " already has leader " .. u.leader .. " attached", 2)
+    rules.violation(u.id .. " already has leader " .. u.leader .. " attached", 2)
   end
   if l.side ~= u.side then
-    tricorne.violation("leader " .. l.id .. " cannot attach to an enemy unit", 2)
+    rules.violation("leader " .. l.id .. " cannot attach to an enemy unit", 2)
   end
   world:place(l, nil)
   u.leader = l.id

@@ -28,10 +28,9 @@
 local tricorne = require("tricorne")
 local leaders = require("leaders")
 local retreat = require("retreat")
+local rules = require("lib/rules")
 
 local melee = {}
-
-local violation = tricorne.violation
 
 -- Side pools holding Combat/Command cards a defender may play.
 melee.CARD_POOLS = { ["first strike"] = "first_strike", ambush = "ambush" }
@@ -59,14 +58,14 @@ function melee.can_strike(u, target, how)
   end
   if how == "attack" or how == "bonus" then
     if u.ordered ~= true then
-      return false, u.id .. " is not ordered this turn: only an ordered unit attacks (tricorne.order{...})"
+      return false, u.id .. " is not ordered this turn: only an ordered unit attacks (game:order)"
     end
-    if s.no_combat_after_move and u.moved then
-      return false, u.id .. " (" .. u.type .. ") moved this turn and may not combat after moving"
-    end
-    if u.halted then
-      return false, u.id .. " entered " .. tostring(world:terrain(u.hex)) .. " this turn and may not combat"
-    end
+  end
+  if how == "attack" then
+    return tricorne.may_combat_after_move(u, "melee")
+  elseif how == "bonus" and tricorne.halted(u) then
+    -- the ground taken is not held against its movement, but terrain is
+    return false, u.id .. " entered " .. tostring(world:terrain(u.hex)) .. " and may not combat again"
   end
   return true
 end
@@ -106,7 +105,7 @@ function melee.dice(u, target, how, cards, card)
   elseif card == "ambush" then
     add(p.ambush_dice, "Ambush")
   end
-  if s.class == "infantry" and u.moved then
+  if s.class == "infantry" and tricorne.moved(u) then
     add(-p.moved_penalty, "moved")
   end
   add(-tricorne.terrain_reduction(target.hex, "melee", s.class), "target in " .. tostring(world:terrain(target.hex)))
@@ -281,7 +280,7 @@ function melee.can_take_ground(u, h, first_struck)
   if tricorne.terrain(h).impassable then
     return false, tostring(h) .. " is impassable"
   end
-  if u.halted then
+  if tricorne.halted(u) then
     return false, u.id .. " was halted by terrain this turn"
   end
   return true
@@ -305,7 +304,7 @@ function melee.can_bonus(u, retired)
   if u.bonus_done then
     return false, u.id .. " already made its bonus melee this turn"
   end
-  if u.halted then
+  if tricorne.halted(u) then
     return false, u.id .. " entered " .. tostring(world:terrain(u.hex)) .. " and may not combat again"
   end
   return true
@@ -375,7 +374,7 @@ local function resolve(u, target, cards, bonus, quiet)
       local choice = decide{ side = u.side, prompt = "take ground: move " .. u.id .. " into " .. tostring(from) .. "?",
         options = { "take ground", "stay" }, default = "take ground", id = "tricorne.take_ground" }
       if choice == "take ground" then
-        tricorne.move(u, from)
+        tricorne.take_ground(u, from)
         rec.took_ground = from
       else
         rec.ground = "the attacker chose to stay"
@@ -403,7 +402,7 @@ local function resolve(u, target, cards, bonus, quiet)
             local t2 = world:unit(pick)
             local ok2, why2 = melee.can_strike(u, t2, "bonus")
             if not ok2 then
-              violation(why2, 3)
+              rules.violation(why2, 3)
             end
             rec.bonus = resolve(u, t2, nil, true, quiet)
           else
@@ -466,7 +465,7 @@ function melee.attack(spec)
   local target = tricorne.unit(spec.target, "target", 2)
   local ok, why = melee.can_strike(u, target, "attack")
   if not ok then
-    violation(why, 2)
+    rules.violation(why, 2)
   end
   return resolve(u, target, spec.cards, false, spec.quiet == true)
 end

@@ -16,15 +16,15 @@
 local tricorne = require("tricorne")
 local leaders = require("leaders")
 local retreat = require("retreat")
+local rules = require("lib/rules")
 
 local ranged = {}
 
-local violation = tricorne.violation
-
 -- [Fire R0] May `u` fire at all? Only infantry and artillery with a ranged
--- table, never cavalry or a lone leader; it must be ordered this turn; a unit
--- whose type may not combat after moving (light artillery) may not fire once
--- it moved. Returns true, or false and the reason.
+-- table, never cavalry or a lone leader; it must be ordered this turn, and
+-- [Base] not have moved more than its type's move_and_fire (highland
+-- infantry: 1 of its 2 hexes; light artillery: 0), nor be halted by terrain
+-- (tricorne.may_combat_after_move). Returns true, or false and the reason.
 function ranged.can_fire(u)
   local s = tricorne.stats(u)
   if s.class == "leader" then
@@ -37,15 +37,9 @@ function ranged.can_fire(u)
     return false, u.id .. " (" .. u.type .. ") has no ranged weapons"
   end
   if u.ordered ~= true then
-    return false, u.id .. " is not ordered this turn: only an ordered unit fires (tricorne.order{...})"
+    return false, u.id .. " is not ordered this turn: only an ordered unit fires (game:order)"
   end
-  if s.no_combat_after_move and u.moved then
-    return false, u.id .. " (" .. u.type .. ") moved this turn and may not combat after moving"
-  end
-  if u.halted then
-    return false, u.id .. " entered " .. tostring(world:terrain(u.hex)) .. " this turn and may not combat"
-  end
-  return true
+  return tricorne.may_combat_after_move(u, "ranged")
 end
 
 -- [Fire R2] Range in hexes: the firer's hex not counted, the target's
@@ -121,7 +115,7 @@ function ranged.dice(u, target, cards)
   add(cards.command or 0, "Command card")
   add(cards.combat or 0, "Combat card")
   -- ... then reductions
-  if s.class == "infantry" and u.moved then
+  if s.class == "infantry" and tricorne.moved(u) then
     add(-p.moved_penalty, "moved")
   end
   local tr = tricorne.terrain_reduction(target.hex, "ranged", s.class)
@@ -189,13 +183,13 @@ function ranged.fire(spec)
     error("call ranged.fire{unit=, target=}", 2)
   end
   if type(spec.unit) == "table" or type(spec.target) == "table" then
-    violation("one firer against one target per fire: call ranged.fire once per unit, in the order you choose", 2)
+    rules.violation("one firer against one target per fire: call ranged.fire once per unit, in the order you choose", 2)
   end
   local u = tricorne.unit(spec.unit, "firing unit", 2)
   local target = tricorne.unit(spec.target, "target", 2)
   local ok, why = ranged.can_target(u, target)
   if not ok then
-    violation(why, 2)
+    rules.violation(why, 2)
   end
   local side = u.side
   local reason = u.id .. " fires at " .. target.id

@@ -13,29 +13,28 @@
 --              retreats, rally checks, retire and rally, First Strike and
 --              Ambush, leaders); our version, with params
 --
--- Turn properties (the turn frame, rulesets/lib/cc_turn.lua, will set them;
--- until then specs and the REPL do, with tricorne.order / tricorne.move):
---   u.ordered     true: ordered by this turn's Command card
---   u.moved       true: moved this turn (taking ground counts)
---   u.halted      true: entered terrain with `stop` this turn (no combat)
---   u.bonus_done  true: made its bonus melee this turn
+-- Turn properties (set by the turn frame, rulesets/lib/cc_turn.lua, which
+-- turn.lua plugs tricorne into; specs that skip the frame set them by hand):
+--   u.ordered     true: ordered by this turn's Command card (cc_turn)
+--   u.moved       hexes moved this turn (cc_turn; taking ground adds 1)
+--   u.fought      true: has had its combat this turn (cc_turn)
+--   u.bonus_done  true: made its bonus melee this turn (melee.lua; turn.lua
+--                 clears it at the end of the turn)
+-- "Halted" (entered terrain with `stops` this turn: no combat) is not
+-- stored: it is a unit that moved this turn and stands on such terrain.
 --
 -- At a prompt:
---   tricorne.order{"g2"}; print(ranged.fire{unit="g2", target="j2"})
+--   game = turn.new{}; game:play("government")   -- asks which card of the hand
+--   game:order("g2"); game:fight(); game:end_turn()
+--   print(ranged.fire{unit="g2", target="j2"})
 
 local cc = require("lib/cc")
+local rules = require("lib/rules")
 
 local tricorne = {}
 
 tricorne.BANNER_POOL = cc.MEDAL_POOL -- victory banners: lib/cc's medal pool
 tricorne.DIE = "battle"
-
--- Rule violations. The lead will swap this for lib/rules.lua
--- (rules.violation): same prefix, same levels. `level` counts like error's:
--- 1 is the function calling violation, 2 its caller, ...
-function tricorne.violation(text, level)
-  error("rule error: " .. text, (level or 1) + 1)
-end
 
 ------------------------------------------------------------------------------
 -- Unit stats (ruleset.yaml unit_types)
@@ -119,46 +118,57 @@ end
 -- The turn properties
 ------------------------------------------------------------------------------
 
--- Marks units as ordered this turn (a list or one unit/id).
-function tricorne.order(list)
-  if type(list) ~= "table" then
-    list = { list }
-  end
-  for _, x in ipairs(list) do
-    tricorne.unit(x, "ordered unit").ordered = true
-  end
+-- Has `u` moved this turn (movement or taking ground)?
+function tricorne.moved(u)
+  return (u.moved or 0) > 0
 end
 
--- Moves a unit along a path with world:move (so `enters`/`leaves` reactions
--- see it) and records the turn properties: moved, and halted when it enters
--- terrain with `stop`. Impassable terrain is refused. Returns world:move's result.
-function tricorne.move(x, path)
-  local u = tricorne.unit(x, "moving unit")
-  if hex.is_hex(path) then
-    path = { path }
+-- [Base] Is `u` halted: it moved this turn and stands on terrain with
+-- `stops` (it entered it this turn, by movement or by taking ground), so it
+-- may not combat (also no bonus melee from there).
+function tricorne.halted(u)
+  return tricorne.moved(u) and tricorne.terrain(u.hex).stops == true
+end
+
+-- [Base] The most hexes `u` may have moved this turn and still combat:
+-- kind "ranged" reads the type's move_and_fire, then move_and_fight, then
+-- move; kind "melee" reads move_and_fight, then move (ruleset.yaml
+-- unit_types; cc_turn reads the same fields).
+function tricorne.move_limit(u, kind)
+  local s = tricorne.stats(u)
+  local most = s.move_and_fight or s.move or 1
+  if kind == "ranged" and s.move_and_fire ~= nil then
+    most = s.move_and_fire
   end
-  for _, h in ipairs(path) do
-    if tricorne.terrain(h).impassable then
-      tricorne.violation(u.id .. " cannot enter " .. tostring(h) .. ": " .. tostring(world:terrain(h)) .. " is impassable", 2)
+  return most
+end
+
+-- [Base] May `u` still combat (`kind` "ranged" or "melee") after its move
+-- this turn? Returns true, or false and why: it moved further than its type
+-- allows, or it is halted by terrain.
+function tricorne.may_combat_after_move(u, kind)
+  local moved = u.moved or 0
+  local most = tricorne.move_limit(u, kind)
+  if moved > most then
+    if most == 0 then
+      return false, u.id .. " (" .. u.type .. ") moved this turn and may not combat after moving"
     end
+    return false, u.id .. " (" .. u.type .. ") moved " .. moved .. " hexes this turn; after more than " .. most
+      .. " it may not " .. (kind == "ranged" and "fire" or "melee")
   end
-  local ok = world:move(u, path)
-  u.moved = true
-  local last = u.hex
-  if last ~= nil and tricorne.terrain(last).stop then
-    u.halted = true
+  if tricorne.halted(u) then
+    return false, u.id .. " entered " .. tostring(world:terrain(u.hex)) .. " this turn and may not combat"
   end
-  return ok
+  return true
 end
 
--- Ends a turn: clears every unit's turn properties.
-function tricorne.end_turn()
-  for _, u in ipairs(world:units{}) do
-    u.ordered = nil
-    u.moved = nil
-    u.halted = nil
-    u.bonus_done = nil
-  end
+-- [Ground] Moves `u` one hex into `h` (the hex its melee vacated) through
+-- world:move, so `enters`/`leaves` reactions see it; taking ground counts as
+-- movement (moved + 1). Returns world:move's result.
+function tricorne.take_ground(u, h)
+  local ok = world:move(u, { h })
+  u.moved = (u.moved or 0) + 1
+  return ok
 end
 
 ------------------------------------------------------------------------------

@@ -2,8 +2,11 @@
 -- full-strength Government regular unit; two more regulars stand beside the
 -- defender, so a charge that takes ground can go on into a bonus melee.
 -- Blocks lost by each side, counting retreats, rally checks and battle backs.
--- What does the bonus melee add?
---   sandtable exact scripts/tricorne/highland_charge.lua --vs-set melee.bonus_melee=false
+-- What does the bonus melee add? (sim: the exact tree with the bonus melee
+-- has about 1.6 million leaves, minutes here)
+--   sandtable sim scripts/tricorne/highland_charge.lua --trials 20000 --vs-set melee.bonus_melee=false
+-- What is the highland charge die worth, without bonus melee? (exact, seconds)
+--   sandtable exact scripts/tricorne/highland_charge.lua --set melee.bonus_melee=false --vs-set melee.highland_charge=0
 -- Policies: always take ground; a bonus melee on the first enemy offered;
 -- retreats take the first free hex.
 scenario("tricorne/open_field.yaml")

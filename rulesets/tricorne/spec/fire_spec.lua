@@ -48,7 +48,7 @@ describe("[Fire R0] who may fire, and at whom", function()
   end)
 
   it("light artillery that moved may not fire", function()
-    firer("a1", "light_artillery", hex(5, 8)).moved = true
+    firer("a1", "light_artillery", hex(5, 8)).moved = 1
     jac("j1", "regular", hex(5, 6))
     expect_error(function() ranged.fire{ unit = "a1", target = "j1" } end, "moved this turn and may not combat after moving")
   end)
@@ -225,7 +225,7 @@ describe("[Fire R4] dice", function()
   end)
 
   it("adds Command and Combat card dice, then takes off moved infantry and the target's terrain", function()
-    firer("g1", "regular", hex(5, 8)).moved = true
+    firer("g1", "regular", hex(5, 8)).moved = 1
     jac("t", "regular", hex(5, 6))
     world:set_terrain(hex(5, 6), "town")
     dice.force("battle", { "cavalry", "cavalry", "cavalry" })
@@ -240,7 +240,7 @@ describe("[Fire R4] dice", function()
   end)
 
   it("at zero or fewer dice rolls nothing and has no effect", function()
-    firer("g1", "regular", hex(5, 8), { strength = 2 }).moved = true
+    firer("g1", "regular", hex(5, 8), { strength = 2 }).moved = 1
     jac("t", "regular", hex(5, 5)) -- 3 hexes: 1 die, -1 moved = 0
     local rec = ranged.fire{ unit = "g1", target = "t" }
     expect(rec.dice.raw):to_be(0)
@@ -254,7 +254,7 @@ describe("[Fire R4] dice with variant one_die_minimum", function()
   scenario("scenarios/field.yaml", { variant = "one_die_minimum" })
 
   it("a fire reduced to nothing still rolls one die", function()
-    firer("g1", "regular", hex(5, 8), { strength = 2 }).moved = true
+    firer("g1", "regular", hex(5, 8), { strength = 2 }).moved = 1
     jac("t", "regular", hex(5, 5))
     dice.force("battle", { "infantry" })
     local rec = ranged.fire{ unit = "g1", target = "t" }

@@ -39,10 +39,10 @@ describe("[Base] who may attack in melee", function()
     defender("regular")
     expect_error(function() melee.attack{ unit = "L", target = "d" } end, "a lone leader does not attack")
     local guns = add("g", "jacobite", "light_artillery", hex(6, 5))
-    guns.ordered, guns.moved = true, true
+    guns.ordered, guns.moved = true, 1
     expect_error(function() melee.attack{ unit = "g", target = "d" } end, "moved this turn and may not combat after moving")
     local h = add("h", "jacobite", "highland", hex(4, 6))
-    h.ordered, h.halted = true, true
+    h.ordered, h.moved = true, 1 -- moved into the woods this turn: halted
     world:set_terrain(hex(4, 6), "woods")
     expect_error(function() melee.attack{ unit = "h", target = "d" } end, "h entered woods this turn and may not combat")
   end)
@@ -63,11 +63,11 @@ describe("[Base] melee dice", function()
   it("-1 for infantry that moved (not cavalry), minus the target hex's terrain by attacker class", function()
     local a = attacker("regular")
     local d = defender("regular")
-    a.moved = true
+    a.moved = 1
     world:set_terrain(hex(5, 6), "woods")
     expect(melee.dice(a, d, "attack").total):to_be(2) -- 3 +1 -1 moved -1 woods
     local c = add("c", "jacobite", "battle_cavalry", hex(6, 5))
-    c.moved = true
+    c.moved = 1
     expect(melee.dice(c, d, "attack").total):to_be(2) -- 3 +1, no moved penalty, -2 woods for cavalry
   end)
 
@@ -113,7 +113,7 @@ describe("[Base] melee hits", function()
 
   it("a zero-dice attack has no effect", function()
     local a = attacker("militia", { strength = 1 }) -- 2 dice
-    a.moved = true
+    a.moved = 1
     defender("regular")
     world:set_terrain(hex(5, 6), "town") -- -1 moved, -2 town
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- d battles back

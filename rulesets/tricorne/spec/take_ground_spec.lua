@@ -27,7 +27,7 @@ describe("[Ground] a successful melee lets the attacker take ground", function()
     local rec = melee.attack{ unit = "a", target = "d" }
     expect(rec.took_ground):to_be(hex(5, 6))
     expect(a.hex):to_be(hex(5, 6))
-    expect(a.moved):to_be(true)
+    expect(a.moved):to_be(1)
   end)
 
   it("ordered cavalry that forces the defender to retreat may advance", function()
@@ -61,7 +61,7 @@ describe("[Ground] a successful melee lets the attacker take ground", function()
     dice.force("battle", { "infantry", "cavalry", "cavalry" }) -- 4 dice, -1 woods
     answers{ "take ground" }
     local rec = melee.attack{ unit = "a", target = "d" }
-    expect(a.halted):to_be(true)
+    expect(tricorne.halted(a)):to_be(true)
     expect(rec.no_bonus):to_be("a entered woods and may not combat again")
   end)
 

@@ -1,40 +1,189 @@
--- The turn properties the combat rules read (tricorne.lua): ordered, moved,
--- halted, bonus_done; set here by tricorne.order / tricorne.move, later by
--- the turn frame.
+-- [Turn] The Tricorne turn (turn.lua): the shared Command & Colors frame
+-- (lib/cc_turn) with tricorne's combat. Command card from the deck in
+-- ruleset.yaml, orders by section (the player's own flanks), movement by
+-- unit type with terrain that stops, one combat per ordered unit in the
+-- player's order (fire or melee, a melee with its taking ground and bonus
+-- melee complete), draw, victory banners.
+-- On the field board sections are offset columns left 0-4, centre 4-8,
+-- right 8-12; the Government sits at the bottom, the Jacobites at the top.
+-- hex(q, r) is in offset column q + (r - r%2)/2: hex(3,8) is column 7.
+
+local function add(id, side, kind, at, extra)
+  local spec = { id = id, side = side, type = kind, hex = at }
+  for k, v in pairs(extra or {}) do
+    spec[k] = v
+  end
+  return world:add_unit(spec)
+end
+
+-- A game with a known deck, top first: the Government is dealt the first
+-- two cards, the Jacobites the next two; the fifth is the next draw.
+local function game(opts)
+  opts = opts or {}
+  opts.deck = opts.deck or { "probe_centre", "scout_left", "probe_centre", "scout_left", "attack_centre" }
+  opts.hand = opts.hand or 2
+  opts.quiet = true
+  return turn.new(opts)
+end
 
 scenario("scenarios/field.yaml")
 
-describe("turn properties", function()
-  it("order marks units ordered; move marks them moved, and halted in stop terrain", function()
-    local u = world:add_unit{ id = "u", side = "jacobite", type = "highland", hex = hex(5, 5) }
-    tricorne.order{ "u" }
-    expect(u.ordered):to_be(true)
-    world:set_terrain(hex(5, 6), "woods")
-    tricorne.move(u, hex(5, 6))
-    expect(u.moved):to_be(true)
-    expect(u.halted):to_be(true)
+describe("[Turn] the Tricorne turn", function()
+  it("deals from the Command card deck in ruleset.yaml, shuffled, params.cc_turn.hand_size cards each", function()
+    local g = turn.new{ quiet = true }
+    expect(#g:hand("government")):to_be(4)
+    expect(#g:hand("jacobite")):to_be(4)
+    expect(#g.deck):to_be(23 - 8)
+    expect(g:card("general_advance").sections):to_equal({ "left", "centre", "right" })
   end)
 
-  it("move refuses impassable terrain with a rule error", function()
-    local u = world:add_unit{ id = "u", side = "jacobite", type = "highland", hex = hex(5, 5) }
-    world:set_terrain(hex(5, 6), "river")
-    expect_error(function() tricorne.move(u, hex(5, 6)) end, "rule error: u cannot enter (5,6): river is impassable")
-    expect(u.hex):to_be(hex(5, 5))
+  it("a full turn for each side: fire, a melee that takes ground and makes a bonus melee, then a victory", function()
+    local g1 = add("g1", "government", "regular", hex(3, 8))
+    local g2 = add("g2", "government", "regular", hex(2, 8), { leader = "Cope" })
+    local j1 = add("j1", "jacobite", "highland", hex(3, 6))
+    local j2 = add("j2", "jacobite", "highland", hex(4, 6))
+    local g = game{ victory = 2 }
+
+    -- Government: Probe Centre orders g1 and g2; g2 moves up beside j1.
+    g:play("government", "probe_centre")
+    g:order("g1")
+    g:order("g2")
+    expect(g:move("g2", hex(2, 7))):to_be(true)
+    expect(g2.moved):to_be(1)
+    answers{ "g1" }                                            -- g1 fights first (the player's order)
+    answers{ "j1" }                                            -- g1 fires at j1, 2 hexes away
+    dice.force("battle", { "infantry", "cavalry", "sabre" })   -- 2 base +1 full strength: 1 hit
+    answers{ "j1" }                                            -- g2 melees j1 (adjacent)
+    dice.force("battle", { "infantry", "flag", "cavalry", "cavalry" }) -- 3 +1 full +1 Cope -1 moved
+    answers{ hex(3, 5) }                                       -- j1 retreats (no longer full strength)
+    dice.force("battle", { "sabre", "infantry" })              -- and rallies
+    answers{ "take ground", "j2" }                             -- g2 takes ground, bonus melee on j2
+    dice.force("battle", { "infantry", "infantry", "sabre", "cavalry" }) -- 3 +1 +1 -1 moved: 3 hits
+    dice.force("battle", { "infantry", "flag" })               -- j2 battles back: 2 dice, 1 hit
+    dice.force("battle", { "sabre", "infantry" })              -- Cope's casualty check: unhurt
+    local fought = g:fight()
+    expect(#fought):to_be(2)
+    expect(j1.strength):to_be(2)
+    expect(j1.hex):to_be(hex(3, 5))
+    expect(g2.hex):to_be(hex(3, 6))
+    expect(g2.moved):to_be(2)                                  -- the ground taken counts as movement
+    expect(j2.strength):to_be(1)
+    expect(g2.strength):to_be(3)
+    expect(g2.leader):to_be("Cope")
+    expect(g2.bonus_done):to_be(true)
+    expect(g:end_turn()):to_be_nil()
+    expect(g:hand("government")):to_equal({ "attack_centre", "scout_left" })
+    expect(g2.ordered):to_be_nil()
+    expect(g2.moved):to_be_nil()
+    expect(g2.bonus_done):to_be_nil()
+    expect(world:current_side()):to_be("jacobite")
+
+    -- Jacobites: Probe Centre orders j2 and j1; j1 charges g2 and wins.
+    g:play("jacobite", "probe_centre")
+    g:order("j2")
+    g:order("j1")
+    answers{ "j1" }                                            -- j1 before j2
+    answers{ "g2" }
+    dice.force("battle", { "infantry", "infantry", "infantry" }) -- 2 +1 highland charge: g2 eliminated
+    dice.force("battle", { "sabre" })                          -- Cope, his unit gone: 1 die, 1 sabre
+    answers{ "take ground" }                                   -- no enemy adjacent after: no bonus question
+    g:fight()
+    expect(g2.alive):to_be(false)
+    expect(world:pool("jacobite", "medals")):to_be(2)         -- g2's last block and Cope
+    expect(g.winner):to_be("jacobite")
+    expect(j1.hex):to_be(hex(3, 6))
+    expect(j2.fought):to_be_nil()                              -- the game ended before j2's combat
+    expect_error(function() g:battle("j2") end, "rule error: the game is over: jacobite has won")
   end)
 
-  it("end_turn clears them all", function()
-    local u = world:add_unit{ id = "u", side = "jacobite", type = "highland", hex = hex(5, 5) }
-    u.ordered, u.moved, u.halted, u.bonus_done = true, true, true, true
-    tricorne.end_turn()
-    expect(u.ordered):to_be_nil()
-    expect(u.moved):to_be_nil()
-    expect(u.halted):to_be_nil()
-    expect(u.bonus_done):to_be_nil()
+  it("orders by section as the playing side sees it: the Jacobites' left is the board's right", function()
+    add("jr", "jacobite", "highland", hex.from_offset(10, 2))
+    add("jl", "jacobite", "highland", hex.from_offset(2, 2))
+    local g = game()
+    g:play("government", "probe_centre")
+    g:end_turn()
+    g:play("jacobite", "scout_left")
+    expect_error(function() g:order("jl") end, "rule error: jl at")
+    g:order("jr")
+    expect(world:unit("jr").ordered):to_be(true)
+  end)
+
+  it("moves by unit type: a highland unit 2 hexes, then it may melee but not fire", function()
+    local j = add("j", "jacobite", "highland", hex(3, 4))
+    add("t", "government", "regular", hex(3, 7))  -- 3 hexes from the start
+    local g = game()
+    g:play("government", "probe_centre")
+    g:end_turn()
+    g:play("jacobite", "probe_centre")
+    g:order("j")
+    expect(g:movement(j)):to_be(2)
+    g:move("j", hex(3, 5))                        -- 1 hex: it may still fire (2 hexes to t)
+    expect(#turn.targets(j)):to_be(1)
+    j.moved = 2                                   -- as if it had come 2 hexes
+    expect(#turn.targets(j)):to_be(0)
+    expect(select(2, ranged.can_target(j, world:unit("t")))):to_be("j (highland) moved 2 hexes this turn; after more than 1 it may not fire")
+    expect(tricorne.may_combat_after_move(j, "melee")):to_be(true)
+  end)
+
+  it("light artillery that moved does not combat; terrain with stops ends a move and halts combat", function()
+    local guns = add("guns", "government", "light_artillery", hex(3, 8))
+    local h = add("h", "government", "battle_cavalry", hex(4, 8))
+    add("t", "jacobite", "regular", hex(4, 5))
+    world:set_terrain(hex(4, 7), "woods")
+    local g = game()
+    g:play("government", "probe_centre")
+    g:order("guns")
+    g:order("h")
+    expect(g:reachable(h)[hex(4, 6)]):to_be_nil()   -- through the woods it must stop
+    g:move("guns", hex(3, 7))
+    g:move("h", hex(4, 7))
+    expect(tricorne.halted(h)):to_be(true)
+    expect(g:may_fight(guns)):to_be(false)
+    g:fight()                                          -- h only: adjacent to t, but halted
+    expect(h.fought):to_be(true)
+    expect(world:unit("t").strength):to_be(4)
+    expect(string.find(world:log(1)[1], "h does not combat: h entered woods this turn and may not combat", 1, true) ~= nil):to_be(true)
+  end)
+
+  it("adds the Command card's ranged or melee dice (chart fields ranged_dice, melee_dice)", function()
+    local g1 = add("g1", "government", "regular", hex(3, 8))
+    local g2 = add("g2", "government", "regular", hex(6, 8))
+    add("j1", "jacobite", "regular", hex(3, 6))
+    add("j2", "jacobite", "regular", hex(6, 7))
+    local cards = { volley = { kind = "section", sections = { "centre", "right" }, orders = 2, ranged_dice = 1, melee_dice = 2 } }
+    local last
+    local g = game{ cards = cards, deck = { "volley", "volley" }, hand = 1,
+      combat = function(game, u) last = turn.combat(game, u) end }
+    g:play("government", "volley")
+    g:order(g1)
+    g:order(g2)
+    answers{ "j1" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- 2 +1 full strength +1 card
+    g:battle(g1)
+    expect(last.dice.total):to_be(4)
+    expect(last.dice.parts[3].why):to_be("Command card")
+    answers{ "j2" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry", "cavalry", "cavalry" }) -- 3 +1 +2 card
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })                       -- j2 battles back
+    g:battle(g2)
+    expect(last.attack.dice.total):to_be(6)
+    expect(last.battle_back.dice.total):to_be(4) -- the card is the attacker's: none for the battle back
+  end)
+
+  it("a unit's owner may decline its combat", function()
+    add("g", "government", "regular", hex(3, 8))
+    local t = add("t", "jacobite", "regular", hex(3, 6))
+    local g = game()
+    g:play("government", "probe_centre")
+    g:order("g")
+    answers{ "none" }
+    g:fight()
+    expect(t.strength):to_be(4)
   end)
 
   it("rule errors point at the caller's line", function()
-    local g = world:add_unit{ id = "g", side = "government", type = "regular", hex = hex(5, 8) }
-    world:add_unit{ id = "j", side = "jacobite", type = "regular", hex = hex(5, 7) }
+    local g = add("g", "government", "regular", hex(5, 8))
+    add("j", "jacobite", "regular", hex(5, 7))
     g.ordered = true
     local msg = expect_error(function() ranged.fire{ unit = "g", target = "j" } end, "rule error:")
     expect(string.find(msg, "turn_spec.lua", 1, true) ~= nil):to_be(true)
