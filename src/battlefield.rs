@@ -11,7 +11,7 @@ use std::rc::Rc;
 use crate::dice::DiceBox;
 use crate::hex::{Hex, OffsetKind};
 use crate::log::{Event, EventLog};
-use crate::table::Point;
+use crate::tabletop::Point;
 use crate::unit::{Position, Unit};
 
 /// Whether two names are the same. Names are short (sides, pools, tokens, die
@@ -114,6 +114,8 @@ pub struct Section {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Board {
     pub terrain: BTreeMap<Hex, Rc<str>>,
+    /// A tabletop's terrain areas and unit types' base sizes.
+    pub tabletop: crate::tabletop::Layout,
 }
 
 /// Tokens on hexes (wire, shell craters, ...): a few, placed and removed by
@@ -204,6 +206,9 @@ pub struct World {
     /// Labels a rule puts on hexes for people to see (a template's numbers, a
     /// line of fire); maps draw them. They do not affect the rules.
     pub marks: Vec<(Hex, Rc<str>)>,
+    /// Shapes a rule draws on a tabletop (an arc of fire, a frontage zone):
+    /// the tabletop's marks.
+    pub table_marks: Vec<crate::tabletop::TableMark>,
 }
 
 impl Default for World {
@@ -220,6 +225,7 @@ impl Default for World {
             dice: DiceBox::new(0),
             log: EventLog::new(),
             marks: Vec::new(),
+            table_marks: Vec::new(),
         }
     }
 }

@@ -16,5 +16,5 @@ pub mod repl;
 pub mod ruleset;
 pub mod scenario;
 pub mod spec;
-pub mod table;
+pub mod tabletop;
 pub mod unit;

@@ -259,7 +259,7 @@ unsafe fn put_raw(
 /// small trial. The event log is emptied (trials do not record).
 pub fn reset_world(w: &mut World, t: &World) {
     // Exhaustive on purpose: a new World field must be reset here too.
-    let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks } = t;
+    let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks, table_marks } = t;
     w.map.clone_from(map);
     if !std::rc::Rc::ptr_eq(&w.board, board) {
         w.board = board.clone();
@@ -277,6 +277,7 @@ pub fn reset_world(w: &mut World, t: &World) {
     w.log.events.extend(log.events.iter().cloned());
     w.log.recording = log.recording;
     w.marks.clone_from(marks);
+    w.table_marks.clone_from(table_marks);
 }
 
 /// Where a trial's world comes from: the script and the setup around it.

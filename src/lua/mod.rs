@@ -17,7 +17,7 @@ mod error;
 pub(crate) mod fast;
 mod hex_api;
 mod spec_api;
-mod table_api;
+mod tabletop_api;
 mod world_api;
 
 use std::cell::{Cell, RefCell};
@@ -315,7 +315,7 @@ impl Host {
         dice_api::register(lua, &self.state)?;
         world_api::register(lua, &self.state)?;
         decide_api::register(lua, &self.state)?;
-        table_api::register(lua)?;
+        tabletop_api::register(lua)?;
         spec_api::register(lua, &self.state)?;
         self.install_require()?;
         self.install_params()?;

@@ -16,7 +16,7 @@ use super::hex_api::{hex_from_value, hex_value, HexArg};
 use super::State;
 use crate::battlefield::{Map, World};
 use crate::hex::{self, Hex};
-use crate::table::Point;
+use crate::tabletop::Point;
 use crate::unit::{Position, Prop, Unit};
 
 /// A Lua handle on a unit.
@@ -205,7 +205,7 @@ fn unit_set(lua: &Lua, u: &UnitRef, key: &str, v: Value) -> mlua::Result<()> {
             };
             with_unit(lua, u, |w, i| match &mut w.units[i].pos {
                 Position::Table { facing, .. } => {
-                    *facing = crate::table::normalise(f);
+                    *facing = crate::tabletop::normalise(f);
                     Ok(())
                 }
                 _ => Err(mlua::Error::runtime("only tabletop units have a facing")),

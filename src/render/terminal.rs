@@ -624,7 +624,7 @@ mod tests {
             strength: 3,
             max_strength: 3,
             leader: None,
-            pos: Position::Table { at: crate::table::Point::new(30.0, 40.0), facing: 270.0 },
+            pos: Position::Table { at: crate::tabletop::Point::new(30.0, 40.0), facing: 270.0 },
             props: vec![],
         })
         .unwrap();
