@@ -55,8 +55,12 @@ impl Shape {
     }
 }
 
-/// A unit's bases and footprint, or `None` for a unit whose type has no base size.
-fn unit_shape(lua: &Lua, u: &UnitRef) -> mlua::Result<Result<(Vec<Base>, Base), (String, Point)>> {
+/// A unit's bases and footprint, or why it has none and where it stands.
+type UnitShape = Result<(Vec<Base>, Base), (String, Point)>;
+
+/// A unit's bases and footprint, or (for a unit whose type has no base
+/// size) the error and its centre.
+fn unit_shape(lua: &Lua, u: &UnitRef) -> mlua::Result<UnitShape> {
     let st = state(lua)?;
     st.with_world(|w| {
         let i = u.resolve(w)?;

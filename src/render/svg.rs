@@ -362,7 +362,7 @@ fn render_table(world: &World, width: f64, height: f64, opts: &SvgOptions) -> St
         let c = a
             .points
             .iter()
-            .fold(crate::tabletop::Point::default(), |acc, p| acc.add(*p))
+            .fold(crate::tabletop::Point::default(), |acc, p| acc.plus(*p))
             .scale(1.0 / a.points.len().max(1) as f64);
         let (cx, cy) = px(c);
         let mut label = a.name.as_deref().map_or_else(|| a.kind.to_string(), str::to_string);

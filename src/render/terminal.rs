@@ -519,7 +519,7 @@ fn render_table(world: &World, width: f64, height: f64, opts: &MapOptions) -> St
                 let steps = (seg.length() / cw.min(ch) * 2.0).ceil().max(1.0) as usize;
                 for k in 0..=steps {
                     let t = k as f64 / steps as f64;
-                    let (x, y) = cell(seg.a.add(seg.b.sub(seg.a).scale(t)));
+                    let (x, y) = cell(seg.a.plus(seg.b.minus(seg.a).scale(t)));
                     grid[y][x] = '*';
                 }
             }

@@ -64,7 +64,7 @@ impl Arc {
         if half < EPS {
             return in_arc(self.left, self.bearing, self.angle, p);
         }
-        let d = p.sub(self.mid());
+        let d = p.minus(self.mid());
         let ahead = d.dot(Point::heading(self.bearing));
         let across = d.dot(Point::heading(self.bearing + 90.0));
         if ahead < -1e-7 {

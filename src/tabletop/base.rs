@@ -110,14 +110,14 @@ impl Base {
     /// The point in the base's own frame: (ahead of the centre, right of the centre).
     pub fn local(&self, p: Point) -> (f64, f64) {
         let (fwd, right) = self.axes();
-        let d = p.sub(self.centre);
+        let d = p.minus(self.centre);
         (d.dot(fwd), d.dot(right))
     }
 
     /// The table point at (ahead, right) in the base's own frame.
     pub fn at_local(&self, ahead: f64, right: f64) -> Point {
         let (fwd, r) = self.axes();
-        self.centre.add(fwd.scale(ahead)).add(r.scale(right))
+        self.centre.plus(fwd.scale(ahead)).plus(r.scale(right))
     }
 
     /// The midpoint of the front edge.

@@ -73,11 +73,11 @@ impl Point {
         Point::new(0.0, 0.0).travel(bearing, 1.0)
     }
 
-    pub fn add(self, o: Point) -> Point {
+    pub fn plus(self, o: Point) -> Point {
         Point::new(self.x + o.x, self.y + o.y)
     }
 
-    pub fn sub(self, o: Point) -> Point {
+    pub fn minus(self, o: Point) -> Point {
         Point::new(self.x - o.x, self.y - o.y)
     }
 
@@ -97,7 +97,7 @@ impl Point {
     /// Rotates the point by `deg` degrees clockwise about `about`.
     pub fn rotate(self, deg: f64, about: Point) -> Point {
         let (s, c) = deg.to_radians().sin_cos();
-        let d = self.sub(about);
+        let d = self.minus(about);
         Point::new(about.x + d.x * c - d.y * s, about.y + d.x * s + d.y * c)
     }
 

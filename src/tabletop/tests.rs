@@ -190,7 +190,7 @@ proptest! {
         let n = 2000;
         let inside = (0..n).filter(|i| {
             let t = (*i as f64 + 0.5) / n as f64;
-            arc.contains(s.a.add(s.b.sub(s.a).scale(t)))
+            arc.contains(s.a.plus(s.b.minus(s.a).scale(t)))
         }).count();
         prop_assert!((exact - inside as f64 / n as f64).abs() < 2.0 / n as f64 + 1e-6, "exact {} sampled {}", exact, inside as f64 / n as f64);
     }

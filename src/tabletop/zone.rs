@@ -69,7 +69,7 @@ impl Path {
     /// How far along the path a point lies (its distance ahead of the start).
     pub fn along(&self, p: Point) -> f64 {
         let (from, bearing) = self.start();
-        p.sub(from).dot(Point::heading(bearing))
+        p.minus(from).dot(Point::heading(bearing))
     }
 
     /// Where the path meets a base: (distance along where it enters, where it
