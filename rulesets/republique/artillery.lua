@@ -444,31 +444,57 @@ function artillery.deep_target(b, bearing, bracket)
 end
 
 -- [3.5 Sec] Tandem and adjacent secondary targets of a fire: enemy units in
--- the frontage zone, in the main target's bracket. Tandem: front no more
+-- the frontage zone, in the main target's bracket. Tandem: behind the main
+-- target (overlapping it across the line of fire) with its front no more
 -- than tandem_cm behind the main target's front, in open terrain, not a
--- fully deployed light regiment. Adjacent: the others within adjacent_cm
--- of the main target. Each list nearest first.
+-- fully deployed light regiment. Adjacent: beside the main target (no
+-- overlap across the line of fire) within adjacent_cm of it. Each list
+-- nearest first.
 function artillery.secondary_targets(b, main, zone, bracket)
-  local seen, tandem, adjacent = { [main.id] = true }, {}, {}
-  local main_front = tabletop.footprint(main)
+  local rad = math.rad(zone.bearing)
+  local fx, fy = math.cos(rad), math.sin(rad)
+  local function along(p)
+    return (p.x - zone.from.x) * fx + (p.y - zone.from.y) * fy
+  end
+  local function across_range(u)
+    local lo, hi = math.huge, -math.huge
+    for _, base in ipairs(tabletop.bases(u)) do
+      local e = tabletop.edges(base)
+      for _, p in ipairs({ e.front.a, e.front.b, e.rear.a, e.rear.b }) do
+        local v = -(p.x - zone.from.x) * fy + (p.y - zone.from.y) * fx
+        lo, hi = math.min(lo, v), math.max(hi, v)
+      end
+    end
+    return lo, hi
+  end
   local function front_along(u)
-    local f = tabletop.edges(u).front
-    local p = tabletop.point((f.a.x + f.b.x) / 2, (f.a.y + f.b.y) / 2)
-    local rad = math.rad(zone.bearing)
-    return (p.x - zone.from.x) * math.cos(rad) + (p.y - zone.from.y) * math.sin(rad)
+    -- the nearest point of the unit along the line of fire
+    local best = math.huge
+    for _, base in ipairs(tabletop.bases(u)) do
+      local e = tabletop.edges(base)
+      for _, p in ipairs({ e.front.a, e.front.b, e.rear.a, e.rear.b }) do
+        best = math.min(best, along(p))
+      end
+    end
+    return best
   end
   local main_along = front_along(main)
-  local _ = main_front
+  local mlo, mhi = across_range(main)
+  local seen, tandem, adjacent = { [main.id] = true }, {}, {}
   for _, c in ipairs(tabletop.through(zone, { exclude = b })) do
     local u = c.unit
     if not seen[u.id] and u.side ~= b.side and common.arm(u) ~= "leader" then
       seen[u.id] = true
       if artillery.bracket(b, u) == bracket then
+        local lo, hi = across_range(u)
+        local overlaps = math.min(hi, mhi) - math.max(lo, mlo) > 1e-6
         local behind = front_along(u) - main_along
         local deployed_light = common.type_of(u).light and (u.skirmishers_out or 0) >= u.strength
-        if behind >= -1e-9 and behind <= params.artillery.tandem_cm + 1e-9 and common.cover(u).open
-          and not deployed_light and common.arm(u) ~= "skirmish" then
-          table.insert(tandem, u)
+        if overlaps then
+          if behind > 1e-9 and behind <= params.artillery.tandem_cm + 1e-9 and common.cover(u).open
+            and not deployed_light and common.arm(u) ~= "skirmish" then
+            table.insert(tandem, u)
+          end
         elseif tabletop.distance(u, main) <= params.artillery.adjacent_cm + 1e-9 then
           table.insert(adjacent, u)
         end
