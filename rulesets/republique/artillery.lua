@@ -720,6 +720,9 @@ function artillery.fire(spec)
   -- [3.6] a fire that could score a hit puts nearby leaders at risk
   local best = artillery.result(rec.points, 10 + total)
   rec.could_hit = (best.morale + best.bases) > 0
+  for _, bt in ipairs(rec.batteries) do
+    bt.reach = tabletop.distance(world:unit(bt.id), target) + 10
+  end
   -- [3.5 Sec] main and secondary targets
   local tandem, adjacent = artillery.secondary_targets(lead, target, first.zone, bracket)
   rec.tandem, rec.adjacent = {}, {}
@@ -751,7 +754,7 @@ function artillery.fire(spec)
       local u = world:unit(b.id)
       tabletop.mark(tabletop.arc_of_fire(u, params.artillery.arc), b.id .. " arc of fire")
       tabletop.mark(b.zone, b.id .. " frontage zone")
-      tabletop.mark(tabletop.centre_line(u, b.bearing, tabletop.distance(u, target) + 10), b.id .. " centre of fire")
+      tabletop.mark(tabletop.centre_line(u, b.bearing, b.reach), b.id .. " centre of fire")
     end
     world:note(string.format("%s fire at %s (%s range): %d points, die %d%+d = %d: %s", lead.id, target.id,
       rec.bracket, rec.points, rec.roll, total, rec.modified, rec.result))
