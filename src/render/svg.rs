@@ -350,8 +350,15 @@ fn render_table(world: &World, width: f64, height: f64, opts: &SvgOptions) -> St
     if let Some(t) = &opts.title {
         let _ = writeln!(s, r#"<text x="{left}" y="30" font-size="18" font-weight="bold">{}</text>"#, xml_escape(t));
     }
+    let _ = writeln!(s, r##"<rect width="100%" height="100%" fill="white"/>"##);
+    let _ = writeln!(
+        s,
+        r##"<defs><clipPath id="table"><rect x="{left}" y="{top}" width="{w:.1}" height="{h:.1}"/></clipPath></defs>"##
+    );
     let _ =
         writeln!(s, r##"<rect x="{left}" y="{top}" width="{w:.1}" height="{h:.1}" fill="#dfe8c8" stroke="#555"/>"##);
+    // Everything on the table is clipped to it (arcs reach past its edges).
+    s.push_str("<g clip-path=\"url(#table)\">\n");
     // Terrain: lower levels first so hills' crests sit on top.
     let mut order: Vec<usize> = (0..layout.areas.len()).collect();
     order.sort_by_key(|&i| layout.areas[i].level);
@@ -381,23 +388,32 @@ fn render_table(world: &World, width: f64, height: f64, opts: &SvgOptions) -> St
             label = xml_escape(&label),
         );
     }
-    // Marks: zones and arcs translucent, lines dashed.
+    // Marks: zones and arcs translucent, lines dashed. A zone is labelled at
+    // its far end, a line at its end, an arc in its middle (kept on the table).
+    let mut labels = Vec::new();
     for m in &world.table_marks {
-        let first = m.points.first().copied().unwrap_or_default();
-        let (lx, ly) = px(first);
+        let n = m.points.len().max(1) as f64;
+        let at = if m.closed && m.points.len() == 4 {
+            m.points[0].mid(m.points[1])
+        } else if !m.closed {
+            m.points.last().copied().unwrap_or_default()
+        } else {
+            m.points.iter().fold(crate::tabletop::Point::default(), |acc, p| acc.plus(*p)).scale(1.0 / n)
+        };
+        let at = crate::tabletop::Point::new(at.x.clamp(2.0, width - 2.0), at.y.clamp(2.0, height - 2.0));
+        let (lx, ly) = px(at);
+        labels.push((lx, ly, m.label.clone()));
         if m.closed {
             let _ = writeln!(
                 s,
-                r##"<g data-table-mark="{l}"><polygon points="{p}" fill="#f0a020" fill-opacity="0.18" stroke="#d07000" stroke-width="1.5"/><text x="{lx:.1}" y="{:.1}" font-size="10" fill="#a04000">{l}</text></g>"##,
-                ly - 4.0,
+                r##"<g data-table-mark="{l}"><polygon points="{p}" fill="#f0a020" fill-opacity="0.18" stroke="#d07000" stroke-width="1.5"/></g>"##,
                 l = xml_escape(&m.label),
                 p = pts(&m.points),
             );
         } else {
             let _ = writeln!(
                 s,
-                r##"<g data-table-mark="{l}"><polyline points="{p}" fill="none" stroke="#c00000" stroke-width="1.5" stroke-dasharray="6,3"/><text x="{lx:.1}" y="{:.1}" font-size="10" fill="#a00000">{l}</text></g>"##,
-                ly - 4.0,
+                r##"<g data-table-mark="{l}"><polyline points="{p}" fill="none" stroke="#c00000" stroke-width="1.5" stroke-dasharray="6,3"/></g>"##,
                 l = xml_escape(&m.label),
                 p = pts(&m.points),
             );
@@ -442,6 +458,15 @@ fn render_table(world: &World, width: f64, height: f64, opts: &SvgOptions) -> St
             }
         }
     }
+    for (lx, ly, l) in labels {
+        let _ = writeln!(
+            s,
+            r##"<text x="{lx:.1}" y="{:.1}" font-size="10" text-anchor="middle" fill="#a04000">{}</text>"##,
+            ly - 3.0,
+            xml_escape(&l)
+        );
+    }
+    s.push_str("</g>\n");
     // Legend: the scale bar (10 cm) and what the shapes mean.
     let ly = top + h + 20.0;
     let _ = writeln!(

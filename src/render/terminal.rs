@@ -482,17 +482,18 @@ fn render_table(world: &World, width: f64, height: f64, opts: &MapOptions) -> St
     let keys = abbreviate(&kinds, 1);
     let mut order: Vec<usize> = (0..layout.areas.len()).collect();
     order.sort_by_key(|&i| layout.areas[i].level);
-    for &i in &order {
-        let a = &layout.areas[i];
-        let key = abbrev_of(&kinds.iter().map(|k| k.to_string()).collect::<Vec<_>>(), &keys, &a.kind)
-            .chars()
-            .next()
-            .unwrap_or('?');
-        let key = if a.level > 0 && key.is_alphabetic() && matches!(a.kind.as_ref(), k if k.contains("hill")) {
+    let kind_names: Vec<String> = kinds.iter().map(|k| k.to_string()).collect();
+    // An area's key: its kind's letter, or `^` for raised ground.
+    let area_key = |a: &crate::tabletop::Area| {
+        if a.level > 0 && a.cover.is_none() {
             '^'
         } else {
-            key
-        };
+            abbrev_of(&kind_names, &keys, &a.kind).chars().next().unwrap_or('?')
+        }
+    };
+    for &i in &order {
+        let a = &layout.areas[i];
+        let key = area_key(a);
         for (y, row) in grid.iter_mut().enumerate() {
             for (x, c) in row.iter_mut().enumerate() {
                 if a.contains(centre(x, y)) {
@@ -589,7 +590,7 @@ fn render_table(world: &World, width: f64, height: f64, opts: &MapOptions) -> St
         out.push('\n');
     }
     for a in &layout.areas {
-        let key = abbrev_of(&kinds.iter().map(|k| k.to_string()).collect::<Vec<_>>(), &keys, &a.kind).to_string();
+        let key = area_key(a);
         let _ = writeln!(
             out,
             "  {key} {}{} level {}{}",
