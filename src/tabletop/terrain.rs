@@ -166,11 +166,11 @@ pub fn check_outline(points: &[Point]) -> Result<(), String> {
         return Err(format!("an outline needs at least 3 points, got {}", points.len()));
     }
     let poly = polygon(points);
+    if !poly.is_valid() {
+        return Err("the outline crosses itself (or repeats a point)".into());
+    }
     if poly.unsigned_area() < 1e-9 {
         return Err("the outline encloses no area".into());
-    }
-    if !poly.is_valid() {
-        return Err("the outline crosses itself".into());
     }
     Ok(())
 }
