@@ -16,7 +16,7 @@ fn write(name: &str, yaml: &str) -> PathBuf {
     path
 }
 
-const GOOD: &str = "ruleset: RULESET\nmap: { width: 100, height: 60 }\nsides:\n  french: {}\n  austrian: {}\nareas:\n  - { kind: woods, points: [[10, 10], [30, 10], [30, 30], [10, 30]], name: Bois }\n  - { kind: hill, points: [[50, 40], [90, 40], [90, 60]] }\nunits:\n  - { id: f1, side: french, type: line_infantry, at: [20, 20], facing: 270, formation: column }\n  - { id: a1, side: austrian, type: line_infantry, at: [60, 50], facing: 90 }\n";
+const GOOD: &str = "ruleset: RULESET\nmap: { width: 100, height: 60 }\nsides:\n  french: {}\n  austrian: {}\nareas:\n  - { kind: woods, points: [[10, 10], [30, 10], [30, 30], [10, 30]], name: Bois }\n  - { kind: hill, points: [[50, 40], [90, 40], [90, 60]] }\nunits:\n  - { id: f1, side: french, type: line_infantry, at: [20, 20], facing: 270, formation: column }\n  - { id: a1, side: austrian, type: line_infantry, at: [80, 45], facing: 90 }\n";
 
 #[test]
 fn tabletop_scenarios_load_areas_and_formations() {
@@ -35,7 +35,7 @@ fn tabletop_scenarios_load_areas_and_formations() {
     let text: Vec<String> = out.iter().map(|v| format!("{v:?}")).collect();
     assert_eq!(
         text.join(" "),
-        "Integer(4) Number(8.0) Number(3.0) String(\"woods\") String(\"heavy\") Number(1.0) Integer(1) Integer(2) String(\"Bois\")"
+        "Integer(4) Integer(8) Integer(3) String(\"woods\") String(\"heavy\") Integer(1) Integer(1) Integer(2) String(\"Bois\")"
     );
 }
 
@@ -62,7 +62,7 @@ fn tabletop_scenario_errors_are_located() {
             "areas on a hex map",
             GOOD.replace("{ width: 100, height: 60 }", "{ cols: 8, rows: 6 }")
                 .replace("at: [20, 20], facing: 270, formation: column", "hex: [1, 1]")
-                .replace("at: [60, 50], facing: 90", "hex: [2, 2]"),
+                .replace("at: [80, 45], facing: 90", "hex: [2, 2]"),
             7,
             "`areas` are for tabletops",
         ),
