@@ -11,6 +11,7 @@
 --               passing fire, skirmishers, elevation)
 --   [3.5 Main]  Main targets and convergence
 --   [3.5 Sec]   Secondary targets: tandem and adjacent
+--   [3.5 Compound] Compound targets: the modifiers best for the battery
 --   [3.5 Zone]  The frontage zone
 --   [3.5 Pass]  Passing fire
 -- The geometry (arcs, zones, what the centre of fire crosses) is the core's
@@ -425,22 +426,32 @@ function artillery.fire_points(b, target, bracket)
 end
 
 -- [3.4 Deep] The centre of fire passes through deep_bases or more combat
--- bases in the main target's bracket, all in open terrain.
+-- bases in the main target's bracket, all in open terrain and none beyond an
+-- obstacle (a river, a redoubt: terrain with `obstacle: true`). Returns
+-- whether it does, and the units whose bases count.
 function artillery.deep_target(b, bearing, bracket)
-  local count = 0
-  for _, c in ipairs(tabletop.through(tabletop.centre_line(b, bearing, 500), { exclude = b })) do
+  local line = tabletop.centre_line(b, bearing, 500)
+  local first_obstacle = math.huge
+  for _, a in ipairs(tabletop.areas_crossed(line)) do
+    if (ruleset.terrain[a.kind] or {}).obstacle then
+      first_obstacle = math.min(first_obstacle, a.from)
+    end
+  end
+  local count, units = 0, {}
+  for _, c in ipairs(tabletop.through(line, { exclude = b })) do
     local u = c.unit
     if u.side ~= b.side and common.is_combat(u) then
       local base = tabletop.bases(u)[c.base]
       if artillery.bracket(b, base) == bracket then
-        if not common.base_in_open(base) then
-          return false
+        if not common.base_in_open(base) or c.from >= first_obstacle then
+          return false, {}
         end
         count += 1
+        units[u.id] = u
       end
     end
   end
-  return count >= params.artillery.deep_bases
+  return count >= params.artillery.deep_bases, units
 end
 
 -- [3.5 Sec] Tandem and adjacent secondary targets of a fire: enemy units in
@@ -670,13 +681,37 @@ function artillery.fire(spec)
       total += v
     end
   end
-  if common.cover(target).open and artillery.deep_target(lead, first.bearing, bracket) then
+  -- [3.5 Sec] main and secondary targets (needed for compound targets)
+  local tandem, adjacent = artillery.secondary_targets(lead, target, first.zone, bracket)
+  local involved = { target }
+  for _, t in ipairs(tandem) do table.insert(involved, t) end
+  local deep, deep_units = false, {}
+  if common.cover(target).open then
+    deep, deep_units = artillery.deep_target(lead, first.bearing, bracket)
+  end
+  if deep then
     add("deep target", 1)
+    for _, u in pairs(deep_units) do
+      if u ~= target then table.insert(involved, u) end
+    end
   end
   if leader then
     add("artillery leader " .. leader.id, 1)
   end
-  if common.arm(target) == "cavalry" then
+  -- [3.5 Compound] with several units targeted, the modifiers most
+  -- favourable to the battery: cavalry counts by bases over the whole target,
+  -- skirmishers only when every unit targeted is skirmishers.
+  local cav, all_bases, all_skirmish = 0, 0, true
+  for _, u in ipairs(involved) do
+    all_bases += u.strength
+    if common.arm(u) == "cavalry" then
+      cav += u.strength
+    end
+    if not (common.arm(u) == "skirmish" or (common.type_of(u).light and (u.skirmishers_out or 0) >= u.strength)) then
+      all_skirmish = false
+    end
+  end
+  if cav * 2 > all_bases then
     add("cavalry", -1)
   end
   local cov = common.cover(target)
@@ -703,7 +738,7 @@ function artillery.fire(spec)
   if spec.passing then
     add("passing fire", -2)
   end
-  if common.arm(target) == "skirmish" or (common.type_of(target).light and (target.skirmishers_out or 0) >= target.strength) then
+  if all_skirmish then
     add("skirmishers", -2)
   end
   local levels = math.abs(tabletop.level(lead) - tabletop.level(target))
@@ -723,8 +758,6 @@ function artillery.fire(spec)
   for _, bt in ipairs(rec.batteries) do
     bt.reach = tabletop.distance(world:unit(bt.id), target) + 10
   end
-  -- [3.5 Sec] main and secondary targets
-  local tandem, adjacent = artillery.secondary_targets(lead, target, first.zone, bracket)
   rec.tandem, rec.adjacent = {}, {}
   for _, t in ipairs(tandem) do table.insert(rec.tandem, t.id) end
   for _, a in ipairs(adjacent) do table.insert(rec.adjacent, a.id) end

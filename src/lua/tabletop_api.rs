@@ -473,6 +473,31 @@ fn areas(lua: &Lua, p: Option<Value>) -> mlua::Result<Table> {
     Ok(t)
 }
 
+/// `tabletop.areas_crossed(path) -> {{kind=, level=, cover=, name=, from=, to=}}`:
+/// the terrain areas a line or zone passes through, nearest its start first
+/// (`from`/`to`: the distances along the path where it enters and leaves).
+fn areas_crossed(lua: &Lua, p: Table) -> mlua::Result<Table> {
+    let path = path_from(&p)?;
+    let mut found = state(lua)?.with_world(|w| {
+        w.board
+            .tabletop
+            .areas
+            .iter()
+            .filter_map(|a| path.meets_polygon(&a.polygon()).map(|(from, to, _)| (a.clone(), from, to)))
+            .collect::<Vec<_>>()
+    })?;
+    found.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let t = lua.create_table()?;
+    for (a, from, to) in &found {
+        let e = area_table(lua, a)?;
+        e.set("points", Value::Nil)?;
+        e.set("from", *from)?;
+        e.set("to", *to)?;
+        t.push(e)?;
+    }
+    Ok(t)
+}
+
 /// `tabletop.level(p) -> level`: the elevation level at a point (a unit: at
 /// its centre); 0 off every area.
 fn level(lua: &Lua, p: Value) -> mlua::Result<i32> {
@@ -591,6 +616,7 @@ pub fn register(lua: &Lua) -> mlua::Result<()> {
     t.set("frontage_zone", lua.create_function(frontage_zone)?)?;
     t.set("through", lua.create_function(through)?)?;
     t.set("areas", lua.create_function(areas)?)?;
+    t.set("areas_crossed", lua.create_function(areas_crossed)?)?;
     t.set("level", lua.create_function(level)?)?;
     t.set("cover", lua.create_function(cover)?)?;
     t.set("mark", lua.create_function(mark)?)?;

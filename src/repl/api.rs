@@ -177,6 +177,7 @@ pub const API: &[ApiEntry] = &[
     e("tabletop", "tabletop.frontage_zone(b, bearing, range)", "a battery's frontage zone as a zone path"),
     e("tabletop", "tabletop.through(path, {exclude=}?)", "the unit bases a line or zone passes through, nearest first"),
     e("tabletop", "tabletop.areas(p?)", "terrain areas (those at p)"),
+    e("tabletop", "tabletop.areas_crossed(path)", "terrain areas a line or zone passes through, nearest first"),
     e("tabletop", "tabletop.level(p)", "the elevation level at a point or unit"),
     e("tabletop", "tabletop.cover(b)", "terrain areas over a base or unit, with the fraction inside each"),
     e("tabletop", "tabletop.mark(shape, label)", "draw an arc, path, base or outline on the tabletop maps"),

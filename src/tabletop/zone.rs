@@ -76,13 +76,30 @@ impl Path {
     /// leaves, how much of it: the length of line inside the base, or the
     /// fraction of the base's area inside the zone). `None` if they miss.
     pub fn meets(&self, base: &Base) -> Option<(f64, f64, f64)> {
+        if let (Path::Line(s), true) = (self, self.is_point()) {
+            return base.contains(s.a).then_some((0.0, 0.0, 0.0));
+        }
+        let (from, to, amount) = self.meets_polygon(&base.polygon())?;
+        match self {
+            Path::Line(_) => Some((from, to, amount)),
+            Path::Zone { .. } => {
+                Some((from, to, if base.area() > 0.0 { (amount / base.area()).min(1.0) } else { 1.0 }))
+            }
+        }
+    }
+
+    fn is_point(&self) -> bool {
+        matches!(self, Path::Line(s) if s.length() < EPS)
+    }
+
+    /// Where the path meets a polygon (a terrain area): (distance along where
+    /// it enters, where it leaves, the length of line or the area of zone
+    /// inside). `None` if they miss.
+    pub fn meets_polygon(&self, poly: &geo::Polygon<f64>) -> Option<(f64, f64, f64)> {
         match *self {
             Path::Line(s) => {
-                if s.length() < EPS {
-                    return base.contains(s.a).then_some((0.0, 0.0, 0.0));
-                }
                 let lines = geo::MultiLineString::new(vec![geo::LineString::from(vec![s.a.coord(), s.b.coord()])]);
-                let pieces = base.polygon().clip(&lines, false);
+                let pieces = poly.clip(&lines, false);
                 let mut range: Option<(f64, f64)> = None;
                 let mut inside = 0.0;
                 for piece in &pieces.0 {
@@ -96,7 +113,7 @@ impl Path {
             }
             Path::Zone { .. } => {
                 let rect = self.zone_rect()?;
-                let shared = base.polygon().intersection(&rect.polygon());
+                let shared = poly.intersection(&rect.polygon());
                 let area = shared.unsigned_area();
                 if area < 1e-9 {
                     return None;
@@ -104,7 +121,7 @@ impl Path {
                 let along: Vec<f64> = shared.0.iter().flat_map(ring_points).map(|p| self.along(p)).collect();
                 let lo = along.iter().copied().fold(f64::INFINITY, f64::min);
                 let hi = along.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                Some((lo, hi, if base.area() > 0.0 { (area / base.area()).min(1.0) } else { 1.0 }))
+                Some((lo, hi, area))
             }
         }
     }

@@ -119,6 +119,20 @@ describe("die modifiers", function()
     expect(modifier(rec, "heavy cover")):to_be(-2)
   end)
 
+  it("gives no deep target bonus beyond an obstacle such as a river", function()
+    add("b", "french", "foot_battery", 7.5, 57, 270)
+    add("x1", "austrian", "line_infantry", 7.5, 46, 90, nil, 1)
+    add("x2", "austrian", "line_infantry", 7.5, 43, 90, nil, 1)
+    add("x3", "austrian", "line_infantry", 7.5, 40, 90, nil, 1)
+    artillery.begin_phase()
+    local crossed = tabletop.areas_crossed(tabletop.centre_line(world:unit("b"), 270, 20))
+    expect(crossed[1].kind):to_be("river")
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("x1")
+    expect(modifier(rec, "deep target")):to_be(0)
+  end)
+
   it("takes 1 for solid cover (a farm)", function()
     add("b", "french", "foot_battery", 105, 40, 90)
     add("t", "austrian", "line_infantry", 105, 52, 270, nil, 1)
@@ -161,6 +175,26 @@ describe("die modifiers", function()
 
   it("takes 1 against cavalry", function()
     duel("cavalry")
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "cavalry")):to_be(-1)
+  end)
+
+  it("uses the modifiers best for the battery against a compound target", function()
+    -- a one-base cavalry unit in front, two bases of infantry in tandem behind:
+    -- the target is mostly infantry, so no cavalry modifier
+    add("b", "french", "heavy_battery", 60, 60, 270)
+    add("cav", "austrian", "cavalry", 60, 46, 90, nil, 1)
+    local inf = add("inf", "austrian", "line_infantry", 60, 42, 90, nil, 2)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("cav")
+    expect(rec.tandem[1]):to_be("inf")
+    expect(modifier(rec, "cavalry")):to_be(0)
+    -- the same with cavalry behind: over half the bases are cavalry
+    artillery.begin_phase()
+    world:eliminate(inf)
+    add("cav2", "austrian", "cavalry", 60, 41.5, 90, nil, 2)
     dice.force("d10", { 1 })
     expect(modifier(artillery.fire{ battery = "b" }, "cavalry")):to_be(-1)
   end)
