@@ -807,10 +807,20 @@ end
 -- passing_cavalry_cm) of its move inside the arc of fire. -2 on the die; a
 -- battery saving fire may not; the battery then misses the next artillery
 -- phase and gains no saved fire from it.
--- spec: { battery=, target=, move_bearing=, in_arc_cm= }
+-- spec: { battery=, target=, from=, to= } with the mover's path from one
+-- point to another (its bearing, and the length of it inside the arc of
+-- fire, are measured), or { battery=, target=, move_bearing=, in_arc_cm= }.
 function artillery.passing_fire(spec)
   local b = battery(spec.battery, "artillery.passing_fire")
   local target = common.unit(spec.target, "artillery.passing_fire")
+  if spec.from and spec.to then
+    local arc = tabletop.arc_of_fire(b, params.artillery.arc)
+    spec.move_bearing = tabletop.bearing(spec.from, spec.to)
+    spec.in_arc_cm = tabletop.segment_in_arc(arc, spec.from, spec.to) * tabletop.distance(spec.from, spec.to)
+  end
+  if spec.move_bearing == nil or spec.in_arc_cm == nil then
+    error("artillery.passing_fire: give the move as from= and to= points, or move_bearing= and in_arc_cm=", 2)
+  end
   if b.saving or artillery.has_saved_fire(b) then
     error(b.id .. " is saving fire and may not use passing fire", 2)
   end

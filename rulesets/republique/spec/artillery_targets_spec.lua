@@ -220,6 +220,21 @@ describe("passing fire", function()
     expect_error(function() artillery.save_fire(b) end, "no saved fire")
   end)
 
+  it("measures a move given as two points: its bearing and its length inside the arc", function()
+    local b = setup()
+    -- at y = 45 the arc spans x 60 -/+ (2.5 + 13.5 tan 30): 49.7..70.3
+    local arc = tabletop.arc_of_fire(b, 60)
+    local inside = tabletop.segment_in_arc(arc, tabletop.point(40, 45), tabletop.point(80, 45)) * 40
+    expect(inside):to_be_close(2 * (2.5 + 13.5 * math.tan(math.rad(30))), 1e-6)
+    dice.force("d10", { 1 })
+    local rec = artillery.passing_fire{ battery = "b", target = "t", from = { x = 40, y = 45 }, to = { x = 70, y = 45 } }
+    expect(rec.target):to_be("t")
+    artillery.begin_phase()
+    expect_error(function()
+      artillery.passing_fire{ battery = "b", target = "t", from = { x = 40, y = 45 }, to = { x = 55, y = 45 } }
+    end, "needs 8")
+  end)
+
   it("needs a move across the front and enough of it inside the arc", function()
     setup()
     expect_error(function()
