@@ -248,3 +248,35 @@ proptest! {
         prop_assert_eq!(o1.iter().map(|x| x.0).collect::<Vec<_>>(), o2.iter().map(|x| x.0).collect::<Vec<_>>());
     }
 }
+
+#[test]
+fn wide_arcs_from_a_point_agree_with_in_arc() {
+    let o = Point::new(10.0, 10.0);
+    for angle in [90.0, 180.0, 270.0, 359.0] {
+        let arc = Arc::from_point(o, 45.0, angle);
+        let poly = arc.polygon(100.0);
+        for deg in (0..360).step_by(7) {
+            let p = o.travel(deg as f64, 20.0);
+            let inside_poly = geo::Intersects::intersects(&poly, &geo::Point::from(p.coord()));
+            assert_eq!(arc.contains(p), in_arc(o, 45.0, angle, p), "{angle} {deg}");
+            // away from the boundary rays the polygon agrees too
+            if (angle_between(deg as f64, 45.0) - angle / 2.0).abs() > 1.0 {
+                assert_eq!(inside_poly, arc.contains(p), "polygon {angle} {deg}");
+            }
+        }
+    }
+}
+
+#[test]
+fn paths_meet_terrain_polygons() {
+    let river =
+        polygon(&[Point::new(0.0, 50.0), Point::new(15.0, 50.0), Point::new(15.0, 52.0), Point::new(0.0, 52.0)]);
+    let line = zone::Path::Line(Segment::new(Point::new(7.5, 60.0), Point::new(7.5, 30.0)));
+    let (from, to, len) = line.meets_polygon(&river).expect("crosses");
+    assert!(close(from, 8.0) && close(to, 10.0) && close(len, 2.0), "{from} {to} {len}");
+    let zone = zone::Path::Zone { from: Point::new(20.0, 60.0), bearing: 270.0, width: 4.0, length: 30.0 };
+    assert!(zone.meets_polygon(&river).is_none());
+    let zone = zone::Path::Zone { from: Point::new(14.0, 60.0), bearing: 270.0, width: 4.0, length: 30.0 };
+    let (_, _, area) = zone.meets_polygon(&river).expect("overlaps");
+    assert!(close(area, 3.0 * 2.0), "{area}");
+}
