@@ -260,12 +260,9 @@ end
 
 -- How far the centre of fire must swing from straight ahead to pass through
 -- the unit (0 when the straight line already does).
-local function swing_to(b, u)
-  local line = tabletop.centre_line(b, b.facing, 500)
-  for _, c in ipairs(tabletop.through(line, { exclude = b })) do
-    if c.unit == u then
-      return 0
-    end
+local function swing_to(b, u, ahead)
+  if ahead[u.id] then
+    return 0
   end
   local from = tabletop.edges(b).front
   local mid = tabletop.point((from.a.x + from.b.x) / 2, (from.a.y + from.b.y) / 2)
@@ -287,12 +284,17 @@ end
 function artillery.candidates(b)
   b = battery(b, "artillery.candidates")
   local arc = tabletop.arc_of_fire(b, params.artillery.arc)
+  -- the units the straight-ahead centre of fire passes through
+  local ahead = {}
+  for _, c in ipairs(tabletop.through(tabletop.centre_line(b, b.facing, 500), { exclude = b })) do
+    ahead[c.unit.id] = true
+  end
   local out = {}
   for _, u in ipairs(enemy_targets(b)) do
-    if tabletop.area_in_arc(arc, u) > 1e-9 then
-      local bracket, d = artillery.bracket(b, u)
-      if bracket and artillery.spotted(u) then
-        table.insert(out, { unit = u, bracket = bracket, distance = d, swing = swing_to(b, u) })
+    local bracket, d = artillery.bracket(b, u)
+    if bracket and tabletop.area_in_arc(arc, u) > 1e-9 then
+      if artillery.spotted(u) then
+        table.insert(out, { unit = u, bracket = bracket, distance = d, swing = swing_to(b, u, ahead) })
       end
     end
   end
