@@ -11,7 +11,7 @@ use std::rc::Rc;
 use crate::dice::DiceBox;
 use crate::hex::{Hex, OffsetKind};
 use crate::log::{Event, EventLog};
-use crate::table::Point;
+use crate::tabletop::Point;
 use crate::unit::{Position, Unit};
 
 /// Whether two names are the same. Names are short (sides, pools, tokens, die
@@ -114,6 +114,8 @@ pub struct Section {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Board {
     pub terrain: BTreeMap<Hex, Rc<str>>,
+    /// A tabletop's terrain areas and unit types' base sizes.
+    pub tabletop: crate::tabletop::Layout,
 }
 
 /// Tokens on hexes (wire, shell craters, ...): a few, placed and removed by
@@ -208,6 +210,9 @@ pub struct World {
     /// as in Viktory, where a hex holds a whole force). When false, a unit
     /// can be placed or moved only onto a hex no other living unit holds.
     pub stacking: bool,
+    /// Shapes a rule draws on a tabletop (an arc of fire, a frontage zone):
+    /// the tabletop's marks.
+    pub table_marks: Vec<crate::tabletop::TableMark>,
 }
 
 impl Default for World {
@@ -225,6 +230,7 @@ impl Default for World {
             log: EventLog::new(),
             marks: Vec::new(),
             stacking: false,
+            table_marks: Vec::new(),
         }
     }
 }
@@ -533,7 +539,21 @@ impl World {
     /// is a compile error here until it is compared.
     pub fn same_as(&self, other: &World) -> bool {
         use crate::dice::Source;
-        let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks, stacking } = self;
+        let World {
+            map,
+            board,
+            tokens,
+            sections,
+            sides,
+            units,
+            current_side,
+            turn,
+            dice,
+            log,
+            marks,
+            stacking,
+            table_marks,
+        } = self;
         let same_dice = dice.unused_forced() == other.dice.unused_forced()
             && format!("{:?}", dice.kinds()) == format!("{:?}", other.dice.kinds())
             && match (dice.source(), other.dice.source()) {
@@ -550,6 +570,7 @@ impl World {
             && *turn == other.turn
             && *marks == other.marks
             && *stacking == other.stacking
+            && *table_marks == other.table_marks
             && log.events.len() == other.log.events.len()
             && same_dice
     }
@@ -564,8 +585,21 @@ impl World {
     /// Exhaustive on purpose, like [`World::same_as`]: a new `World` field is
     /// a compile error here until it is reset.
     pub fn reset_from(&mut self, template: &World) {
-        let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks, stacking } =
-            template;
+        let World {
+            map,
+            board,
+            tokens,
+            sections,
+            sides,
+            units,
+            current_side,
+            turn,
+            dice,
+            log,
+            marks,
+            stacking,
+            table_marks,
+        } = template;
         self.map.clone_from(map);
         if !Rc::ptr_eq(&self.board, board) {
             self.board = board.clone();
@@ -584,6 +618,7 @@ impl World {
         self.log.recording = log.recording;
         self.marks.clone_from(marks);
         self.stacking = *stacking;
+        self.table_marks.clone_from(table_marks);
     }
 }
 
@@ -701,7 +736,7 @@ mod tests {
         assert!(World::default().same_as(&World::default()));
         // One change per field, each touching that field only.
         type Change = (&'static str, fn(&mut World));
-        let changes: [Change; 12] = [
+        let changes: [Change; 13] = [
             ("map", |w| w.map = Map::Table { width: 10.0, height: 10.0 }),
             ("board", |w| w.set_terrain(Hex::new(3, 3), Some("hills"))),
             ("tokens", |w| w.tokens.add(Hex::new(2, 1), "wire")),
@@ -714,6 +749,9 @@ mod tests {
             ("log", |w| w.note("more")),
             ("marks", |w| w.marks.clear()),
             ("stacking", |w| w.stacking = !w.stacking),
+            ("table_marks", |w| {
+                w.table_marks.push(crate::tabletop::TableMark { label: "arc".into(), points: Vec::new(), closed: true })
+            }),
         ];
         for (field, change) in changes {
             let mut other = w.clone();

@@ -18,5 +18,5 @@ pub mod repl;
 pub mod ruleset;
 pub mod scenario;
 pub mod spec;
-pub mod table;
+pub mod tabletop;
 pub mod unit;

@@ -13,10 +13,16 @@
 //! first: allies
 //! terrain: { woods: [[3, 2], [4, 2]] }        # hexes are axial [q, r], as in Lua
 //! tokens:  { wire: [[5, 3]] }
+//! # A tabletop's terrain is a list of polygons (cm) instead; level and cover
+//! # default to the terrain kind's `level` and `cover` in ruleset.yaml:
+//! areas:
+//!   - { kind: woods, points: [[10, 10], [30, 10], [25, 25]], cover: heavy, name: Bois Bossu }
+//!   - { kind: hill, points: [[60, 0], [90, 0], [90, 20]], level: 1 }
 //! units:
 //!   - { id: a1, side: allies, type: infantry, hex: [3, 6] }
 //!   - { id: c1, side: central, type: infantry, hex: [4, 2], strength: 3, leader: Haig, props: { morale: 2 } }
 //!   - { id: b1, side: french, type: line, at: [30, 40], facing: 270 }    # tabletop, cm and degrees
+//!   - { id: b2, side: french, type: line, at: [60, 40], facing: 270, strength: 3, formation: column }
 //!   - { id: a9, side: allies, type: infantry, strength: 0 }  # eliminated: strength 0, no position
 //! # What a saved battlefield (the REPL's :save) adds; all optional:
 //! turn: 3
@@ -39,7 +45,7 @@ use crate::battlefield::{Edge, Map, Section, Side, World};
 use crate::error::{yaml_error, LocatedError};
 use crate::hex::{Hex, OffsetKind};
 use crate::ruleset::Ruleset;
-use crate::table::Point;
+use crate::tabletop::Point;
 use crate::unit::{Position, Prop, Unit};
 
 /// A parsed scenario, not yet built into a world.
@@ -76,6 +82,9 @@ struct RawScenario {
     terrain: BTreeMap<String, Spanned<Vec<Spanned<[i32; 2]>>>>,
     #[serde(default)]
     tokens: BTreeMap<String, Spanned<Vec<Spanned<[i32; 2]>>>>,
+    /// A tabletop's terrain areas (polygons in cm).
+    #[serde(default)]
+    areas: Vec<Spanned<RawArea>>,
     #[serde(default)]
     units: Vec<Spanned<RawUnit>>,
     /// The turn number (a saved battlefield's; 1 when absent).
@@ -95,6 +104,19 @@ struct RawScenario {
 struct RawMark {
     hex: [i32; 2],
     label: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawArea {
+    kind: Spanned<String>,
+    points: Spanned<Vec<Spanned<[f64; 2]>>>,
+    #[serde(default)]
+    level: Option<i32>,
+    #[serde(default)]
+    cover: Option<Spanned<String>>,
+    #[serde(default)]
+    name: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -129,6 +151,9 @@ struct RawUnit {
     at: Option<Spanned<[f64; 2]>>,
     #[serde(default)]
     facing: Option<f64>,
+    /// A tabletop unit's formation (one of its type's `formations`).
+    #[serde(default)]
+    formation: Option<Spanned<String>>,
     #[serde(default)]
     strength: Option<Spanned<i32>>,
     #[serde(default)]
@@ -310,6 +335,7 @@ impl Scenario {
                 world.add_token(hex, name);
             }
         }
+        self.build_tabletop(rs, &mut world)?;
         // units
         for u in &raw.units {
             let r = &u.value;
@@ -357,7 +383,7 @@ impl Scenario {
                     if !world.on_table(p) {
                         return Err(self.err(at.referenced, format!("point {p} is off the table")));
                     }
-                    Position::Table { at: p, facing: crate::table::normalise(r.facing.unwrap_or(0.0)) }
+                    Position::Table { at: p, facing: crate::tabletop::normalise(r.facing.unwrap_or(0.0)) }
                 }
                 (None, None, _) => Position::Off,
                 (_, _, Map::Hex { .. }) => return Err(self.err(u.referenced, "on a hex map a unit has `hex: [q, r]`")),
@@ -368,6 +394,27 @@ impl Scenario {
                 }
             };
             let mut props = Vec::new();
+            if let Some(f) = &r.formation {
+                let Some(spec) = world.board.tabletop.bases.get(r.kind.value.as_str()) else {
+                    return Err(self.err(
+                        f.referenced,
+                        format!("unit '{}': type '{}' has no base size, so no formations", r.id.value, r.kind.value),
+                    ));
+                };
+                if spec.files(Some(&f.value)).is_none() {
+                    return Err(self.err(
+                        f.referenced,
+                        format!(
+                            "unit '{}': type '{}' has no formation '{}' (formations: {})",
+                            r.id.value,
+                            r.kind.value,
+                            f.value,
+                            spec.formations.iter().map(|f| &*f.0).collect::<Vec<_>>().join(", ")
+                        ),
+                    ));
+                }
+                props.push((Rc::from("formation"), Prop::Str(f.value.as_str().into())));
+            }
             for (k, v) in &r.props {
                 let p = prop_from_json(v).ok_or_else(|| {
                     self.err(
@@ -405,6 +452,79 @@ impl Scenario {
         }
         world.log = crate::log::EventLog::new();
         Ok(world)
+    }
+
+    /// A tabletop's terrain areas and the unit types' base sizes, checked.
+    fn build_tabletop(&self, rs: &Ruleset, world: &mut World) -> Result<(), Box<LocatedError>> {
+        let raw = &self.raw;
+        let mut layout = crate::tabletop::Layout::default();
+        for (name, ty) in &rs.unit_types {
+            match crate::tabletop::terrain::base_spec(name, ty) {
+                Ok(Some(spec)) => {
+                    layout.bases.insert(name.as_str().into(), spec);
+                }
+                Ok(None) => {}
+                Err(e) => return Err(self.ruleset_error(format!("ruleset '{}': {e}", rs.name))),
+            }
+        }
+        let is_table = matches!(world.map, Map::Table { .. });
+        for a in &raw.areas {
+            let r = &a.value;
+            if !is_table {
+                return Err(
+                    self.err(a.referenced, "`areas` are for tabletops; a hex map has `terrain: { kind: [hexes] }`")
+                );
+            }
+            let Some(kind) = rs.terrain.get(&r.kind.value) else {
+                return Err(self.err(
+                    r.kind.referenced,
+                    format!(
+                        "unknown terrain '{}' in ruleset '{}' (terrain: {})",
+                        r.kind.value,
+                        rs.name,
+                        rs.terrain.keys().cloned().collect::<Vec<_>>().join(", ")
+                    ),
+                ));
+            };
+            let mut points = Vec::new();
+            for p in &r.points.value {
+                let pt = Point::new(p.value[0], p.value[1]);
+                if !world.on_table(pt) {
+                    return Err(self.err(p.referenced, format!("point {pt} is off the table")));
+                }
+                points.push(pt);
+            }
+            let area = crate::tabletop::Area {
+                kind: r.kind.value.as_str().into(),
+                points,
+                level: r.level.or_else(|| kind.get("level").and_then(Value::as_i64).map(|l| l as i32)).unwrap_or(0),
+                cover: r
+                    .cover
+                    .as_ref()
+                    .map(|c| c.value.clone())
+                    .or_else(|| kind.get("cover").and_then(Value::as_str).map(str::to_string))
+                    .map(|c| c.as_str().into()),
+                name: r.name.as_deref().map(Rc::from),
+            };
+            if let Err(e) = crate::tabletop::terrain::check_outline(&area.points) {
+                return Err(self.err(r.points.referenced, format!("area '{}': {e}", r.kind.value)));
+            }
+            if let (Some(c), Some(classes)) = (&r.cover, rs.charts.get("cover_classes").and_then(Value::as_array)) {
+                if !classes.iter().any(|x| x.as_str() == Some(c.value.as_str())) {
+                    return Err(self.err(
+                        c.referenced,
+                        format!(
+                            "unknown cover class '{}' (cover_classes: {})",
+                            c.value,
+                            classes.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", ")
+                        ),
+                    ));
+                }
+            }
+            layout.areas.push(area);
+        }
+        world.board = Rc::new(crate::battlefield::Board { tabletop: layout, ..(*world.board).clone() });
+        Ok(())
     }
 
     /// Applies the scenario's `params:` (after its variant), each checked

@@ -9,7 +9,7 @@ use std::fmt;
 use std::rc::Rc;
 
 use crate::hex::Hex;
-use crate::table::Point;
+use crate::tabletop::Point;
 
 /// Where a unit stands.
 #[derive(Clone, Copy, Debug, PartialEq, Default)]

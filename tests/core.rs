@@ -267,6 +267,7 @@ spec_tests! {
     core_api: "tests/spec",
     great_war: "rulesets/great_war",
     tricorne: "rulesets/tricorne",
+    republique: "rulesets/republique",
     viktory: "rulesets/viktory",
 }
 

@@ -201,6 +201,22 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
             let _ = writeln!(y, "  {}: {}", yaml_str(t), hexes(&list));
         }
     }
+    if !world.board.tabletop.areas.is_empty() {
+        let _ = writeln!(y, "areas:");
+        for a in &world.board.tabletop.areas {
+            let pts: Vec<String> =
+                a.points.iter().map(|p| format!("[{}, {}]", format_number(p.x), format_number(p.y))).collect();
+            let mut parts = vec![format!("kind: {}", yaml_str(&a.kind)), format!("points: [{}]", pts.join(", "))];
+            parts.push(format!("level: {}", a.level));
+            if let Some(c) = &a.cover {
+                parts.push(format!("cover: {}", yaml_str(c)));
+            }
+            if let Some(n) = &a.name {
+                parts.push(format!("name: {}", yaml_str(n)));
+            }
+            let _ = writeln!(y, "  - {{ {} }}", parts.join(", "));
+        }
+    }
     if !world.units.is_empty() {
         let _ = writeln!(y, "units:");
         for u in &world.units {

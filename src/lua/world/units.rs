@@ -17,7 +17,7 @@ use super::super::{keys, State};
 use super::events::emit;
 use crate::battlefield::World;
 use crate::hex::Hex;
-use crate::table::Point;
+use crate::tabletop::Point;
 use crate::unit::{Position, Prop, Unit};
 
 /// A Lua handle on a unit.
@@ -210,7 +210,7 @@ fn unit_set(lua: &Lua, u: &UnitRef, key: &str, v: Value) -> mlua::Result<()> {
             };
             with_unit(lua, u, |w, i| match &mut w.units[i].pos {
                 Position::Table { facing, .. } => {
-                    *facing = crate::table::normalise(f);
+                    *facing = crate::tabletop::normalise(f);
                     Ok(())
                 }
                 _ => Err(mlua::Error::runtime("only tabletop units have a facing")),

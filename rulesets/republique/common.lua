@@ -1,0 +1,118 @@
+-- rulesets/republique/common.lua — what the three chapter-3 modules share:
+-- the morale ladder, unit arms from ruleset data, the d10, cover and range
+-- look-ups. Not a rules module of its own (required by the others).
+
+local common = {}
+
+local charts = ruleset.charts
+
+-- The morale ladder, best first (ruleset.yaml charts.morale).
+common.LADDER = charts.morale
+common.STEP = {}
+for i, name in ipairs(common.LADDER) do
+  common.STEP[name] = i
+end
+assert(common.STEP.normal and common.STEP.disordered and common.STEP.rattled and common.STEP.shaken
+  and common.STEP.demoralized, "ruleset.yaml charts.morale must hold normal, disordered, rattled, shaken, demoralized")
+
+-- A unit's type data and arm (infantry, cavalry, artillery, skirmish, leader).
+function common.type_of(u)
+  return ruleset.unit_types[u.type] or {}
+end
+
+function common.arm(u)
+  return common.type_of(u).arm
+end
+
+function common.is_battery(u)
+  return common.arm(u) == "artillery"
+end
+
+-- Combat bases: infantry and cavalry (not skirmish markers, guns or leaders).
+function common.is_combat(u)
+  local a = common.arm(u)
+  return a == "infantry" or a == "cavalry"
+end
+
+function common.morale(u)
+  return u.morale or "normal"
+end
+
+function common.morale_step(u)
+  return common.STEP[common.morale(u)] or 1
+end
+
+-- Moves a unit `hits` steps down the ladder. Hits past demoralized are
+-- panic hits (chapter 5's panic test resolves them), counted on the unit.
+-- Returns the new morale.
+function common.morale_hits(u, hits, reason)
+  if hits <= 0 then
+    return common.morale(u)
+  end
+  local step = common.morale_step(u)
+  local new = math.min(step + hits, #common.LADDER)
+  local panic = step + hits - new
+  u.morale = common.LADDER[new]
+  if panic > 0 then
+    u.panic_hits = (u.panic_hits or 0) + panic
+  end
+  world:note(string.format("%s takes %d morale hit%s (%s): now %s%s", u.id, hits, hits == 1 and "" or "s",
+    reason, u.morale, panic > 0 and string.format(", %d panic hit%s", panic, panic == 1 and "" or "s") or ""))
+  return u.morale
+end
+
+-- One d10 (0 reads 10: the die's faces are 1..10).
+function common.d10(reason)
+  return dice.roll(1, "d10", reason).total
+end
+
+-- Resolves a unit given as a handle or an id, with a clear error.
+function common.unit(u, what)
+  if type(u) == "string" then
+    local found = world:unit(u)
+    if not found then
+      error(string.format("%s: no unit '%s'", what, u), 3)
+    end
+    return found
+  end
+  return u
+end
+
+-- The cover class that half or more of a unit is in (the best such class),
+-- and whether half or more is in full cover or outside open terrain.
+function common.cover(u)
+  local by_class, full, closed = {}, 0, 0
+  for _, a in ipairs(tabletop.cover(u)) do
+    local kind = ruleset.terrain[a.kind] or {}
+    if a.cover then
+      by_class[a.cover] = (by_class[a.cover] or 0) + a.fraction
+    end
+    if kind.full_cover then
+      full += a.fraction
+    end
+    if kind.open == false then
+      closed += a.fraction
+    end
+  end
+  local best, best_mod = nil, 0
+  for class, f in pairs(by_class) do
+    local mod = charts.cover_modifier[class] or 0
+    if f >= 0.5 - 1e-9 and (best == nil or mod < best_mod) then
+      best, best_mod = class, mod
+    end
+  end
+  return { class = best, modifier = best_mod, full = full >= 0.5 - 1e-9, open = closed < 1e-9, any = next(by_class) ~= nil }
+end
+
+-- True when a base lies in open terrain (no area that is not open).
+function common.base_in_open(b)
+  for _, a in ipairs(tabletop.cover(b)) do
+    local kind = ruleset.terrain[a.kind] or {}
+    if kind.open == false then
+      return false
+    end
+  end
+  return true
+end
+
+return common

@@ -1,0 +1,194 @@
+-- [3.2] Artillery fire: the four steps, who may fire, the arc of fire from
+-- the outer front corners, no fire through friends, simultaneous fire.
+-- [3.2 Save] Saving fire.
+
+scenario("republique/open_field.yaml")
+
+local function add(id, side, ty, x, y, facing, props, strength)
+  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
+    props = props, strength = strength }
+end
+
+-- A foot battery facing up the table at (60, 60) (front edge y = 58.5) and a
+-- four-base Austrian line facing it at (60, 50) (front edge y = 50.75).
+local function duel()
+  local b = add("b", "french", "foot_battery", 60, 60, 270)
+  local a = add("a", "austrian", "line_infantry", 60, 50, 90)
+  artillery.begin_phase()
+  return b, a
+end
+
+describe("the four steps of artillery fire", function()
+  it("reads fire points by range bracket, rolls 1D10 and applies the chart's hits", function()
+    local b, a = duel()
+    expect(tabletop.distance(b, a)):to_be_close(7.75, 1e-9)
+    expect((artillery.bracket(b, a))):to_be(1) -- canister
+    dice.force("d10", { 8 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("a")
+    expect(rec.points):to_be(4)          -- foot battery at canister range
+    expect(rec.roll):to_be(8)
+    expect(rec.result):to_be("1M1B")     -- the 3-4 point row, die 8
+    expect(a.morale):to_be("disordered")
+    expect(a.strength):to_be(3)
+    expect(b.fired):to_be(true)
+  end)
+
+  it("reads a modified die below 1 as no effect and above 10 as 10", function()
+    expect(artillery.result(4, 0).text):to_be("-")
+    expect(artillery.result(4, 13).text):to_be(artillery.result(4, 10).text)
+    expect(artillery.result(0, 10).text):to_be("-")
+    expect(artillery.result(20, 10).text):to_be("4M3B")
+  end)
+
+  it("marks the arc of fire, the frontage zone and the centre of fire for the maps", function()
+    duel()
+    dice.force("d10", { 1 })
+    artillery.fire{ battery = "b" }
+    local labels = {}
+    for _, m in ipairs(tabletop.marks()) do
+      labels[m.label] = m.closed
+    end
+    expect(labels["b arc of fire"]):to_be(true)
+    expect(labels["b frontage zone"]):to_be(true)
+    expect(labels["b centre of fire"]):to_be(false)
+  end)
+end)
+
+describe("who may fire", function()
+  it("fires once each player turn", function()
+    duel()
+    dice.force("d10", { 1 })
+    artillery.fire{ battery = "b" }
+    expect_error(function() artillery.fire{ battery = "b" } end, "once each player turn")
+  end)
+
+  it("does not fire limbered", function()
+    local b = duel()
+    b.limbered = true
+    expect_error(function() artillery.fire{ battery = "b" } end, "limbered batteries may not fire")
+  end)
+
+  it("does not fire shaken or worse; rattled still fires", function()
+    local b = duel()
+    b.morale = "shaken"
+    expect_error(function() artillery.fire{ battery = "b" } end, "shaken or worse")
+    b.morale = "rattled"
+    expect(artillery.why_not(b)):to_be_nil()
+  end)
+
+  it("is silenced when damaged and with any morale hit", function()
+    local b = duel()
+    b.damaged = true
+    expect(artillery.why_not(b)):to_be_nil()
+    b.morale = "disordered"
+    expect_error(function() artillery.fire{ battery = "b" } end, "silenced")
+  end)
+
+  it("only fires at targets inside the 60 degree arc from its outer front corners", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    -- Front corners at (57.5, 58.5) and (62.5, 58.5); 20 cm ahead the arc
+    -- reaches 20 tan 30 = 11.5 cm beyond each corner: x from 46 to 74.
+    local inside = add("in", "austrian", "line_infantry", 76.5, 38.5, 90, nil, 1)   -- spans x 74.5..78.5: 0 inside
+    expect(#artillery.candidates(b)):to_be(0)
+    world:place(inside, { x = 75.5, y = 38.5, facing = 90 })                          -- spans 73.5..77.5
+    expect(#artillery.candidates(b)):to_be(1)
+    expect(tabletop.arc_contains(tabletop.arc_of_fire(b, 60), tabletop.point(62.5 + 19.25 * math.tan(math.rad(30)) - 0.01, 39.25))):to_be(true)
+  end)
+
+  it("may not fire through or over friendly bases in its frontage zone", function()
+    duel()
+    add("sk", "french", "skirmishers", 60, 54, 270, { parent = "x" })
+    expect_error(function() artillery.fire{ battery = "b" } end, "may not fire through or over friendly sk")
+  end)
+
+  it("is not blocked by a massed battery touching it at the side", function()
+    duel()
+    add("b2", "french", "foot_battery", 65, 60, 270)
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "b" }.target):to_be("a")
+  end)
+end)
+
+describe("simultaneous fire", function()
+  it("holds back hits on batteries until the end of the phase", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    local e = add("e", "austrian", "foot_battery", 60, 50, 90)
+    artillery.begin_phase()
+    dice.force("d10", { 10, 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.result):to_be("2M1B")
+    expect(e.damaged):to_be_nil()
+    expect(e.morale):to_be_nil()
+    -- e still fires with its phase-start status
+    expect(artillery.why_not(e)):to_be_nil()
+    artillery.fire{ battery = "e" }
+    artillery.end_phase()
+    expect(e.damaged):to_be(true)
+    expect(e.morale):to_be("rattled")
+  end)
+
+  it("applies them at once to a battery that prolonged in the preceding movement", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    local e = add("e", "austrian", "foot_battery", 60, 50, 90, { prolonged = true })
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    artillery.fire{ battery = "b" }
+    expect(e.damaged):to_be(true)
+  end)
+
+  it("destroys a damaged battery with a second base hit", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    local e = add("e", "austrian", "foot_battery", 60, 50, 90, { damaged = true })
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    artillery.fire{ battery = "b" }
+    artillery.end_phase()
+    expect(e.alive):to_be(false)
+  end)
+end)
+
+describe("saving fire", function()
+  it("skips this phase and doubles the next fire, then is spent", function()
+    local b = duel()
+    artillery.save_fire(b)
+    expect_error(function() artillery.fire{ battery = "b" } end, "saving its fire")
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.points):to_be(8)
+    expect(b.saved_fire):to_be_nil()
+  end)
+
+  it("is lost when the battery moves or changes facing", function()
+    local b = duel()
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    b.facing = 275
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "b" }.points):to_be(4)
+  end)
+
+  it("needs an ordered, stationary battery in command radius, and one marker at most", function()
+    local b = duel()
+    b.morale = "disordered"
+    expect_error(function() artillery.save_fire(b) end, "only an ordered battery")
+    b.morale = nil
+    b.moved = true
+    expect_error(function() artillery.save_fire(b) end, "stationary")
+    b.moved = nil
+    b.in_command = false
+    expect_error(function() artillery.save_fire(b) end, "out of command radius")
+    b.in_command = nil
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    expect_error(function() artillery.save_fire(b) end, "one marker at most")
+  end)
+
+  it("ends with involvement in an assault", function()
+    local b = duel()
+    artillery.save_fire(b)
+    expect(artillery.assault_contact(b)):to_be(true)
+    expect(b.saved_fire):to_be_nil()
+  end)
+end)

@@ -1,0 +1,260 @@
+-- [3.5 Main] Main targets and convergence; [3.5 Sec] tandem and adjacent
+-- secondary targets (the document's worked examples); [3.5 Zone] the
+-- frontage zone; [3.5 Pass] passing fire.
+
+scenario("republique/open_field.yaml")
+
+local function add(id, side, ty, x, y, facing, props, strength)
+  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
+    props = props, strength = strength }
+end
+
+describe("main targets (worked example)", function()
+  -- Units A and B face the French batteries 1-4, all in the medium bracket.
+  -- A spans x 32..48, B x 50..66; battery 2's frontage zone holds the
+  -- frontages of both, battery 4 stands off to the right of B.
+  local function setup()
+    add("A", "austrian", "line_infantry", 40, 40, 90)
+    add("B", "austrian", "line_infantry", 58, 40, 90)
+    add("b1", "french", "foot_battery", 38, 60, 270)
+    add("b2", "french", "foot_battery", 48.8, 60, 270)
+    add("b3", "french", "foot_battery", 60, 60, 270)
+    add("b4", "french", "foot_battery", 77, 60, 270)
+    artillery.begin_phase()
+  end
+
+  it("batteries 1 and 2 must fire on A, 3 and 4 on B", function()
+    setup()
+    expect(artillery.main_target(world:unit("b1")).id):to_be("A")
+    expect(artillery.main_target(world:unit("b2")).id):to_be("A")
+    expect(artillery.main_target(world:unit("b3")).id):to_be("B")
+    expect(artillery.main_target(world:unit("b4")).id):to_be("B")
+  end)
+
+  it("battery 2 has both frontages in its zone and takes the one nearer its centre line", function()
+    setup()
+    local b2 = world:unit("b2")
+    local seen = {}
+    for _, c in ipairs(tabletop.through(tabletop.frontage_zone(b2, 270, 40), { exclude = b2 })) do
+      seen[c.unit.id] = true
+    end
+    expect(seen.A and seen.B):to_be(true)
+    local c = artillery.candidates(b2)
+    expect(c[1].unit.id):to_be("A")
+    expect(c[1].swing < c[2].swing):to_be(true)
+  end)
+
+  it("battery 4 fires obliquely into B, the only target in that bracket", function()
+    setup()
+    local c = artillery.candidates(world:unit("b4"))
+    expect(#c):to_be(1)
+    expect(c[1].swing > 0):to_be(true)
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "b4" }.target):to_be("B")
+  end)
+
+  it("takes the closest bracket before the centre line", function()
+    setup()
+    add("C", "austrian", "line_infantry", 66, 52, 90, nil, 1) -- canister range, off to b3's right
+    expect(artillery.main_target(world:unit("b3")).id):to_be("C")
+  end)
+
+  it("may not converge on another unit without a good artillery leader", function()
+    setup()
+    expect_error(function() artillery.fire{ battery = "b3", target = "A" } end, "must fire at its main target B")
+  end)
+
+  it("massed batteries total their points against one target when the rule allows", function()
+    setup()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ batteries = { "b3", "b4" } }
+    expect(rec.target):to_be("B")
+    expect(rec.points):to_be(4) -- 2 + 2 at medium range
+    expect(world:unit("b3").fired and world:unit("b4").fired):to_be(true)
+  end)
+
+  it("with a good artillery leader may choose any target in the closest bracket", function()
+    setup()
+    add("l", "french", "general", 60, 63, 270, { artillery_officer = true, rating = 1, attached_to = "b3" })
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "b3", target = "A" }.target):to_be("A")
+  end)
+end)
+
+describe("secondary targets (worked examples)", function()
+  -- A (one base) straight ahead of the battery; C behind it, its front 3 cm
+  -- behind A's; B beside A, inside the frontage zone. All in the close bracket.
+  local function setup(a_bases, c_bases)
+    local b = add("bat", "french", "heavy_battery", 60, 60, 270)
+    add("A", "austrian", "line_infantry", 60, 45, 90, nil, a_bases or 1)
+    add("C", "austrian", "line_infantry", 60, 42, 90, nil, c_bases or 2)
+    add("B", "austrian", "line_infantry", 66.2, 45, 90, nil, 2)
+    artillery.begin_phase()
+    return b
+  end
+
+  it("finds C as the tandem target and B as the adjacent one", function()
+    local b = setup()
+    local zone = tabletop.frontage_zone(b, 270, 48)
+    local tandem, adjacent = artillery.secondary_targets(b, world:unit("A"), zone, 2)
+    expect(#tandem):to_be(1)
+    expect(tandem[1].id):to_be("C")
+    expect(#adjacent):to_be(1)
+    expect(adjacent[1].id):to_be("B")
+  end)
+
+  it("gives the tandem target half the morale hits, rounded down", function()
+    setup()
+    local A, C, B = world:unit("A"), world:unit("C"), world:unit("B")
+    expect(artillery.distribute(A, { C }, { B }, 2, 0)[C.id].morale):to_be(1)
+    expect(artillery.distribute(A, { C }, { B }, 3, 0)[C.id].morale):to_be(1)
+    expect(artillery.distribute(A, { C }, { B }, 4, 0)[C.id].morale):to_be(2)
+  end)
+
+  it("carries base hits a destroyed main target cannot take over to the tandem target", function()
+    setup(2, 2)
+    local A, C, B = world:unit("A"), world:unit("C"), world:unit("B")
+    local h = artillery.distribute(A, { C }, { B }, 2, 3)
+    expect(h.A.bases):to_be(2)
+    expect(h.C.bases):to_be(1)
+    expect(h.B):to_be_nil()
+  end)
+
+  it("with one-base A and C, removes both and one base of the adjacent B", function()
+    setup(1, 1)
+    local A, C, B = world:unit("A"), world:unit("C"), world:unit("B")
+    local h = artillery.distribute(A, { C }, { B }, 2, 3)
+    expect(h.A.bases):to_be(1)
+    expect(h.C.bases):to_be(1)
+    expect(h.B.bases):to_be(1)
+    expect(h.B.morale):to_be(1)
+  end)
+
+  it("applies it all through a fire", function()
+    setup(1, 1)
+    -- the heavy battery at close range: 4 points; die 10 reads 2M1B... force
+    -- saved fire for 8 points: die 10 reads 3M2B
+    local b = world:unit("bat")
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    local rec = artillery.fire{ battery = "bat" }
+    expect(rec.points):to_be(8)
+    expect(rec.result):to_be("3M2B")
+    expect(world:unit("A").alive):to_be(false)
+    expect(world:unit("C").alive):to_be(false)
+    expect(world:unit("B").strength):to_be(2)
+    expect(rec.tandem[1]):to_be("C")
+  end)
+end)
+
+describe("tandem secondary targets (worked examples)", function()
+  local function pair(a_bases)
+    add("bat", "french", "heavy_battery", 60, 60, 270)
+    local A = add("A", "austrian", "line_infantry", 60, 45, 90, nil, a_bases)
+    local B = add("B", "austrian", "line_infantry", 60, 41, 90, nil, 4)
+    return A, B
+  end
+
+  it("shares base hits: 2 hits take one base from each, 3 take two from A and one from B", function()
+    local A, B = pair(4)
+    local h = artillery.distribute(A, { B }, {}, 2, 2)
+    expect(h.A.bases):to_be(1)
+    expect(h.B.bases):to_be(1)
+    expect(h.B.morale):to_be(1)
+    h = artillery.distribute(A, { B }, {}, 3, 3)
+    expect(h.A.bases):to_be(2)
+    expect(h.B.bases):to_be(1)
+  end)
+
+  it("puts the balance on the unit behind a weak one-base unit thrown forward", function()
+    local A, B = pair(1)
+    local h = artillery.distribute(A, { B }, {}, 1, 3)
+    expect(h.A.bases):to_be(1)
+    expect(h.B.bases):to_be(2)
+  end)
+
+  it("excludes units more than 5 cm behind, in cover, or fully deployed light regiments", function()
+    add("bat", "french", "heavy_battery", 60, 60, 270)
+    local A = add("A", "austrian", "line_infantry", 60, 45, 90, nil, 1)
+    local far = add("far", "austrian", "line_infantry", 60, 38, 90, nil, 1)
+    local b = world:unit("bat")
+    local zone = tabletop.frontage_zone(b, 270, 48)
+    local tandem = artillery.secondary_targets(b, A, zone, 2)
+    expect(#tandem):to_be(0)
+    world:place(far, { x = 60, y = 42, facing = 90 })
+    expect(#(artillery.secondary_targets(b, A, zone, 2))):to_be(1)
+    world:eliminate(far)
+    local light = add("light", "austrian", "light_infantry", 60, 42, 90, { skirmishers_out = 1 }, 1)
+    expect(#(artillery.secondary_targets(b, A, zone, 2))):to_be(0)
+    light.skirmishers_out = 0
+    expect(#(artillery.secondary_targets(b, A, zone, 2))):to_be(1)
+  end)
+
+  it("keeps covered bases alive when the cover modifier was not applied", function()
+    local A = add("A", "austrian", "line_infantry", 60, 45, 90, nil, 4)
+    local h = artillery.distribute(A, {}, {}, 0, 3, 2)
+    expect(h.A.bases):to_be(2)
+  end)
+end)
+
+describe("passing fire", function()
+  local function setup()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    local t = add("t", "austrian", "line_infantry", 60, 45, 0, nil, 2)
+    artillery.begin_phase()
+    return b, t
+  end
+
+  it("fires at a unit crossing the front with -2, then misses the next phase", function()
+    local b = setup()
+    dice.force("d10", { 5 })
+    local rec = artillery.passing_fire{ battery = "b", target = "t", move_bearing = 0, in_arc_cm = 9 }
+    local mod = 0
+    for _, m in ipairs(rec.modifiers) do
+      if m.name == "passing fire" then mod = m.value end
+    end
+    expect(mod):to_be(-2)
+    artillery.begin_phase()
+    expect_error(function() artillery.fire{ battery = "b" } end, "conducted passing fire")
+    expect_error(function() artillery.save_fire(b) end, "no saved fire")
+  end)
+
+  it("measures a move given as two points: its bearing and its length inside the arc", function()
+    local b = setup()
+    -- at y = 45 the arc spans x 60 -/+ (2.5 + 13.5 tan 30): 49.7..70.3
+    local arc = tabletop.arc_of_fire(b, 60)
+    local inside = tabletop.segment_in_arc(arc, tabletop.point(40, 45), tabletop.point(80, 45)) * 40
+    expect(inside):to_be_close(2 * (2.5 + 13.5 * math.tan(math.rad(30))), 1e-6)
+    dice.force("d10", { 1 })
+    local rec = artillery.passing_fire{ battery = "b", target = "t", from = { x = 40, y = 45 }, to = { x = 70, y = 45 } }
+    expect(rec.target):to_be("t")
+    artillery.begin_phase()
+    expect_error(function()
+      artillery.passing_fire{ battery = "b", target = "t", from = { x = 40, y = 45 }, to = { x = 55, y = 45 } }
+    end, "needs 8")
+  end)
+
+  it("needs a move across the front and enough of it inside the arc", function()
+    setup()
+    expect_error(function()
+      artillery.passing_fire{ battery = "b", target = "t", move_bearing = 290, in_arc_cm = 9 }
+    end, "not moving across")
+    expect_error(function()
+      artillery.passing_fire{ battery = "b", target = "t", move_bearing = 0, in_arc_cm = 7 }
+    end, "needs 8")
+  end)
+
+  it("needs 15 cm for cavalry, and is not open to a battery saving fire", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    add("c", "austrian", "cavalry", 60, 45, 0, nil, 1)
+    artillery.begin_phase()
+    expect_error(function()
+      artillery.passing_fire{ battery = "b", target = "c", move_bearing = 180, in_arc_cm = 12 }
+    end, "needs 15")
+    artillery.save_fire(b)
+    expect_error(function()
+      artillery.passing_fire{ battery = "b", target = "c", move_bearing = 180, in_arc_cm = 20 }
+    end, "saving fire")
+  end)
+end)

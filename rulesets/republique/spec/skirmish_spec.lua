@@ -1,0 +1,100 @@
+-- [3.1] Skirmishers: opposed and unopposed markers, harassing fire, targets,
+-- results at the end of the step.
+
+scenario("republique/open_field.yaml")
+
+local function add(id, side, ty, x, y, facing, props, strength)
+  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
+    props = props, strength = strength }
+end
+
+describe("opposed skirmishers", function()
+  it("oppose enemy markers within 8 cm in any direction", function()
+    add("sk1", "french", "skirmishers", 50, 50, 270, { parent = "f1" })
+    add("ask1", "austrian", "skirmishers", 50, 44, 90, { parent = "a1" })
+    add("ask9", "austrian", "skirmishers", 80, 44, 90, { parent = "a1" })
+    skirmish.begin_step()
+    expect(skirmish.pair_off("french")):to_equal({ "ask1", "sk1" })
+    expect(world:unit("ask9").opposed):to_be_nil()
+  end)
+
+  it("with uneven numbers, the phasing player decides which markers are opposed", function()
+    add("sk1", "french", "skirmishers", 50, 50, 270, { parent = "f1" })
+    add("ask1", "austrian", "skirmishers", 50, 44, 90, { parent = "a1" })
+    add("ask2", "austrian", "skirmishers", 56, 44, 90, { parent = "a1" })
+    skirmish.begin_step()
+    answers{ "ask2" }
+    expect(skirmish.pair_off("french")):to_equal({ "ask2", "sk1" })
+    expect(world:unit("ask1").opposed):to_be_nil()
+  end)
+
+  it("may not fire when opposed", function()
+    local sk = add("sk1", "french", "skirmishers", 50, 50, 270, { parent = "f1" })
+    add("ask1", "austrian", "skirmishers", 50, 44, 90, { parent = "a1" })
+    add("a1", "austrian", "light_infantry", 50, 47, 90)
+    skirmish.begin_step()
+    skirmish.pair_off("french")
+    expect(sk.opposed):to_be(true)
+    expect_error(function() skirmish.fire("sk1", "a1") end, "opposed by enemy skirmishers")
+  end)
+end)
+
+describe("harassing fire", function()
+  local function setup(dy)
+    add("sk", "french", "skirmishers", 60, 50, 270, { parent = "f1" })
+    local t = add("t", "austrian", "line_infantry", 60, 50 - dy, 90)
+    skirmish.begin_step()
+    return t
+  end
+
+  it("scores a morale hit at short range on the chart's number, at the end of the step", function()
+    local t = setup(3) -- 1.75 cm apart
+    dice.force("d10", { 6 })
+    local r = skirmish.fire("sk", "t")
+    expect(r.hit):to_be(true)
+    expect(r.need):to_be(6)
+    expect(t.morale):to_be_nil()
+    skirmish.end_step()
+    expect(t.morale):to_be("disordered")
+  end)
+
+  it("needs more at long range and misses below it", function()
+    local t = setup(7.5) -- 6.25 cm apart
+    dice.force("d10", { 7 })
+    local r = skirmish.fire("sk", "t")
+    expect(r.need):to_be(8)
+    expect(r.hit):to_be(false)
+    skirmish.end_step()
+    expect(t.morale):to_be_nil()
+  end)
+
+  it("fires once per turn and only within range", function()
+    setup(3)
+    dice.force("d10", { 1 })
+    skirmish.fire("sk", "t")
+    expect_error(function() skirmish.fire("sk", "t") end, "once per turn")
+    add("sk2", "french", "skirmishers", 60, 65, 270, { parent = "f1" })
+    expect_error(function() skirmish.fire("sk2", "t") end, "out of skirmish range")
+  end)
+
+  it("never fires at skirmish markers, but may at their parent light regiment", function()
+    add("sk", "french", "skirmishers", 60, 50, 270, { parent = "f1" })
+    add("ask", "austrian", "skirmishers", 70, 49, 90, { parent = "lt" })
+    add("lt", "austrian", "light_infantry", 60, 46, 90)
+    skirmish.begin_step()
+    expect_error(function() skirmish.fire("sk", "ask") end, "cannot fire at other skirmish markers")
+    dice.force("d10", { 9 })
+    expect(skirmish.fire("sk", "lt").hit):to_be(true)
+  end)
+
+  it("hits artillery batteries too, at the end of the step", function()
+    add("sk", "french", "skirmishers", 60, 50, 270, { parent = "f1" })
+    local b = add("ab", "austrian", "foot_battery", 60, 45, 90)
+    skirmish.begin_step()
+    dice.force("d10", { 10 })
+    skirmish.fire("sk", "ab")
+    expect(b.morale):to_be_nil()
+    skirmish.end_step()
+    expect(b.morale):to_be("disordered")
+  end)
+end)

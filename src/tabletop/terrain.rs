@@ -1,0 +1,176 @@
+//! Terrain areas on a tabletop (woods, towns, hills as polygons with a kind,
+//! an elevation level and a cover class), what a tabletop world knows beside
+//! its units ([`Layout`]), and the shapes rules draw on it ([`TableMark`]).
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use geo::Intersects;
+
+use super::base::{Base, BaseSpec};
+use super::{polygon, Point};
+
+/// A terrain area: a simple polygon of a terrain kind from the ruleset.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Area {
+    pub kind: Rc<str>,
+    /// The outline, in order (not closed: the last point joins the first).
+    pub points: Vec<Point>,
+    /// Elevation level (0 = the table; a hill is 1, its crest 2, ...).
+    pub level: i32,
+    /// Cover class (`light`, `solid`, `heavy`, ... as the ruleset names them).
+    pub cover: Option<Rc<str>>,
+    /// An optional name to show and to refer to it by.
+    pub name: Option<Rc<str>>,
+}
+
+impl Area {
+    pub fn polygon(&self) -> geo::Polygon<f64> {
+        polygon(&self.points)
+    }
+
+    /// True when `p` lies inside or on the outline.
+    pub fn contains(&self, p: Point) -> bool {
+        self.polygon().intersects(&geo::Point::from(p.coord()))
+    }
+
+    /// The fraction (0..1) of a base inside the area.
+    pub fn fraction_of(&self, base: &Base) -> f64 {
+        base.fraction_in(&self.polygon())
+    }
+}
+
+/// A shape a rule draws on the table for people to see (an arc of fire, a
+/// frontage zone, a centre line). It does not affect the rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableMark {
+    pub label: Rc<str>,
+    pub points: Vec<Point>,
+    /// A closed outline (an arc, a zone) or an open line.
+    pub closed: bool,
+}
+
+/// What a tabletop world holds beside its units: terrain areas and each unit
+/// type's base size and formations (from the ruleset).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Layout {
+    pub areas: Vec<Area>,
+    pub bases: BTreeMap<Rc<str>, BaseSpec>,
+}
+
+impl Layout {
+    /// The areas containing `p`, in scenario order.
+    pub fn areas_at(&self, p: Point) -> impl Iterator<Item = &Area> {
+        self.areas.iter().filter(move |a| a.contains(p))
+    }
+
+    /// The elevation level at `p`: the highest level of the areas holding
+    /// it, 0 where none does.
+    pub fn level_at(&self, p: Point) -> i32 {
+        self.areas_at(p).map(|a| a.level).max().unwrap_or(0)
+    }
+
+    /// Every area overlapping a base, with the fraction of the base inside it.
+    pub fn overlaps(&self, base: &Base) -> Vec<(usize, f64)> {
+        self.areas
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| {
+                let f = a.fraction_of(base);
+                (f > 1e-9).then_some((i, f))
+            })
+            .collect()
+    }
+}
+
+impl Layout {
+    /// A tabletop unit's bases (front rank first, left to right) and its
+    /// footprint, from its position, strength (one base per strength point),
+    /// type's base size and `formation` property.
+    pub fn unit_bases(&self, unit: &crate::unit::Unit) -> Result<(Vec<Base>, Base), String> {
+        let crate::unit::Position::Table { at, facing } = unit.pos else {
+            return Err(format!("unit '{}' is not on the tabletop", unit.id));
+        };
+        let Some(spec) = self.bases.get(&unit.kind) else {
+            return Err(format!(
+                "unit type '{}' has no base size (give it `base: {{ width, depth }}` in ruleset.yaml)",
+                unit.kind
+            ));
+        };
+        let formation = match unit.prop("formation") {
+            Some(crate::unit::Prop::Str(s)) => Some(&**s),
+            _ => None,
+        };
+        let files = spec.files(formation).ok_or_else(|| {
+            format!(
+                "unit '{}': type '{}' has no formation '{}' (formations: {})",
+                unit.id,
+                unit.kind,
+                formation.unwrap_or(""),
+                spec.formations.iter().map(|f| &*f.0).collect::<Vec<_>>().join(", ")
+            )
+        })?;
+        Ok(super::layout(at, facing, unit.strength.max(1) as u32, files, spec.width, spec.depth))
+    }
+}
+
+/// Reads a unit type's `base: { width, depth }`, `formations: { name:
+/// bases_per_rank }` and `formation: default` from ruleset data. `None`
+/// when the type has no `base`.
+pub fn base_spec(name: &str, ty: &serde_json::Value) -> Result<Option<BaseSpec>, String> {
+    use serde_json::Value;
+    let Some(base) = ty.get("base") else {
+        return Ok(None);
+    };
+    let num = |k: &str| -> Result<f64, String> {
+        match base.get(k).and_then(Value::as_f64) {
+            Some(v) if v > 0.0 && v.is_finite() => Ok(v),
+            _ => Err(format!("unit type '{name}': base needs a positive `{k}` in cm")),
+        }
+    };
+    let (width, depth) = (num("width")?, num("depth")?);
+    let mut formations: Vec<(Rc<str>, u32)> = Vec::new();
+    if let Some(f) = ty.get("formations") {
+        let Some(map) = f.as_object() else {
+            return Err(format!("unit type '{name}': formations are `{{ name: bases per rank }}` (0 = one rank)"));
+        };
+        for (k, v) in map {
+            let Some(n) = v.as_u64().filter(|n| *n <= 1000) else {
+                return Err(format!("unit type '{name}': formation '{k}' needs a whole number of bases per rank"));
+            };
+            formations.push((k.as_str().into(), n as u32));
+        }
+    }
+    if formations.is_empty() {
+        formations.push(("line".into(), 0));
+    }
+    let default = ty
+        .get("formation")
+        .and_then(Value::as_str)
+        .or_else(|| formations.iter().any(|f| &*f.0 == "line").then_some("line"));
+    if let Some(d) = default {
+        let Some(i) = formations.iter().position(|f| &*f.0 == d) else {
+            return Err(format!("unit type '{name}': default formation '{d}' is not among its formations"));
+        };
+        let f = formations.remove(i);
+        formations.insert(0, f);
+    }
+    Ok(Some(BaseSpec { width, depth, formations }))
+}
+
+/// Checks a terrain outline: at least three points, some area, and no edge
+/// crossing another.
+pub fn check_outline(points: &[Point]) -> Result<(), String> {
+    use geo::{Area as _, Validation};
+    if points.len() < 3 {
+        return Err(format!("an outline needs at least 3 points, got {}", points.len()));
+    }
+    let poly = polygon(points);
+    if !poly.is_valid() {
+        return Err("the outline crosses itself (or repeats a point)".into());
+    }
+    if poly.unsigned_area() < 1e-9 {
+        return Err("the outline encloses no area".into());
+    }
+    Ok(())
+}

@@ -1,0 +1,78 @@
+//! Tabletop scenarios: terrain areas and formations load with located
+//! errors, and the `tabletop` Lua API sees them.
+
+use std::path::PathBuf;
+
+use sandtable::lua::{Host, ScenarioOverrides, ScriptError};
+
+fn ruleset() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rulesets/republique").display().to_string()
+}
+
+fn write(name: &str, yaml: &str) -> PathBuf {
+    let dir = tempfile::tempdir().unwrap().keep();
+    let path = dir.join(name);
+    std::fs::write(&path, yaml.replace("RULESET", &ruleset())).unwrap();
+    path
+}
+
+const GOOD: &str = "ruleset: RULESET\nmap: { width: 100, height: 60 }\nsides:\n  french: {}\n  austrian: {}\nareas:\n  - { kind: woods, points: [[10, 10], [30, 10], [30, 30], [10, 30]], name: Bois }\n  - { kind: hill, points: [[50, 40], [90, 40], [90, 60]] }\nunits:\n  - { id: f1, side: french, type: line_infantry, at: [20, 20], facing: 270, formation: column }\n  - { id: a1, side: austrian, type: line_infantry, at: [80, 45], facing: 90 }\n";
+
+#[test]
+fn tabletop_scenarios_load_areas_and_formations() {
+    let h = Host::new(Default::default()).unwrap();
+    h.load_scenario(&write("good.yaml", GOOD), &ScenarioOverrides::default()).unwrap();
+    let out = h
+        .exec(
+            "local f1 = world:unit('f1')\n\
+             local fp = tabletop.footprint(f1)\n\
+             local c = tabletop.cover(f1)\n\
+             return #tabletop.bases(f1), fp.width, fp.depth, c[1].kind, c[1].cover, c[1].fraction, \
+             tabletop.level(world:unit('a1')), #tabletop.areas(), tabletop.areas(tabletop.point(20, 20))[1].name",
+            "check.lua",
+        )
+        .unwrap();
+    let text: Vec<String> = out.iter().map(|v| format!("{v:?}")).collect();
+    assert_eq!(
+        text.join(" "),
+        "Integer(4) Integer(8) Integer(3) String(\"woods\") String(\"heavy\") Integer(1) Integer(1) Integer(2) String(\"Bois\")"
+    );
+}
+
+#[test]
+fn tabletop_scenario_errors_are_located() {
+    let cases: &[(&str, String, usize, &str)] = &[
+        ("unknown area kind", GOOD.replace("kind: woods", "kind: swamp"), 7, "unknown terrain 'swamp'"),
+        ("point off the table", GOOD.replace("[30, 30], [10, 30]", "[30, 30], [10, 130]"), 7, "off the table"),
+        (
+            "crossing outline",
+            GOOD.replace("[30, 10], [30, 30], [10, 30]", "[30, 30], [30, 10], [10, 30]"),
+            7,
+            "crosses itself",
+        ),
+        (
+            "too few points",
+            GOOD.replace("[[50, 40], [90, 40], [90, 60]]", "[[50, 40], [90, 40]]"),
+            8,
+            "at least 3 points",
+        ),
+        ("unknown formation", GOOD.replace("formation: column", "formation: wedge"), 10, "no formation 'wedge'"),
+        ("unknown cover class", GOOD.replace("name: Bois", "cover: stout"), 7, "unknown cover class 'stout'"),
+        (
+            "areas on a hex map",
+            GOOD.replace("{ width: 100, height: 60 }", "{ cols: 8, rows: 6 }")
+                .replace("at: [20, 20], facing: 270, formation: column", "hex: [1, 1]")
+                .replace("at: [80, 45], facing: 90", "hex: [2, 2]"),
+            7,
+            "`areas` are for tabletops",
+        ),
+    ];
+    for (what, yaml, line, text) in cases {
+        let h = Host::new(Default::default()).unwrap();
+        let err = h.load_scenario(&write("bad.yaml", yaml), &ScenarioOverrides::default()).unwrap_err();
+        let ScriptError::Located(l) = &err else { panic!("{what}: not located: {err}") };
+        assert!(l.file.ends_with("bad.yaml"), "{what}: {}", l.file);
+        assert_eq!(l.line, *line, "{what}: {}", l.message);
+        assert!(l.message.contains(text), "{what}: {}", l.message);
+    }
+}
