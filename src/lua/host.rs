@@ -1,0 +1,215 @@
+//! The host: one Luau state bound to one world, and the top-level calls
+//! that run under its budgets (`exec`, `call_global`, transactions).
+use super::*;
+
+/// A Luau state with the sandtable API, bound to a world.
+pub struct Host {
+    pub lua: Lua,
+    pub state: Rc<State>,
+}
+
+impl Host {
+    /// A host with an empty default world and no ruleset.
+    pub fn new(options: HostOptions) -> mlua::Result<Host> {
+        let libs = StdLib::COROUTINE
+            | StdLib::TABLE
+            | StdLib::STRING
+            | StdLib::UTF8
+            | StdLib::BIT
+            | StdLib::MATH
+            | StdLib::BUFFER
+            | StdLib::VECTOR
+            | StdLib::OS
+            | StdLib::DEBUG;
+        let lua = Lua::new_with(libs, LuaOptions::new())?;
+        lua.enable_jit(!options.no_jit);
+        set_compiler(&lua, &[]);
+        let limits = Limits {
+            time_ms: options.time_ms.unwrap_or(Limits::default().time_ms),
+            memory_mb: options.memory_mb.unwrap_or(Limits::default().memory_mb),
+        };
+        let state = Rc::new(State {
+            world: RefCell::new(World::default()),
+            ruleset: RefCell::new(None),
+            limits: Cell::new(limits),
+            guard: Guard {
+                deadline: Cell::new(None),
+                ticks: Cell::new(0),
+                tripped: Cell::new(None),
+                cancel: Arc::new(AtomicBool::new(false)),
+            },
+            output: RefCell::new(if options.capture_output { Output::Buffer(Vec::new()) } else { Output::Stdout }),
+            output_written: Cell::new(0),
+            decision_mode: Cell::new(DecisionMode::Auto),
+            asker: RefCell::new(None),
+            scenario: RefCell::new(None),
+            script_dir: RefCell::new(PathBuf::from(".")),
+            spec: RefCell::new(SpecReport::default()),
+            spec_path: RefCell::new(Vec::new()),
+            options: options.clone(),
+            unit_handles: RefCell::new(Vec::new()),
+            unit_handle_slots: RefCell::new(rustc_hash::FxHashMap::default()),
+            names: RefCell::new(rustc_hash::FxHashMap::default()),
+            subscribed: Cell::new(false),
+            name_slots: RefCell::new(Vec::new()),
+            fast_misses: Cell::new(0),
+        });
+        lua.set_app_data(state.clone());
+        let host = Host { lua, state };
+        host.install()?;
+        Ok(host)
+    }
+
+    pub(super) fn apply_limits(&self) {
+        apply_limits(&self.lua, &self.state);
+    }
+
+    /// Sets the time and memory budget.
+    pub fn set_limits(&self, limits: Limits) {
+        self.state.limits.set(limits);
+        self.apply_limits();
+    }
+
+    /// Runs `f` as one top-level call: under the time budget, with the output
+    /// budget reset, and with a clear error if the budget trips.
+    pub fn guarded<R>(&self, f: impl FnOnce(&Lua) -> mlua::Result<R>) -> mlua::Result<R> {
+        let g = &self.state.guard;
+        let ms = self.state.limits.get().time_ms;
+        g.deadline.set(Some(Instant::now() + Duration::from_millis(ms)));
+        g.tripped.set(None);
+        g.cancel.store(false, Ordering::Relaxed);
+        self.state.output_written.set(0);
+        let r = f(&self.lua);
+        let tripped = g.tripped.take();
+        g.deadline.set(None);
+        if r.is_err() {
+            // Luau does not collect on a failed allocation: after a memory bomb the
+            // garbage is still there, so collect it now or the next command fails too.
+            let _ = self.lua.gc_collect();
+        }
+        match (r, tripped) {
+            (Ok(v), _) => Ok(v),
+            (Err(_), Some(t)) => Err(mlua::Error::external(trip_error(t, &self.state))),
+            (Err(e), None) => Err(e),
+        }
+    }
+
+    /// Runs `f` as a transaction: if it fails, the world is put back exactly as it was.
+    pub fn transaction<R>(&self, f: impl FnOnce(&Host) -> Result<R, ScriptError>) -> Result<R, ScriptError> {
+        let before = self.state.world.borrow().clone();
+        let r = f(self);
+        if r.is_err() {
+            *self.state.world.borrow_mut() = before;
+        }
+        r
+    }
+
+    /// Compiles and runs a chunk of source under the budget.
+    pub fn exec(&self, source: &str, chunk_name: &str) -> Result<MultiValue, ScriptError> {
+        let name = chunk_name.to_string();
+        self.guarded(|lua| {
+            let f = lua.load(source).set_name(format!("@{name}")).into_function()?;
+            call_with_traceback(lua, &f, MultiValue::new())
+        })
+        .map_err(|e| ScriptError::from_lua_with(&e, Some((chunk_name, source))))
+    }
+
+    /// Runs a script file; relative `scenario(...)` paths resolve beside it.
+    pub fn exec_file(&self, path: &Path) -> Result<MultiValue, ScriptError> {
+        let source = std::fs::read_to_string(path)
+            .map_err(|e| ScriptError::plain(format!("cannot read script {}: {e}", path.display())))?;
+        *self.state.script_dir.borrow_mut() = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        self.exec(&source, &display_path(path))
+    }
+
+    /// Calls a global function by name under the budget (used for `trial`).
+    pub fn call_global(&self, name: &str) -> Result<Value, ScriptError> {
+        self.guarded(|lua| {
+            let f: Function = lua
+                .globals()
+                .get::<Option<Function>>(name)?
+                .ok_or_else(|| mlua::Error::runtime(format!("the script defines no global function `{name}`")))?;
+            f.call::<Value>(())
+        })
+        .map_err(|e| ScriptError::from_lua(&e))
+    }
+
+    /// Loads a ruleset: dice, params, and its Lua modules (each becomes a global of its name).
+    pub fn load_ruleset(&self, rs: Ruleset) -> Result<(), ScriptError> {
+        self.guarded(|lua| Ok(load_ruleset_into(lua, &self.state, rs))).map_err(|e| ScriptError::from_lua(&e))?
+    }
+
+    /// Re-runs the ruleset's scripts against the same world (after an edit).
+    /// The ruleset's YAML is read again too, keeping the params set so far.
+    pub fn reload(&self) -> Result<(), ScriptError> {
+        self.guarded(|lua| Ok(reload_into(lua, &self.state))).map_err(|e| ScriptError::from_lua(&e))?
+    }
+
+    /// Loads a scenario (and its ruleset, unless overridden), replacing the world.
+    /// On any error nothing changes.
+    pub fn load_scenario(&self, path: &Path, overrides: &ScenarioOverrides) -> Result<(), ScriptError> {
+        self.lua.set_app_data(spec_api::Overrides(overrides.clone()));
+        self.guarded(|lua| Ok(load_scenario_into(lua, &self.state, path, overrides)))
+            .map_err(|e| ScriptError::from_lua(&e))?
+    }
+
+    /// Remembers command-line overrides so that `scenario(...)` in scripts applies them too.
+    pub fn set_overrides(&self, overrides: &ScenarioOverrides) {
+        self.lua.set_app_data(spec_api::Overrides(overrides.clone()));
+    }
+
+    /// A copy of the world (for undo, trials, transactions).
+    pub fn snapshot(&self) -> World {
+        self.state.world.borrow().clone()
+    }
+
+    pub fn restore(&self, world: World) {
+        *self.state.world.borrow_mut() = world;
+    }
+
+    /// Takes what `print` wrote, when output is captured.
+    pub fn take_output(&self) -> String {
+        match &mut *self.state.output.borrow_mut() {
+            Output::Buffer(b) => String::from_utf8_lossy(&std::mem::take(b)).to_string(),
+            Output::Stdout => String::new(),
+        }
+    }
+
+    pub fn set_decision_mode(&self, mode: DecisionMode) {
+        self.state.decision_mode.set(mode);
+    }
+
+    /// Installs the person-facing decision source (the REPL).
+    pub fn set_asker(&self, asker: Option<Box<dyn Asker>>) {
+        *self.state.asker.borrow_mut() = asker;
+    }
+
+    /// Forced dice and queued answers left over (a spec that leaves any fails).
+    pub fn leftovers(&self) -> Vec<String> {
+        let mut out: Vec<String> = self
+            .state
+            .world
+            .borrow()
+            .dice
+            .unused_forced()
+            .into_iter()
+            .map(|(k, v)| format!("forced {k} results never rolled: {}", v.join(" ")))
+            .collect();
+        if let Ok(q) = self.lua.named_registry_value::<Table>(keys::ANSWERS) {
+            let n = q.raw_len();
+            if n > 0 {
+                let items: Vec<String> = q.sequence_values::<Value>().flatten().map(|v| display_value(&v)).collect();
+                out.push(format!("answers never used: {}", items.join(", ")));
+            }
+        }
+        out
+    }
+
+    /// Clears forced dice and queued answers.
+    pub fn clear_queues(&self) {
+        self.state.world.borrow_mut().dice.clear_forced();
+        if let Ok(t) = self.lua.create_table() {
+            let _ = self.lua.set_named_registry_value(keys::ANSWERS, t);
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! Loading rulesets and scenarios into a host: params, limits, compiler
+//! settings, module scripts, and reloads that are all or nothing.
+use super::*;
+
+impl Host {
+    pub(super) fn install_params(&self) -> mlua::Result<()> {
+        let lua = &self.lua;
+        let params = lua.create_table()?;
+        lua.set_named_registry_value(keys::PARAMS, params.clone())?;
+        lua.globals().set("params", params)?;
+        lua.set_named_registry_value(keys::LOS_RULE, Value::Nil)?;
+        let rt = lua.create_table()?;
+        lua.set_named_registry_value(keys::RULESET, rt.clone())?;
+        lua.globals().set("ruleset", rt)?;
+        Ok(())
+    }
+
+    /// Applies `module.param=value` to the loaded ruleset and the Lua `params` table.
+    pub fn set_param(&self, assignment: &str) -> Result<(), ScriptError> {
+        let mut rs = self.state.ruleset.borrow().clone().ok_or_else(|| ScriptError::plain("no ruleset is loaded"))?;
+        rs.set_param(assignment).map_err(|e| ScriptError::plain(e.to_string()))?;
+        refresh_params(&self.lua, &rs).map_err(|e| ScriptError::from_lua(&e))?;
+        *self.state.ruleset.borrow_mut() = Some(rs);
+        Ok(())
+    }
+}
+
+/// Command-line overrides applied when a scenario loads.
+#[derive(Clone, Debug, Default)]
+pub struct ScenarioOverrides {
+    pub ruleset: Option<String>,
+    pub variant: Option<String>,
+    pub seed: Option<u64>,
+    pub set: Vec<String>,
+}
+
+pub(super) fn apply_limits(lua: &Lua, st: &State) {
+    let mb = st.limits.get().memory_mb;
+    let _ = lua.set_memory_limit((mb as usize).saturating_mul(1 << 20));
+}
+
+/// Installs a ruleset into a state: limits, dice, params, scripts.
+pub fn load_ruleset_into(lua: &Lua, st: &State, rs: Ruleset) -> Result<(), ScriptError> {
+    st.limits.set(Limits {
+        time_ms: st.options.time_ms.unwrap_or(rs.limits.time_ms),
+        memory_mb: st.options.memory_mb.unwrap_or(rs.limits.memory_mb),
+    });
+    apply_limits(lua, st);
+    {
+        let mut w = st.world.borrow_mut();
+        for k in &rs.dice {
+            w.dice.define(k.clone());
+        }
+        w.stacking = rs.stacking;
+    }
+    let previous = st.ruleset.replace(Some(rs));
+    let r = run_ruleset_scripts(lua, st, previous.as_ref()).map_err(|e| ScriptError::from_lua(&e));
+    if r.is_err() {
+        *st.ruleset.borrow_mut() = previous;
+    }
+    r
+}
+
+/// Re-reads the ruleset's YAML (keeping param values set so far) and re-runs its scripts.
+pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
+    let Some(old) = st.ruleset.borrow().clone() else {
+        return Ok(());
+    };
+    let file = old.dir.join("ruleset.yaml");
+    let src = std::fs::read_to_string(&file)
+        .map_err(|e| ScriptError::plain(format!("cannot read {}: {e}", display_path(&file))))?;
+    let mut rs = Ruleset::parse(&file, &src).map_err(|e| match e {
+        crate::ruleset::RulesetError::Located(l) => ScriptError::Located(l),
+        other => ScriptError::plain_diag(other),
+    })?;
+    // Keep what was set by hand (--set, :set, a variant); edited defaults take effect.
+    for (module, values) in &old.values {
+        for (name, v) in values {
+            let old_default = old.params.get(module).and_then(|m| m.get(name)).map(|d| &d.default);
+            let new_def = rs.params.get(module).and_then(|m| m.get(name));
+            if old_default != Some(v) && new_def.is_some_and(|d| d.check(v).is_ok()) {
+                rs.values.entry(module.clone()).or_default().insert(name.clone(), v.clone());
+            }
+        }
+    }
+    rs.variant = old.variant.clone();
+    let before = st.ruleset.replace(Some(rs.clone()));
+    {
+        let mut w = st.world.borrow_mut();
+        for k in &rs.dice {
+            w.dice.define(k.clone());
+        }
+        w.stacking = rs.stacking;
+    }
+    let r = run_ruleset_scripts(lua, st, before.as_ref()).map_err(|e| ScriptError::from_lua(&e));
+    if r.is_err() {
+        // The previous scripts are still in place; keep the previous data too.
+        *st.ruleset.borrow_mut() = before;
+    }
+    r
+}
+
+/// Configures the Luau compiler. In the sandbox Luau resolves global chains
+/// such as `params.mod.x` or `module.fire` once, when a chunk loads; globals that
+/// change during a session (params after `--set`, modules after a reload) must
+/// be named mutable so every access looks them up.
+pub(super) fn set_compiler(lua: &Lua, modules: &[String]) {
+    let mut mutable: Vec<String> = vec!["params".into(), "ruleset".into()];
+    mutable.extend(modules.iter().cloned());
+    lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(2).set_mutable_globals(mutable));
+}
+
+/// Publishes the ruleset's data to Lua: `params` and the `ruleset` table.
+pub(super) fn publish_ruleset(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
+    refresh_params(lua, rs)?;
+    let rt: Table = lua.named_registry_value(keys::RULESET)?;
+    rt.set_readonly(false);
+    rt.set("name", rs.name.as_str())?;
+    rt.set("title", rs.title.as_str())?;
+    rt.set("dir", display_path(&rs.dir))?;
+    rt.set("terrain", json_to_lua(lua, &serde_json::Value::Object(rs.terrain.clone()))?)?;
+    rt.set("unit_types", json_to_lua(lua, &serde_json::Value::Object(rs.unit_types.clone()))?)?;
+    rt.set("charts", json_to_lua(lua, &rs.charts)?)?;
+    rt.set("tokens", lua.create_sequence_from(rs.tokens.iter().map(String::as_str))?)?;
+    rt.set("variant", rs.variant.clone())?;
+    rt.set_readonly(true);
+    Ok(())
+}
+
+/// Registry entries the scripts fill in (subscriptions, policies, loaded
+/// modules, the LOS rule): started afresh on a (re)load, put back if it fails.
+pub(super) const SCRIPT_REGISTRY: [&str; 4] = [keys::HANDLERS, keys::POLICIES, keys::LOADED, keys::LOS_RULE];
+
+/// Runs the ruleset's modules. All or nothing: if one fails, the previous
+/// modules, subscriptions and policies stay in place and the session goes on
+/// with them.
+pub(super) fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Ruleset>) -> mlua::Result<()> {
+    let Some(rs) = st.ruleset.borrow().clone() else {
+        return Ok(());
+    };
+    let saved: Vec<Value> =
+        SCRIPT_REGISTRY.iter().map(|k| lua.named_registry_value::<Value>(k)).collect::<mlua::Result<_>>()?;
+    set_compiler(lua, &rs.modules);
+    let was_subscribed = st.subscribed.replace(false);
+    let run = || -> mlua::Result<Vec<(String, Value)>> {
+        publish_ruleset(lua, &rs)?;
+        for k in SCRIPT_REGISTRY {
+            if k == keys::LOS_RULE {
+                lua.set_named_registry_value(k, Value::Nil)?;
+            } else {
+                lua.set_named_registry_value(k, lua.create_table()?)?;
+            }
+        }
+        let require: Function = lua.globals().get("require")?;
+        let mut modules = Vec::new();
+        for m in &rs.modules {
+            modules.push((m.clone(), require.call::<Value>(m.as_str())?));
+        }
+        Ok(modules)
+    };
+    match run() {
+        Ok(modules) => {
+            let g = lua.globals();
+            for (name, module) in modules {
+                install_module(&g, &name, module)?;
+            }
+            Ok(())
+        }
+        Err(e) => {
+            for (k, v) in SCRIPT_REGISTRY.iter().zip(saved) {
+                lua.set_named_registry_value(k, v)?;
+            }
+            st.subscribed.set(was_subscribed);
+            if let Some(prev) = previous {
+                publish_ruleset(lua, prev)?;
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Makes a module's table the global of its name. On a reload the new contents
+/// go into the existing table: code loaded earlier (a spec, a function typed at
+/// the REPL) may hold that table through Luau's import cache, and must see the
+/// edited functions.
+pub(super) fn install_module(g: &Table, name: &str, module: Value) -> mlua::Result<()> {
+    if let (Value::Table(old), Value::Table(new)) = (g.raw_get::<Value>(name)?, &module) {
+        if !old.is_readonly() && old != *new {
+            old.clear()?;
+            for pair in new.pairs::<Value, Value>() {
+                let (k, v) = pair?;
+                old.raw_set(k, v)?;
+            }
+            old.set_metatable(new.metatable())?;
+            return Ok(());
+        }
+    }
+    g.raw_set(name, module)
+}
+
+/// Loads a scenario file into a state; on any error nothing changes.
+pub fn load_scenario_into(
+    lua: &Lua,
+    st: &State,
+    path: &Path,
+    overrides: &ScenarioOverrides,
+) -> Result<(), ScriptError> {
+    let sc = Scenario::load(path).map_err(ScriptError::Located)?;
+    let rs_name = overrides.ruleset.clone().unwrap_or_else(|| sc.ruleset.clone());
+    let base = if overrides.ruleset.is_none() { path.parent() } else { None };
+    let mut rs = crate::ruleset::Ruleset::load_from(&rs_name, base).map_err(|e| match e {
+        crate::ruleset::RulesetError::NotFound { .. } if overrides.ruleset.is_none() => {
+            ScriptError::Located(sc.ruleset_error(e.to_string()))
+        }
+        crate::ruleset::RulesetError::Located(l) => ScriptError::Located(l),
+        other => ScriptError::plain_diag(other),
+    })?;
+    if let Some(v) = overrides.variant.clone().or_else(|| sc.variant.clone()) {
+        rs.apply_variant(&v).map_err(|e| {
+            if overrides.variant.is_none() {
+                ScriptError::Located(sc.variant_error(e.to_string()))
+            } else {
+                ScriptError::plain(e.to_string())
+            }
+        })?;
+    }
+    sc.apply_params(&mut rs).map_err(ScriptError::Located)?;
+    for s in &overrides.set {
+        rs.set_param(s).map_err(|e| ScriptError::plain(e.to_string()))?;
+    }
+    let mut world = sc.build(&rs).map_err(ScriptError::Located)?;
+    if let Some(seed) = overrides.seed {
+        world.dice.seed(seed);
+    }
+    let same_ruleset = st.ruleset.borrow().as_ref().map(|r| (r.dir.clone(), r.values.clone()))
+        == Some((rs.dir.clone(), rs.values.clone()));
+    let recording = st.world.borrow().log.recording;
+    world.log.recording = recording;
+    let before_world = st.world.replace(world);
+    let before_rs = st.ruleset.borrow().clone();
+    let before_scenario = st.scenario.replace(Some(path.to_path_buf()));
+    let r = if same_ruleset { Ok(()) } else { load_ruleset_into(lua, st, rs) };
+    if r.is_err() {
+        *st.world.borrow_mut() = before_world;
+        *st.ruleset.borrow_mut() = before_rs;
+        *st.scenario.borrow_mut() = before_scenario;
+    }
+    r
+}
+
+pub(super) fn refresh_params(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
+    let params: Table = lua.named_registry_value(keys::PARAMS)?;
+    params.set_readonly(false);
+    params.clear()?;
+    for (module, values) in &rs.values {
+        let t = lua.create_table()?;
+        for (k, v) in values {
+            t.set(k.as_str(), json_to_lua(lua, v)?)?;
+        }
+        t.set_readonly(true);
+        params.set(module.as_str(), t)?;
+    }
+    params.set_readonly(true);
+    Ok(())
+}

@@ -1,0 +1,67 @@
+//! `require`: modules only from the ruleset's folder and `rulesets/lib/`.
+use super::*;
+
+impl Host {
+    pub(super) fn install_require(&self) -> mlua::Result<()> {
+        let lua = &self.lua;
+        lua.set_named_registry_value(keys::LOADED, lua.create_table()?)?;
+        let state = self.state.clone();
+        let require = lua.create_function(move |lua, name: String| {
+            let path = resolve_module(&state, &name)?;
+            let key = display_path(&path);
+            let loaded: Table = lua.named_registry_value(keys::LOADED)?;
+            match loaded.get::<Value>(key.as_str())? {
+                Value::Boolean(false) => {
+                    return Err(mlua::Error::runtime(format!(
+                        "require('{name}'): a module requires itself (cycle through {key})"
+                    )))
+                }
+                Value::Nil => {}
+                v => return Ok(v),
+            }
+            let src = std::fs::read_to_string(&path)
+                .map_err(|e| mlua::Error::runtime(format!("require('{name}'): cannot read {key}: {e}")))?;
+            loaded.set(key.as_str(), false)?;
+            let f = lua.load(src).set_name(format!("@{key}")).into_function()?;
+            let v: Value = match f.call::<Value>(()) {
+                Ok(v) => v,
+                Err(e) => {
+                    loaded.set(key.as_str(), Value::Nil)?;
+                    return Err(e);
+                }
+            };
+            let v = if v.is_nil() { Value::Boolean(true) } else { v };
+            loaded.set(key.as_str(), v.clone())?;
+            Ok(v)
+        })?;
+        lua.globals().set("require", require)
+    }
+}
+
+/// `require` names are `module` (the ruleset's folder) or `lib/module` (the shared
+/// folder); dots may stand for slashes; nothing may climb out.
+pub(super) fn resolve_module(state: &State, name: &str) -> mlua::Result<PathBuf> {
+    let bad = |why: &str| mlua::Error::runtime(format!("require('{name}'): {why}"));
+    let rel = name.replace('.', "/");
+    if rel.is_empty() || rel.starts_with('/') || rel.split('/').any(|p| p.is_empty() || p == "..") {
+        return Err(bad("module names are like 'combat' or 'lib/cc_dice'; no absolute paths or '..'"));
+    }
+    if !rel.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '/' || c == '-') {
+        return Err(bad("module names may use letters, digits, '_', '-' and '/' only"));
+    }
+    let rs_dir = state.ruleset.borrow().as_ref().map(|r| r.dir.clone());
+    let lib_dir = rs_dir
+        .as_ref()
+        .and_then(|d| d.parent().map(|p| p.join("lib")))
+        .unwrap_or_else(|| crate::ruleset::project_root().join("rulesets").join("lib"));
+    let candidate = if let Some(rest) = rel.strip_prefix("lib/") {
+        lib_dir.join(format!("{rest}.lua"))
+    } else {
+        let dir = rs_dir.ok_or_else(|| bad("no ruleset is loaded, so only lib/ modules can be required"))?;
+        dir.join(format!("{rel}.lua"))
+    };
+    if !candidate.is_file() {
+        return Err(bad(&format!("no file {}", display_path(&candidate))));
+    }
+    Ok(candidate)
+}

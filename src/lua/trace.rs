@@ -1,0 +1,95 @@
+//! Budget trips and tracebacks: what a failed call tells the person.
+use super::*;
+
+pub(super) fn trip_message(trip: Option<Trip>, state: &State) -> String {
+    trip_error(trip.unwrap_or(Trip::Time), state).to_string()
+}
+
+/// The error a tripped guard gives: matchable, and its message written once
+/// (in `ScriptError`'s `Display`).
+pub(super) fn trip_error(trip: Trip, state: &State) -> ScriptError {
+    match trip {
+        Trip::Cancel => ScriptError::Interrupted,
+        Trip::Time => ScriptError::TimeLimit { ms: state.limits.get().time_ms },
+    }
+}
+
+/// Calls `f` so that a Lua error carries a traceback. The error value is
+/// turned into a message in Rust, without running a script's `__tostring`
+/// (an error object's metamethods are hostile territory).
+pub fn call_with_traceback(lua: &Lua, f: &Function, args: MultiValue) -> mlua::Result<MultiValue> {
+    let runner: Function = match lua.named_registry_value::<Option<Function>>(keys::TBCALL)? {
+        Some(r) => r,
+        None => {
+            let r: Function = lua
+                .load(
+                    r#"
+return function(f, ...)
+  local tb
+  local res = table.pack(xpcall(f, function(e)
+    tb = debug.traceback(nil, 2)
+    return e
+  end, ...))
+  if res[1] then return true, table.unpack(res, 2, res.n) end
+  return false, res[2], tb
+end
+"#,
+                )
+                .set_name("=sandtable")
+                .call(())?;
+            lua.set_named_registry_value(keys::TBCALL, r.clone())?;
+            r
+        }
+    };
+    let mut all = MultiValue::new();
+    all.push_back(Value::Function(f.clone()));
+    all.extend(args);
+    let mut out: MultiValue = runner.call(all)?;
+    let ok = matches!(out.pop_front(), Some(Value::Boolean(true)));
+    if ok {
+        return Ok(out);
+    }
+    let err = out.pop_front().unwrap_or(Value::Nil);
+    let tb = match out.pop_front() {
+        Some(Value::String(s)) => trim_traceback(&s.to_string_lossy()),
+        _ => String::new(),
+    };
+    Err(match err {
+        Value::Error(e) => match *e {
+            mlua::Error::CallbackError { cause, .. } => mlua::Error::CallbackError { traceback: tb, cause },
+            mlua::Error::RuntimeError(m) => mlua::Error::RuntimeError(format!("{m}\n{tb}")),
+            other => other,
+        },
+        Value::String(s) => {
+            let m = s.to_string_lossy();
+            if m == "not enough memory" {
+                mlua::Error::MemoryError(m.to_string())
+            } else {
+                mlua::Error::RuntimeError(format!("{m}\n{tb}"))
+            }
+        }
+        other => mlua::Error::RuntimeError(format!("error object: {}\n{tb}", display_value(&other))),
+    })
+}
+
+/// Keeps a traceback readable: drops our own runner frames and caps its length
+/// (runaway recursion makes thousands of frames).
+pub fn trim_traceback(tb: &str) -> String {
+    const KEEP: usize = 12;
+    let lines: Vec<&str> = tb
+        .lines()
+        .filter(|l| !l.contains("sandtable:") && !l.contains("in function 'xpcall'") && !l.trim().is_empty())
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    if !lines.first().is_some_and(|l| l.starts_with("stack traceback")) {
+        out.push("stack traceback:".into());
+    }
+    if lines.len() > KEEP + 2 {
+        out.extend(lines[..KEEP].iter().map(|l| l.to_string()));
+        out.push(format!("\t... ({} more frames)", lines.len() - KEEP - 1));
+        out.push(lines[lines.len() - 1].to_string());
+    } else {
+        out.extend(lines.iter().map(|l| l.to_string()));
+    }
+    out.join("\n")
+}
