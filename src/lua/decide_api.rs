@@ -97,7 +97,12 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
             let (choice, by) = if queue.raw_len() > 0 {
                 let answer: Value = queue.raw_get(1)?;
                 queue.raw_remove(1)?;
-                (check(&answer, "the answer")?, "answer")
+                let sentinel: Value = lua.named_registry_value(keys::ANSWER_DEFAULT)?;
+                if answer == sentinel {
+                    (default, "answer (the default)")
+                } else {
+                    (check(&answer, "the answer")?, "answer")
+                }
             } else if st.decision_mode.get() == DecisionMode::Strict {
                 return Err(mlua::Error::runtime(format!(
                     "decide '{prompt}' ({}): no answer left; give one with answers{{...}} before this decision",
@@ -147,6 +152,23 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
         }
         Ok(())
     })?;
+    // `answers` is callable and carries `answers.default`: an answer that
+    // takes the decision's own default, so a spec can pin what the default is.
+    let sentinel = lua.create_table()?;
+    let sentinel_meta = lua.create_table()?;
+    sentinel_meta.set("__tostring", lua.create_function(|_, _: Value| Ok("answers.default"))?)?;
+    sentinel.set_metatable(Some(sentinel_meta))?;
+    sentinel.set_readonly(true);
+    lua.set_named_registry_value(keys::ANSWER_DEFAULT, sentinel.clone())?;
+    let answers_fn: Function = api.table().get("answers")?;
+    let answers = lua.create_table()?;
+    answers.set("default", sentinel)?;
+    let meta = lua.create_table()?;
+    meta.set("__call", lua.create_function(move |_, (_, list): (Value, Table)| answers_fn.call::<()>(list))?)?;
+    answers.set_metatable(Some(meta))?;
+    answers.set_readonly(true);
+    api.table().set("answers", answers)?;
+    api.member("answers.default", "an answer that takes the decision's default (specs pin defaults with it)");
     api.function(
         "policy(id, fn)",
         "how simulations answer decision id",

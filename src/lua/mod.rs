@@ -120,6 +120,9 @@ pub struct State {
     /// Calls a fast path handed to its full function (tests check that
     /// simulation's hot calls stay on the fast paths).
     pub fast_misses: Cell<u64>,
+    /// Module chunks `require` loaded, by display path (kept only with
+    /// [`HostOptions::coverage`]).
+    pub chunks: RefCell<Vec<(String, Function)>>,
 }
 
 /// A cached unit handle and the id it was made for.
@@ -186,6 +189,12 @@ pub struct HostOptions {
     /// Leave out the API's fast paths (`fast`), so that every call takes the
     /// full function: for tests that compare the two, and for measuring them.
     pub no_fast_paths: bool,
+    /// Compile with Luau's statement coverage and keep every module `require`
+    /// loads, so `sandtable test --coverage` can read their line hits.
+    pub coverage: bool,
+    /// Module sources to use instead of the files, by canonical path: how
+    /// `sandtable test --mutate` runs a mutant without writing to the ruleset.
+    pub sources: Option<std::sync::Arc<std::collections::HashMap<PathBuf, String>>>,
 }
 
 /// A Luau state with the sandtable API, bound to a world.
@@ -209,7 +218,7 @@ impl Host {
             | StdLib::DEBUG;
         let lua = Lua::new_with(libs, LuaOptions::new())?;
         lua.enable_jit(!options.no_jit);
-        set_compiler(&lua, &[]);
+        set_compiler(&lua, &[], options.coverage);
         let limits = Limits {
             time_ms: options.time_ms.unwrap_or(Limits::default().time_ms),
             memory_mb: options.memory_mb.unwrap_or(Limits::default().memory_mb),
@@ -239,6 +248,7 @@ impl Host {
             subscribed: Cell::new(false),
             name_slots: RefCell::new(Vec::new()),
             fast_misses: Cell::new(0),
+            chunks: RefCell::new(Vec::new()),
         });
         lua.set_app_data(state.clone());
         let host = Host { lua, state };
@@ -544,10 +554,20 @@ impl Host {
                 Value::Nil => {}
                 v => return Ok(v),
             }
-            let src = std::fs::read_to_string(&path)
-                .map_err(|e| mlua::Error::runtime(format!("require('{name}'): cannot read {key}: {e}")))?;
+            let given = state.options.sources.as_ref().and_then(|m| {
+                let canonical = path.canonicalize().ok()?;
+                m.get(&canonical).cloned()
+            });
+            let src = match given {
+                Some(s) => s,
+                None => std::fs::read_to_string(&path)
+                    .map_err(|e| mlua::Error::runtime(format!("require('{name}'): cannot read {key}: {e}")))?,
+            };
             loaded.set(key.as_str(), false)?;
             let f = lua.load(src).set_name(format!("@{key}")).into_function()?;
+            if state.options.coverage {
+                state.chunks.borrow_mut().push((key.clone(), f.clone()));
+            }
             let v: Value = match f.call::<Value>(()) {
                 Ok(v) => v,
                 Err(e) => {
@@ -663,10 +683,17 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
 /// such as `params.mod.x` or `module.fire` once, when a chunk loads; globals that
 /// change during a session (params after `--set`, modules after a reload) must
 /// be named mutable so every access looks them up.
-fn set_compiler(lua: &Lua, modules: &[String]) {
+/// With `coverage`, Luau records statement hits (at optimization level 1, so
+/// no function is inlined away from its own lines).
+fn set_compiler(lua: &Lua, modules: &[String], coverage: bool) {
     let mut mutable: Vec<String> = vec!["params".into(), "ruleset".into()];
     mutable.extend(modules.iter().cloned());
-    lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(2).set_mutable_globals(mutable));
+    let compiler = if coverage {
+        mlua::chunk::Compiler::new().set_optimization_level(1).set_coverage_level(1)
+    } else {
+        mlua::chunk::Compiler::new().set_optimization_level(2)
+    };
+    lua.set_compiler(compiler.set_mutable_globals(mutable));
 }
 
 /// Publishes the ruleset's data to Lua: `params` and the `ruleset` table.
@@ -699,7 +726,7 @@ fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Ruleset>) -> mlu
     };
     let saved: Vec<Value> =
         SCRIPT_REGISTRY.iter().map(|k| lua.named_registry_value::<Value>(k)).collect::<mlua::Result<_>>()?;
-    set_compiler(lua, &rs.modules);
+    set_compiler(lua, &rs.modules, st.options.coverage);
     let was_subscribed = st.subscribed.replace(false);
     let run = || -> mlua::Result<Vec<(String, Value)>> {
         publish_ruleset(lua, &rs)?;
@@ -840,6 +867,14 @@ fn resolve_module(state: &State, name: &str) -> mlua::Result<PathBuf> {
         .and_then(|d| d.parent().map(|p| p.join("lib")))
         .unwrap_or_else(|| crate::ruleset::project_root().join("rulesets").join("lib"));
     let candidate = if let Some(rest) = rel.strip_prefix("lib/") {
+        if rs_dir.is_none() {
+            // lib/ modules read the ruleset's data (terrain, charts) as they
+            // load: without one they would quietly see empty tables.
+            return Err(bad(
+                "no ruleset is loaded yet, and lib/ modules read its data (terrain, charts) when they load; \
+                 call scenario(...) before require, or put the spec in a ruleset's spec/ folder",
+            ));
+        }
         lib_dir.join(format!("{rest}.lua"))
     } else {
         let dir = rs_dir.ok_or_else(|| bad("no ruleset is loaded, so only lib/ modules can be required"))?;
