@@ -44,7 +44,9 @@ impl Coverage {
     pub fn of_host(host: &Host) -> Coverage {
         let mut cov = Coverage::default();
         for (key, f) in host.state.chunks.borrow().iter() {
-            let file = cov.files.entry(key.clone()).or_default();
+            // One name per file, however the ruleset's folder was reached.
+            let key = Path::new(key).canonicalize().map_or_else(|_| key.clone(), |p| crate::lua::display_path(&p));
+            let file = cov.files.entry(key).or_default();
             f.coverage(|info| {
                 let name = match (&info.function, info.depth) {
                     (_, 0) => "(module top level)".to_string(),

@@ -534,7 +534,7 @@ mod tests {
 
     #[test]
     fn error_levels_are_not_mutated() {
-        assert_eq!(changes("error(\"bad \" .. f(1), 2)\n"), vec!["1:18 `1` -> `2`", "1:18 `1` -> `0`"]);
+        assert_eq!(changes("error(\"bad \" .. f(1), 2)\n"), vec!["1:19 `1` -> `2`", "1:19 `1` -> `0`"]);
     }
 
     #[test]
