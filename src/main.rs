@@ -75,13 +75,14 @@ How strong are the specs?
               each survivor is printed as file:line:column with the change, so
               you can write the spec that would catch it, or note why the
               change means the same rule. Score = killed / all mutants.
-              Exit code 1 when a mutant survives.
+              --min-score PCT makes a lower score exit with code 1 (for CI).
 
 Examples:
   sandtable test --coverage rulesets/great_war
   sandtable test --coverage rulesets/great_war --coverage-out target/great_war.lcov
   sandtable test --mutate rulesets/great_war
-  sandtable test --mutate rulesets/great_war --jobs 1 --mutant-budget 10000")]
+  sandtable test --mutate rulesets/great_war --jobs 1 --mutant-budget 10000
+  sandtable test --mutate tests/fixtures/mini --min-score 10")]
     Test {
         /// Spec files, or folders searched for *.lua (default: rulesets/*/spec and tests/).
         paths: Vec<PathBuf>,
@@ -110,6 +111,9 @@ struct StrengthArgs {
     /// Mutation testing: run the specs against small changes to the ruleset and list the changes no spec notices.
     #[arg(long, conflicts_with_all = ["coverage", "coverage_out"])]
     mutate: bool,
+    /// With --mutate: exit with code 1 when the mutation score is below PCT (for CI).
+    #[arg(long, value_name = "PCT")]
+    min_score: Option<f64>,
     /// Threads for --mutate (default: every core).
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,
@@ -329,10 +333,12 @@ fn mutate(files: &[PathBuf], limits: &LimitArgs, overrides: &ScenarioOverrides, 
     match mutate::run(files, &limits.options(), overrides, &settings) {
         Ok(report) => {
             print!("{}", report.text());
-            if report.killed() == report.results.len() {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::FAILURE
+            match strength.min_score {
+                Some(min) if report.score() < min => {
+                    println!("score {:.1}% is below --min-score {min}", report.score());
+                    ExitCode::FAILURE
+                }
+                _ => ExitCode::SUCCESS,
             }
         }
         Err(e) => {
