@@ -19,7 +19,9 @@ Examples:
   sandtable repl --scenario scripts/great_war/bombardment.yaml --seed 7
   sandtable run scripts/examples/hello.lua --scenario scripts/great_war_bombard.yaml --seed 7
   sandtable test                      run every spec (rulesets/*/spec and tests/)
-  sandtable test rulesets/great_war   run one ruleset's specs")]
+  sandtable test rulesets/great_war   run one ruleset's specs
+  sandtable test --coverage rulesets/great_war   which lines of its Lua the specs run
+  sandtable test --mutate rulesets/great_war     would the specs notice a wrong rule?")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -54,7 +56,33 @@ enum Command {
         #[arg(long)]
         show_log: bool,
     },
-    /// Run spec files and report `N passed, M failed`.
+    /// Run spec files and report `N passed, M failed`; measure how strong they are.
+    #[command(after_help = "\
+How strong are the specs?
+  --coverage  runs the specs with Luau's line coverage on and prints, per Lua
+              file of the ruleset (its modules and the lib/ modules it loads)
+              and per function not fully run, how many statement lines ran,
+              then every line no spec runs (file:line). A rule on a line no
+              spec runs is a rule no spec checks. --coverage-out FILE also
+              writes lcov for editors and CI.
+  --mutate    mutation testing: makes one small change at a time to the
+              ruleset's Lua (a comparison or arithmetic operator flipped, a
+              number one off, true/false or and/or swapped, a `not` or a guard
+              clause's `return` removed) and to its params' values (one step
+              each way, switches flipped), and runs the specs against each
+              change in a fresh Lua state, in memory (the files are never
+              written), on every core. A change no spec notices *survives*:
+              each survivor is printed as file:line:column with the change, so
+              you can write the spec that would catch it, or note why the
+              change means the same rule. Score = killed / all mutants.
+              --min-score PCT makes a lower score exit with code 1 (for CI).
+
+Examples:
+  sandtable test --coverage rulesets/great_war
+  sandtable test --coverage rulesets/great_war --coverage-out target/great_war.lcov
+  sandtable test --mutate rulesets/great_war
+  sandtable test --mutate rulesets/great_war --jobs 1 --mutant-budget 10000
+  sandtable test --mutate tests/fixtures/mini --min-score 10")]
     Test {
         /// Spec files, or folders searched for *.lua (default: rulesets/*/spec and tests/).
         paths: Vec<PathBuf>,
@@ -66,7 +94,33 @@ enum Command {
         /// Apply a ruleset variant to every spec.
         #[arg(long)]
         variant: Option<String>,
+        #[command(flatten)]
+        strength: StrengthArgs,
     },
+}
+
+/// `sandtable test`'s measures of spec strength.
+#[derive(Args, Clone, Default)]
+struct StrengthArgs {
+    /// Report line coverage of the ruleset's Lua per file and function, and the lines no spec runs.
+    #[arg(long)]
+    coverage: bool,
+    /// Write the coverage as an lcov tracefile to FILE (implies --coverage).
+    #[arg(long, value_name = "FILE")]
+    coverage_out: Option<PathBuf>,
+    /// Mutation testing: run the specs against small changes to the ruleset and list the changes no spec notices.
+    #[arg(long, conflicts_with_all = ["coverage", "coverage_out"])]
+    mutate: bool,
+    /// With --mutate: exit with code 1 when the mutation score is below PCT (for CI).
+    #[arg(long, value_name = "PCT")]
+    min_score: Option<f64>,
+    /// Threads for --mutate (default: every core).
+    #[arg(long, value_name = "N")]
+    jobs: Option<usize>,
+    /// Time budget of one mutant over all its spec files, in milliseconds (--mutate;
+    /// default: four times the clean run of all the specs, plus a second).
+    #[arg(long, value_name = "MS")]
+    mutant_budget: Option<u64>,
 }
 
 /// Where the world comes from.
@@ -193,7 +247,13 @@ fn run(script: &std::path::Path, setup: &Setup, log: Option<&PathBuf>, show_log:
     }
 }
 
-fn test(paths: &[PathBuf], limits: &LimitArgs, set: &[String], variant: &Option<String>) -> ExitCode {
+fn test(
+    paths: &[PathBuf],
+    limits: &LimitArgs,
+    set: &[String],
+    variant: &Option<String>,
+    strength: &StrengthArgs,
+) -> ExitCode {
     let files = match sandtable::spec::discover(paths) {
         Ok(f) => f,
         Err(e) => {
@@ -202,6 +262,12 @@ fn test(paths: &[PathBuf], limits: &LimitArgs, set: &[String], variant: &Option<
         }
     };
     let overrides = ScenarioOverrides { variant: variant.clone(), set: set.to_vec(), ..Default::default() };
+    if strength.mutate {
+        return mutate(&files, limits, &overrides, strength);
+    }
+    if strength.coverage || strength.coverage_out.is_some() {
+        return coverage(&files, limits, &overrides, strength);
+    }
     let (mut passed, mut failed) = (0, 0);
     for f in &files {
         let r = sandtable::spec::run_file(f, &limits.options(), &overrides);
@@ -231,6 +297,57 @@ fn test(paths: &[PathBuf], limits: &LimitArgs, set: &[String], variant: &Option<
     }
 }
 
+/// `sandtable test --coverage`.
+fn coverage(files: &[PathBuf], limits: &LimitArgs, overrides: &ScenarioOverrides, strength: &StrengthArgs) -> ExitCode {
+    use sandtable::spec::coverage;
+    let runs = coverage::run_files(files, &limits.options(), overrides);
+    let (passed, failed) = runs.iter().fold((0, 0), |a, r| (a.0 + r.passed, a.1 + r.failed));
+    let total = coverage::total(&runs);
+    print!("{}", total.table());
+    if let Some(path) = &strength.coverage_out {
+        if let Err(e) = std::fs::write(path, total.lcov()) {
+            eprintln!("error: cannot write the lcov file {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+        println!("lcov written to {}", path.display());
+    }
+    println!("{passed} passed, {failed} failed");
+    if failed > 0 {
+        println!("(some specs fail: run `sandtable test` without --coverage to see why)");
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `sandtable test --mutate`.
+fn mutate(files: &[PathBuf], limits: &LimitArgs, overrides: &ScenarioOverrides, strength: &StrengthArgs) -> ExitCode {
+    use sandtable::spec::mutate;
+    let mut settings = mutate::Settings {
+        budget: strength.mutant_budget.map(std::time::Duration::from_millis),
+        ..mutate::Settings::default()
+    };
+    if let Some(j) = strength.jobs {
+        settings.jobs = j.max(1);
+    }
+    match mutate::run(files, &limits.options(), overrides, &settings) {
+        Ok(report) => {
+            print!("{}", report.text());
+            match strength.min_score {
+                Some(min) if report.score() < min => {
+                    println!("score {:.1}% is below --min-score {min}", report.score());
+                    ExitCode::FAILURE
+                }
+                _ => ExitCode::SUCCESS,
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -238,7 +355,9 @@ fn main() -> ExitCode {
         Some(Command::Exact(a)) => sandtable::analysis::cli::exact(&a),
         Some(Command::Merge(a)) => sandtable::analysis::cli::merge(&a),
         Some(Command::Run { script, setup, log, show_log }) => run(&script, &setup, log.as_ref(), show_log),
-        Some(Command::Test { paths, limits, set, variant }) => test(&paths, &limits, &set, &variant),
+        Some(Command::Test { paths, limits, set, variant, strength }) => {
+            test(&paths, &limits, &set, &variant, &strength)
+        }
         Some(Command::Repl { setup, history }) => repl(&setup, history),
         None => repl(&Setup::default(), None),
     }

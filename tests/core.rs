@@ -334,7 +334,11 @@ fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for e in std::fs::read_dir(from).unwrap() {
         let e = e.unwrap();
-        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        if e.path().is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
     }
 }
 
@@ -430,4 +434,31 @@ fn the_reserve_artillery_stays_on_the_fast_paths() {
     h.state.fast_misses.set(0);
     h.exec(&shot.replace('N', "100"), "=shots").unwrap();
     assert_eq!(h.state.fast_misses.get(), 0);
+}
+
+/// `sandtable test --coverage` and `--mutate` end to end on the fixture
+/// ruleset, whose one spec never checks the retreat.
+#[test]
+fn coverage_and_mutation_of_the_fixture_ruleset() {
+    use sandtable::spec::{coverage, discover, mutate};
+    let files = discover(&[fixture("mini")]).unwrap();
+    assert_eq!(files.len(), 1);
+    let runs = coverage::run_files(&files, &HostOptions::default(), &ScenarioOverrides::default());
+    let cov = coverage::total(&runs);
+    let missed: Vec<String> = cov.missed().into_iter().map(|(f, l)| format!("{f}:{l}")).collect();
+    assert!(missed.iter().all(|m| m.ends_with("mini.lua:10") || m.ends_with("mini.lua:11")), "{missed:?}");
+    assert_eq!(missed.len(), 2, "the retreat's two lines: {missed:?}");
+    assert!(cov.lcov().contains("DA:10,0"));
+
+    let settings = mutate::Settings { jobs: 2, budget: Some(Duration::from_secs(10)) };
+    let report = mutate::run(&files, &HostOptions::default(), &ScenarioOverrides::default(), &settings).unwrap();
+    let text = report.text();
+    // Two dice forced, one rolled: fewer dice leaves a forced die unused.
+    assert_eq!(report.killed(), 1, "{text}");
+    assert_eq!(report.results.len(), 6, "{text}");
+    assert!(text.contains("mini.lua:9:42  `>` -> `>=`"), "{text}");
+    assert!(text.contains("param mini.hits_on: infantry -> cavalry"), "{text}");
+    // The ruleset's files are untouched.
+    let src = std::fs::read_to_string(fixture("mini/mini.lua")).unwrap();
+    assert!(src.contains("roll:count(\"flag\") > 0"));
 }

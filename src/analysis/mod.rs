@@ -165,6 +165,7 @@ impl Worker {
             capture_output: true,
             no_jit: setup.no_jit,
             no_fast_paths: setup.no_fast_paths,
+            ..HostOptions::default()
         })
         .map_err(|e| AnalysisError::script("starting Luau", ScriptError::from_lua(&e)))?;
         host.set_decision_mode(DecisionMode::Auto);

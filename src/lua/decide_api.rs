@@ -5,11 +5,13 @@
 //! registered for its `id` (`policy(id, fn)`), or the default. In a spec every
 //! decision needs a queued answer. Every decision is logged.
 
-use mlua::{Function, Lua, Table, Value};
+use std::rc::Rc;
+
+use mlua::{Function, IntoLuaMulti, Lua, Table, Value};
 
 use super::api::Api;
 use super::raw::{self, fast};
-use super::{display_value, keys, DecisionMode};
+use super::{display_value, keys, DecisionMode, State};
 use crate::log::Event;
 
 /// What a person is asked.
@@ -54,87 +56,7 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
     lua.set_named_registry_value(keys::POLICIES, lua.create_table()?)?;
 
-    api.function(
-        "decide{side=, prompt=, options=, default=, id=}",
-        "ask for a choice: the REPL asks you",
-        |lua, st, spec: Table| {
-            let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
-            let prompt: String = spec.get::<Option<String>>("prompt")?.unwrap_or_else(|| "choose".into());
-            let id: Option<String> = spec.get("id")?;
-            let opts: Table = spec
-                .get::<Option<Table>>("options")?
-                .ok_or_else(|| mlua::Error::runtime(format!("decide '{prompt}': `options` (a list) is required")))?;
-            let options: Vec<Value> = opts.sequence_values::<Value>().collect::<mlua::Result<_>>()?;
-            if options.is_empty() {
-                return Err(mlua::Error::runtime(format!("decide '{prompt}': there are no options to choose from")));
-            }
-            let default_v: Value = spec.get("default")?;
-            let default = if default_v.is_nil() {
-                0
-            } else {
-                position(&options, &default_v)?.ok_or_else(|| {
-                    mlua::Error::runtime(format!(
-                        "decide '{prompt}': the default {} is not one of the options",
-                        display_value(&default_v)
-                    ))
-                })?
-            };
-            // Labels cost a `tostring` each; simulation reads none of them, so make them on demand.
-            let labels = || -> Vec<String> { options.iter().map(|o| label(lua, o)).collect() };
-            let check = |v: &Value, by: &str| -> mlua::Result<usize> {
-                position(&options, v)?.ok_or_else(|| {
-                    mlua::Error::runtime(format!(
-                        "decide '{prompt}': {by} {} is not one of the options ({})",
-                        label(lua, v),
-                        labels().join(", ")
-                    ))
-                })
-            };
-            let queue: Table = lua.named_registry_value(keys::ANSWERS)?;
-            let (choice, by) = if queue.raw_len() > 0 {
-                let answer: Value = queue.raw_get(1)?;
-                queue.raw_remove(1)?;
-                (check(&answer, "the answer")?, "answer")
-            } else if st.decision_mode.get() == DecisionMode::Strict {
-                return Err(mlua::Error::runtime(format!(
-                    "decide '{prompt}' ({}): no answer left; give one with answers{{...}} before this decision",
-                    labels().join(" / ")
-                )));
-            } else if let Some(asker) = st.asker.borrow_mut().as_mut() {
-                let req = DecisionRequest { side: side.clone(), prompt: prompt.clone(), options: labels(), default };
-                let asked = std::time::Instant::now();
-                let answer = asker.ask(&req);
-                st.guard.extend_deadline(asked.elapsed());
-                let i = answer.map_err(mlua::Error::runtime)?;
-                if i >= options.len() {
-                    return Err(mlua::Error::runtime(format!("decide '{prompt}': choice {} is out of range", i + 1)));
-                }
-                (i, "person")
-            } else if let Some(f) = match &id {
-                Some(id) => lua.named_registry_value::<Table>(keys::POLICIES)?.get::<Option<Function>>(id.as_str())?,
-                None => None,
-            } {
-                let chosen: Value = f.call((opts.clone(), spec.clone()))?;
-                (check(&chosen, "the policy's choice")?, "policy")
-            } else {
-                (default, "default")
-            };
-            if st.world.borrow().log.recording {
-                let labels = labels();
-                let choice_label = labels[choice].clone();
-                st.with_world(|w| {
-                    w.log.events.push(Event::Decision {
-                        side: side.clone(),
-                        prompt: prompt.clone(),
-                        options: labels,
-                        choice: choice_label,
-                        by: by.into(),
-                    })
-                })?;
-            }
-            Ok(options[choice].clone())
-        },
-    )?;
+    api.function("decide{side=, prompt=, options=, default=, id=}", "ask for a choice: the REPL asks you", decide)?;
     fast::install(lua, api.st, api.table(), c"decide", raw::decide::decide)?;
 
     api.function("answers{...}", "queue answers for the next decisions", |lua, _, list: Table| {
@@ -144,6 +66,23 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
         }
         Ok(())
     })?;
+    // `answers` is callable and carries `answers.default`: an answer that
+    // takes the decision's own default, so a spec can pin what the default is.
+    let sentinel = lua.create_table()?;
+    let sentinel_meta = lua.create_table()?;
+    sentinel_meta.set("__tostring", lua.create_function(|_, _: Value| Ok("answers.default"))?)?;
+    sentinel.set_metatable(Some(sentinel_meta))?;
+    sentinel.set_readonly(true);
+    lua.set_named_registry_value(keys::ANSWER_DEFAULT, sentinel.clone())?;
+    let answers_fn: Function = api.table().get("answers")?;
+    let answers = lua.create_table()?;
+    answers.set("default", sentinel)?;
+    let meta = lua.create_table()?;
+    meta.set("__call", lua.create_function(move |_, (_, list): (Value, Table)| answers_fn.call::<()>(list))?)?;
+    answers.set_metatable(Some(meta))?;
+    answers.set_readonly(true);
+    api.table().set("answers", answers)?;
+    api.member("answers.default", "an answer that takes the decision's default (specs pin defaults with it)");
     api.function(
         "policy(id, fn)",
         "how simulations answer decision id",
@@ -153,4 +92,88 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
         },
     )?;
     Ok(())
+}
+
+/// `decide{side=, prompt=, options=, default=, id=}`: ask for a choice: the REPL asks you.
+fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMulti> {
+    let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
+    let prompt: String = spec.get::<Option<String>>("prompt")?.unwrap_or_else(|| "choose".into());
+    let id: Option<String> = spec.get("id")?;
+    let opts: Table = spec
+        .get::<Option<Table>>("options")?
+        .ok_or_else(|| mlua::Error::runtime(format!("decide '{prompt}': `options` (a list) is required")))?;
+    let options: Vec<Value> = opts.sequence_values::<Value>().collect::<mlua::Result<_>>()?;
+    if options.is_empty() {
+        return Err(mlua::Error::runtime(format!("decide '{prompt}': there are no options to choose from")));
+    }
+    let default_v: Value = spec.get("default")?;
+    let default = if default_v.is_nil() {
+        0
+    } else {
+        position(&options, &default_v)?.ok_or_else(|| {
+            mlua::Error::runtime(format!(
+                "decide '{prompt}': the default {} is not one of the options",
+                display_value(&default_v)
+            ))
+        })?
+    };
+    // Labels cost a `tostring` each; simulation reads none of them, so make them on demand.
+    let labels = || -> Vec<String> { options.iter().map(|o| label(lua, o)).collect() };
+    let check = |v: &Value, by: &str| -> mlua::Result<usize> {
+        position(&options, v)?.ok_or_else(|| {
+            mlua::Error::runtime(format!(
+                "decide '{prompt}': {by} {} is not one of the options ({})",
+                label(lua, v),
+                labels().join(", ")
+            ))
+        })
+    };
+    let queue: Table = lua.named_registry_value(keys::ANSWERS)?;
+    let (choice, by) = if queue.raw_len() > 0 {
+        let answer: Value = queue.raw_get(1)?;
+        queue.raw_remove(1)?;
+        let sentinel: Value = lua.named_registry_value(keys::ANSWER_DEFAULT)?;
+        if answer == sentinel {
+            (default, "answer (the default)")
+        } else {
+            (check(&answer, "the answer")?, "answer")
+        }
+    } else if st.decision_mode.get() == DecisionMode::Strict {
+        return Err(mlua::Error::runtime(format!(
+            "decide '{prompt}' ({}): no answer left; give one with answers{{...}} before this decision",
+            labels().join(" / ")
+        )));
+    } else if let Some(asker) = st.asker.borrow_mut().as_mut() {
+        let req = DecisionRequest { side: side.clone(), prompt: prompt.clone(), options: labels(), default };
+        let asked = std::time::Instant::now();
+        let answer = asker.ask(&req);
+        st.guard.extend_deadline(asked.elapsed());
+        let i = answer.map_err(mlua::Error::runtime)?;
+        if i >= options.len() {
+            return Err(mlua::Error::runtime(format!("decide '{prompt}': choice {} is out of range", i + 1)));
+        }
+        (i, "person")
+    } else if let Some(f) = match &id {
+        Some(id) => lua.named_registry_value::<Table>(keys::POLICIES)?.get::<Option<Function>>(id.as_str())?,
+        None => None,
+    } {
+        let chosen: Value = f.call((opts.clone(), spec.clone()))?;
+        (check(&chosen, "the policy's choice")?, "policy")
+    } else {
+        (default, "default")
+    };
+    if st.world.borrow().log.recording {
+        let labels = labels();
+        let choice_label = labels[choice].clone();
+        st.with_world(|w| {
+            w.log.events.push(Event::Decision {
+                side: side.clone(),
+                prompt: prompt.clone(),
+                options: labels,
+                choice: choice_label,
+                by: by.into(),
+            })
+        })?;
+    }
+    Ok(options[choice].clone())
 }

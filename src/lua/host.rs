@@ -23,7 +23,7 @@ impl Host {
             | StdLib::DEBUG;
         let lua = Lua::new_with(libs, LuaOptions::new())?;
         lua.enable_jit(!options.no_jit);
-        set_compiler(&lua, &[]);
+        set_compiler(&lua, &[], options.coverage);
         let limits = Limits {
             time_ms: options.time_ms.unwrap_or(Limits::default().time_ms),
             memory_mb: options.memory_mb.unwrap_or(Limits::default().memory_mb),
@@ -53,6 +53,7 @@ impl Host {
             subscribed: Cell::new(false),
             name_slots: RefCell::new(Vec::new()),
             fast_misses: Cell::new(0),
+            chunks: RefCell::new(Vec::new()),
         });
         lua.set_app_data(state.clone());
         let host = Host { lua, state };

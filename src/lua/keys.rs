@@ -8,6 +8,8 @@ use std::ffi::CStr;
 /// The queue of answers for the next decisions (`answers{...}`).
 pub const ANSWERS: &str = "sandtable.answers";
 pub const ANSWERS_C: &CStr = c"sandtable.answers";
+/// The `answers.default` sentinel: an answer that takes the decision's default.
+pub const ANSWER_DEFAULT: &str = "sandtable.answer_default";
 /// Policies by decision id (`policy(id, fn)`).
 pub const POLICIES: &str = "sandtable.policies";
 pub const POLICIES_C: &CStr = c"sandtable.policies";

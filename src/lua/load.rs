@@ -104,10 +104,17 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
 /// such as `params.mod.x` or `module.fire` once, when a chunk loads; globals that
 /// change during a session (params after `--set`, modules after a reload) must
 /// be named mutable so every access looks them up.
-pub(super) fn set_compiler(lua: &Lua, modules: &[String]) {
+/// With `coverage`, Luau records statement hits (at optimization level 1, so
+/// no function is inlined away from its own lines).
+pub(super) fn set_compiler(lua: &Lua, modules: &[String], coverage: bool) {
     let mut mutable: Vec<String> = vec!["params".into(), "ruleset".into()];
     mutable.extend(modules.iter().cloned());
-    lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(2).set_mutable_globals(mutable));
+    let compiler = if coverage {
+        mlua::chunk::Compiler::new().set_optimization_level(1).set_coverage_level(1)
+    } else {
+        mlua::chunk::Compiler::new().set_optimization_level(2)
+    };
+    lua.set_compiler(compiler.set_mutable_globals(mutable));
 }
 
 /// Publishes the ruleset's data to Lua: `params` and the `ruleset` table.
@@ -140,7 +147,7 @@ pub(super) fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Rules
     };
     let saved: Vec<Value> =
         SCRIPT_REGISTRY.iter().map(|k| lua.named_registry_value::<Value>(k)).collect::<mlua::Result<_>>()?;
-    set_compiler(lua, &rs.modules);
+    set_compiler(lua, &rs.modules, st.options.coverage);
     let was_subscribed = st.subscribed.replace(false);
     let run = || -> mlua::Result<Vec<(String, Value)>> {
         publish_ruleset(lua, &rs)?;

@@ -19,10 +19,20 @@ impl Host {
                 Value::Nil => {}
                 v => return Ok(v),
             }
-            let src = std::fs::read_to_string(&path)
-                .map_err(|e| mlua::Error::runtime(format!("require('{name}'): cannot read {key}: {e}")))?;
+            let given = state.options.sources.as_ref().and_then(|m| {
+                let canonical = path.canonicalize().ok()?;
+                m.get(&canonical).cloned()
+            });
+            let src = match given {
+                Some(s) => s,
+                None => std::fs::read_to_string(&path)
+                    .map_err(|e| mlua::Error::runtime(format!("require('{name}'): cannot read {key}: {e}")))?,
+            };
             loaded.set(key.as_str(), false)?;
             let f = lua.load(src).set_name(format!("@{key}")).into_function()?;
+            if state.options.coverage {
+                state.chunks.borrow_mut().push((key.clone(), f.clone()));
+            }
             let v: Value = match f.call::<Value>(()) {
                 Ok(v) => v,
                 Err(e) => {
@@ -55,6 +65,14 @@ pub(super) fn resolve_module(state: &State, name: &str) -> mlua::Result<PathBuf>
         .and_then(|d| d.parent().map(|p| p.join("lib")))
         .unwrap_or_else(|| crate::ruleset::project_root().join("rulesets").join("lib"));
     let candidate = if let Some(rest) = rel.strip_prefix("lib/") {
+        if rs_dir.is_none() {
+            // lib/ modules read the ruleset's data (terrain, charts) as they
+            // load: without one they would quietly see empty tables.
+            return Err(bad(
+                "no ruleset is loaded yet, and lib/ modules read its data (terrain, charts) when they load; \
+                 call scenario(...) before require, or put the spec in a ruleset's spec/ folder",
+            ));
+        }
         lib_dir.join(format!("{rest}.lua"))
     } else {
         let dir = rs_dir.ok_or_else(|| bad("no ruleset is loaded, so only lib/ modules can be required"))?;

@@ -77,6 +77,9 @@ pub struct State {
     /// Calls a fast path handed to its full function (tests check that
     /// simulation's hot calls stay on the fast paths).
     pub fast_misses: Cell<u64>,
+    /// Module chunks `require` loaded, by display path (kept only with
+    /// [`HostOptions::coverage`]).
+    pub chunks: RefCell<Vec<(String, Function)>>,
 }
 
 /// A cached unit handle and the id it was made for.
@@ -143,4 +146,10 @@ pub struct HostOptions {
     /// Leave out the API's fast paths (`fast`), so that every call takes the
     /// full function: for tests that compare the two, and for measuring them.
     pub no_fast_paths: bool,
+    /// Compile with Luau's statement coverage and keep every module `require`
+    /// loads, so `sandtable test --coverage` can read their line hits.
+    pub coverage: bool,
+    /// Module sources to use instead of the files, by canonical path: how
+    /// `sandtable test --mutate` runs a mutant without writing to the ruleset.
+    pub sources: Option<std::sync::Arc<std::collections::HashMap<PathBuf, String>>>,
 }

@@ -26,7 +26,7 @@ mod commands;
 mod complete;
 mod eval;
 mod helper;
-mod lexer;
+pub(crate) mod lexer;
 mod pretty;
 mod save;
 mod watch;

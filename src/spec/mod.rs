@@ -1,6 +1,11 @@
 //! The spec runner behind `sandtable test`: finds spec files, runs each in a
 //! fresh host (with its ruleset loaded when it lives under `rulesets/<game>/`),
-//! and reports every case.
+//! and reports every case. [`coverage`] measures which lines of the
+//! ruleset's Lua the specs run; [`mutate`] measures whether they would notice
+//! a change to it.
+
+pub mod coverage;
+pub mod mutate;
 
 use std::path::{Path, PathBuf};
 
@@ -83,6 +88,17 @@ pub fn ruleset_of(spec: &Path) -> Option<PathBuf> {
 
 /// Runs one spec file in a fresh host.
 pub fn run_file(path: &Path, options: &HostOptions, overrides: &ScenarioOverrides) -> FileReport {
+    run_file_then(path, options, overrides, |_| {})
+}
+
+/// Runs one spec file in a fresh host, then hands the host to `after` (to
+/// read coverage, say) before it is dropped.
+pub fn run_file_then(
+    path: &Path,
+    options: &HostOptions,
+    overrides: &ScenarioOverrides,
+    after: impl FnOnce(&Host),
+) -> FileReport {
     let mut report = FileReport { path: path.to_path_buf(), cases: Vec::new() };
     let host = match Host::new(HostOptions { capture_output: true, ..options.clone() }) {
         Ok(h) => h,
@@ -123,5 +139,6 @@ pub fn run_file(path: &Path, options: &HostOptions, overrides: &ScenarioOverride
             }
         }
     }
+    after(&host);
     report
 }

@@ -1,0 +1,229 @@
+//! Line coverage of a ruleset's Lua under its specs (`sandtable test --coverage`).
+//!
+//! Each spec file runs in a host compiled with Luau's statement coverage; after
+//! the file, every module `require` loaded reports its hits per line and per
+//! function, and the counts of all files are summed. Only modules count (the
+//! ruleset's own and the `lib/` ones it loads), not the spec files themselves.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::lua::{Host, HostOptions, ScenarioOverrides};
+
+/// Hits of one module file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FileHits {
+    /// Every line with a statement -> times it ran.
+    pub lines: BTreeMap<u32, u64>,
+    /// Functions by (line defined, name) -> their statement lines and hits.
+    pub functions: BTreeMap<(u32, String), BTreeMap<u32, u64>>,
+}
+
+impl FileHits {
+    /// (lines run, lines with a statement).
+    pub fn counts(&self) -> (usize, usize) {
+        (self.lines.values().filter(|&&h| h > 0).count(), self.lines.len())
+    }
+
+    /// The nearest statement line at or before `line`: the statement a token
+    /// on `line` most likely belongs to.
+    pub fn statement_of(&self, line: u32) -> Option<u32> {
+        self.lines.range(..=line).next_back().map(|(l, _)| *l)
+    }
+}
+
+/// Coverage of every module, by the path shown in messages.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Coverage {
+    pub files: BTreeMap<String, FileHits>,
+}
+
+impl Coverage {
+    /// Reads the hits of every module the host loaded.
+    pub fn of_host(host: &Host) -> Coverage {
+        let mut cov = Coverage::default();
+        for (key, f) in host.state.chunks.borrow().iter() {
+            // One name per file, however the ruleset's folder was reached.
+            let key = Path::new(key).canonicalize().map_or_else(|_| key.clone(), |p| crate::lua::display_path(&p));
+            let file = cov.files.entry(key).or_default();
+            f.coverage(|info| {
+                let name = match (&info.function, info.depth) {
+                    (_, 0) => "(module top level)".to_string(),
+                    (Some(n), _) if !n.is_empty() => n.clone(),
+                    _ => "(anonymous function)".to_string(),
+                };
+                let func = file.functions.entry((info.line_defined.max(0) as u32, name)).or_default();
+                for (line, &h) in info.hits.iter().enumerate() {
+                    if h < 0 {
+                        continue;
+                    }
+                    let h = h as u64;
+                    *file.lines.entry(line as u32).or_default() += h;
+                    *func.entry(line as u32).or_default() += h;
+                }
+            });
+        }
+        cov
+    }
+
+    /// Adds another run's hits to these.
+    pub fn merge(&mut self, other: &Coverage) {
+        for (key, f) in &other.files {
+            let mine = self.files.entry(key.clone()).or_default();
+            for (l, h) in &f.lines {
+                *mine.lines.entry(*l).or_default() += h;
+            }
+            for (k, lines) in &f.functions {
+                let func = mine.functions.entry(k.clone()).or_default();
+                for (l, h) in lines {
+                    *func.entry(*l).or_default() += h;
+                }
+            }
+        }
+    }
+
+    /// Lines with a statement that no spec ran, as (file, line).
+    pub fn missed(&self) -> Vec<(String, u32)> {
+        let mut out = Vec::new();
+        for (key, f) in &self.files {
+            out.extend(f.lines.iter().filter(|(_, &h)| h == 0).map(|(l, _)| (key.clone(), *l)));
+        }
+        out
+    }
+
+    /// (lines run, lines with a statement) over every file.
+    pub fn totals(&self) -> (usize, usize) {
+        self.files.values().map(FileHits::counts).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    }
+
+    /// The short table `sandtable test --coverage` prints: per file, then
+    /// its functions that are not fully covered, then the missed lines.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let pct = |hit: usize, all: usize| if all == 0 { 100.0 } else { 100.0 * hit as f64 / all as f64 };
+        let _ = writeln!(out, "{:<44} {:>7} {:>7}", "coverage (statement lines)", "run", "%");
+        for (key, f) in &self.files {
+            let (hit, all) = f.counts();
+            let _ = writeln!(out, "{key:<44} {:>7} {:>6.1}%", format!("{hit}/{all}"), pct(hit, all));
+            for ((line, name), lines) in &f.functions {
+                let hit = lines.values().filter(|&&h| h > 0).count();
+                if hit < lines.len() {
+                    let label = format!("  {name} (line {line})");
+                    let _ = writeln!(
+                        out,
+                        "{label:<44} {:>7} {:>6.1}%",
+                        format!("{hit}/{}", lines.len()),
+                        pct(hit, lines.len())
+                    );
+                }
+            }
+        }
+        let (hit, all) = self.totals();
+        let _ = writeln!(out, "{:<44} {:>7} {:>6.1}%", "total", format!("{hit}/{all}"), pct(hit, all));
+        let missed = self.missed();
+        if !missed.is_empty() {
+            let _ = writeln!(out, "lines no spec runs:");
+            let mut by_file: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+            for (f, l) in &missed {
+                by_file.entry(f.as_str()).or_default().push(*l);
+            }
+            for (f, lines) in by_file {
+                let _ = writeln!(out, "  {f}:{}", ranges(&lines));
+            }
+        }
+        out
+    }
+
+    /// The coverage as an lcov tracefile (for editors and CI).
+    pub fn lcov(&self) -> String {
+        let mut out = String::new();
+        for (key, f) in &self.files {
+            let _ = writeln!(out, "TN:sandtable\nSF:{key}");
+            for ((line, name), lines) in &f.functions {
+                let _ = writeln!(out, "FN:{line},{name}");
+                let calls = lines.values().copied().max().unwrap_or(0);
+                let _ = writeln!(out, "FNDA:{calls},{name}");
+            }
+            let fns_hit = f.functions.values().filter(|l| l.values().any(|&h| h > 0)).count();
+            let _ = writeln!(out, "FNF:{}\nFNH:{fns_hit}", f.functions.len());
+            for (l, h) in &f.lines {
+                let _ = writeln!(out, "DA:{l},{h}");
+            }
+            let (hit, all) = f.counts();
+            let _ = writeln!(out, "LF:{all}\nLH:{hit}\nend_of_record");
+        }
+        out
+    }
+}
+
+/// `3-5,9,12-13` from sorted line numbers.
+pub fn ranges(lines: &[u32]) -> String {
+    let mut parts = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut j = i;
+        while j + 1 < lines.len() && lines[j + 1] == lines[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j { lines[i].to_string() } else { format!("{}-{}", lines[i], lines[j]) });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+/// What one spec file ran: its case results' pass/fail counts and the module
+/// lines it hit.
+pub struct FileRun {
+    pub path: PathBuf,
+    pub passed: usize,
+    pub failed: usize,
+    pub coverage: Coverage,
+    /// How long the file took (with coverage on).
+    pub took: std::time::Duration,
+}
+
+impl FileRun {
+    /// The (file, line) pairs this spec file ran.
+    pub fn lines_hit(&self) -> BTreeSet<(String, u32)> {
+        let mut out = BTreeSet::new();
+        for (key, f) in &self.coverage.files {
+            out.extend(f.lines.iter().filter(|(_, &h)| h > 0).map(|(l, _)| (key.clone(), *l)));
+        }
+        out
+    }
+}
+
+/// Runs each spec file with coverage on and returns what each ran.
+pub fn run_files(files: &[PathBuf], options: &HostOptions, overrides: &ScenarioOverrides) -> Vec<FileRun> {
+    let options = HostOptions { coverage: true, ..options.clone() };
+    files.iter().map(|f| run_one(f, &options, overrides)).collect()
+}
+
+fn run_one(path: &Path, options: &HostOptions, overrides: &ScenarioOverrides) -> FileRun {
+    let started = std::time::Instant::now();
+    let mut coverage = Coverage::default();
+    let report = super::run_file_then(path, options, overrides, |host| coverage = Coverage::of_host(host));
+    let took = started.elapsed();
+    FileRun { path: path.to_path_buf(), passed: report.passed(), failed: report.failed(), coverage, took }
+}
+
+/// The sum of every file's coverage.
+pub fn total(runs: &[FileRun]) -> Coverage {
+    let mut all = Coverage::default();
+    for r in runs {
+        all.merge(&r.coverage);
+    }
+    all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_join_runs_of_lines() {
+        assert_eq!(ranges(&[3, 4, 5, 9, 12, 13]), "3-5,9,12-13");
+        assert_eq!(ranges(&[]), "");
+    }
+}
