@@ -430,6 +430,7 @@ impl Host {
 
     /// Runs a script file; relative `scenario(...)` paths resolve beside it.
     pub fn exec_file(&self, path: &Path) -> Result<MultiValue, ScriptError> {
+        let path = &crate::paths::file_or_given(path);
         let source = std::fs::read_to_string(path)
             .map_err(|e| ScriptError::plain(format!("cannot read script {}: {e}", path.display())))?;
         *self.state.script_dir.borrow_mut() = path.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -764,6 +765,14 @@ pub fn load_scenario_into(
     path: &Path,
     overrides: &ScenarioOverrides,
 ) -> Result<(), ScriptError> {
+    let Some(path) = crate::paths::find_file(path) else {
+        return Err(ScriptError::plain(format!(
+            "no scenario file '{}' (looked in {}, with and without .yaml)",
+            path.display(),
+            crate::paths::looked_in()
+        )));
+    };
+    let path = path.as_path();
     let sc = Scenario::load(path).map_err(ScriptError::Located)?;
     let rs_name = overrides.ruleset.clone().unwrap_or_else(|| sc.ruleset.clone());
     let base = if overrides.ruleset.is_none() { path.parent() } else { None };

@@ -194,7 +194,7 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
 
     api.function("scenario(path, opts?)", "load a scenario file ({variant=, set={...}, seed=} adds overrides)", |lua, st, (path, opts): (String, Option<mlua::Table>)| {
             let p = resolve_data_path(st, &path)
-                .ok_or_else(|| mlua::Error::runtime(format!("scenario('{path}'): no such file (looked beside the script, in scripts/ and in the project folder)")))?;
+                .ok_or_else(|| mlua::Error::runtime(format!("scenario('{path}'): no such file (looked beside the script, in {})", crate::paths::looked_in())))?;
             let mut overrides = lua.app_data_ref::<Overrides>().map(|o| o.0.clone()).unwrap_or_default();
             // scenario(path, {variant=, set={...}, seed=}) adds to the command line's overrides.
             if let Some(o) = opts {
@@ -220,14 +220,16 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     Ok(())
 }
 
-/// Finds a data file named in a script: as given, beside the script, under
-/// `scripts/`, or under the project folder.
+/// Finds a data file named in a script: beside the script, then by the one
+/// lookup rule of [`crate::paths`].
 pub fn resolve_data_path(st: &State, path: &str) -> Option<PathBuf> {
     let p = PathBuf::from(path);
     if p.is_absolute() {
         return p.is_file().then_some(p);
     }
-    let root = crate::ruleset::project_root();
-    let candidates = [st.script_dir.borrow().join(&p), p.clone(), root.join("scripts").join(&p), root.join(&p)];
-    candidates.into_iter().find(|c| c.is_file())
+    let beside = st.script_dir.borrow().join(&p);
+    if beside.is_file() {
+        return Some(beside);
+    }
+    crate::paths::find_file(&p)
 }

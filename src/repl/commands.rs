@@ -566,7 +566,7 @@ impl Session {
     fn load(&mut self, cmd: &Command, args: &[String]) -> Result<(), CmdError> {
         let [file] = args else { return Err(Self::usage(cmd.name)) };
         let path = resolve_scenario(file).ok_or_else(|| {
-            CmdError::Text(format!("no scenario file '{file}' (looked here, with .yaml, and under scripts/)"))
+            CmdError::Text(format!("no scenario file '{file}' (looked in {}, with and without .yaml)", crate::paths::looked_in()))
         })?;
         let before = self.snapshot(&format!(":{} {file}", cmd.name));
         let name_before = std::mem::take(&mut self.scenario_name);

@@ -525,20 +525,9 @@ pub fn history_path(explicit: Option<&Path>) -> Option<PathBuf> {
     dirs::state_dir().or_else(dirs::data_local_dir).map(|d| d.join("sandtable").join("history"))
 }
 
-/// Finds a scenario file: as given, with `.yaml` added, under `scripts/`, or
-/// under the project folder.
+/// Finds a scenario file by the one lookup rule of [`crate::paths`].
 pub fn resolve_scenario(arg: &str) -> Option<PathBuf> {
-    let root = crate::ruleset::project_root();
-    let p = PathBuf::from(arg);
-    let with_ext = |p: &Path| if p.extension().is_none() { Some(p.with_extension("yaml")) } else { None };
-    let mut candidates = vec![p.clone()];
-    candidates.extend(with_ext(&p));
-    if p.is_relative() {
-        candidates.push(root.join("scripts").join(&p));
-        candidates.extend(with_ext(&root.join("scripts").join(&p)));
-        candidates.push(root.join(&p));
-    }
-    candidates.into_iter().find(|c| c.is_file())
+    crate::paths::find_file(Path::new(arg))
 }
 
 /// A seed when neither the command line nor the scenario gives one: random
