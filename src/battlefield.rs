@@ -564,7 +564,8 @@ impl World {
     /// Exhaustive on purpose, like [`World::same_as`]: a new `World` field is
     /// a compile error here until it is reset.
     pub fn reset_from(&mut self, template: &World) {
-        let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks, stacking } = template;
+        let World { map, board, tokens, sections, sides, units, current_side, turn, dice, log, marks, stacking } =
+            template;
         self.map.clone_from(map);
         if !Rc::ptr_eq(&self.board, board) {
             self.board = board.clone();

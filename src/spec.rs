@@ -43,7 +43,11 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     }
     for given in paths {
         let Some(p) = crate::paths::find_any(given) else {
-            return Err(format!("{}: no such file or folder (looked in {})", given.display(), crate::paths::looked_in()));
+            return Err(format!(
+                "{}: no such file or folder (looked in {})",
+                given.display(),
+                crate::paths::looked_in()
+            ));
         };
         let p = &p;
         if p.is_file() {
@@ -91,7 +95,9 @@ pub fn is_spec(path: &Path) -> bool {
         return true; // let the run report the read error
     };
     text.lines().map(|l| l.split("--").next().unwrap_or("")).any(|l| {
-        l.contains("describe(") || l.contains("describe (") || l.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '(')).any(|w| w.starts_with("it("))
+        l.contains("describe(")
+            || l.contains("describe (")
+            || l.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '(')).any(|w| w.starts_with("it("))
     })
 }
 

@@ -198,7 +198,8 @@ fn run(cmd: &DocCommand, cwd: &Path, home: &Path) -> Option<String> {
     };
     let took = started.elapsed();
     if !out.status.success() || errorish(&stdout) || errorish(&stderr) {
-        let tail = |s: &str| s.lines().rev().take(15).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n");
+        let tail =
+            |s: &str| s.lines().rev().take(15).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n");
         return Some(format!(
             "{} (in {}, {:.1} s): `{}` exited {:?}\n--- stdout (end)\n{}\n--- stderr (end)\n{}\n",
             cmd.origin,
@@ -232,7 +233,12 @@ fn extraction_reads_blocks_marks_and_prompts() {
     let texts: Vec<&str> = cmds.iter().map(|c| c.text.as_str()).collect();
     assert_eq!(
         texts,
-        ["sandtable test   # a comment", "sandtable sim a.lua    --trials 5", "sandtable repl < f", "sandtable --version"]
+        [
+            "sandtable test   # a comment",
+            "sandtable sim a.lua    --trials 5",
+            "sandtable repl < f",
+            "sandtable --version"
+        ]
     );
     assert!(cmds[2].root_only && !cmds[0].root_only);
 }
@@ -261,5 +267,11 @@ fn every_documented_command_runs_from_the_root_and_from_elsewhere() {
     // Commands must not leave files in the repository or the other folder.
     let left: Vec<_> = std::fs::read_dir(elsewhere.path()).unwrap().flatten().map(|e| e.file_name()).collect();
     assert!(left.is_empty(), "documented commands left files behind in the working folder: {left:?}");
-    assert!(failures.is_empty(), "{} of {} documented commands failed:\n\n{}", failures.len(), cmds.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} documented commands failed:\n\n{}",
+        failures.len(),
+        cmds.len(),
+        failures.join("\n")
+    );
 }

@@ -258,3 +258,46 @@ fn viktory_overwatch_session_asks_at_each_trigger() {
     assert!(out.contains("battle at (5,3): A holds it"), "{out}");
     assert!(out.ends_with("\"C\"\na_art (A) at (4,3): ready\n"), "ready again on C's turn: {out}");
 }
+
+/// Issue 10, items 3, 8 and 12: syntax errors point at the token, forced
+/// dice can be listed and cleared and are warned about when left over, and
+/// the last result is `_`.
+#[test]
+fn newcomer_syntax_columns_forced_dice_and_last_result() {
+    let home = tempfile::tempdir().unwrap();
+    let scenario = scenario_arg();
+    let mut t = Pty::spawn(home.path(), &["repl", "--scenario", &scenario, "--time-limit", "600000"]);
+
+    // 3: the column of the offending token, no traceback for a compile error.
+    t.line("local x = = 1");
+    let shown = t.expect("Expected identifier") + &t.expect(" here") + &t.expect("sandtable> ");
+    assert!(shown.contains(":1:11:"), "the column of the second `=`: {shown}");
+    assert!(!shown.contains("traceback") && !shown.contains("[C]"), "no traceback: {shown}");
+    t.line("x = 1 + * 3");
+    let shown = t.expect("got '*'");
+    assert!(shown.contains(":1:9:"), "the column of `*`: {shown}");
+
+    // 8: the queue is listed, warned about when left over, and cleared.
+    t.line(":force");
+    t.expect("no forced dice queued");
+    t.line(":force battle flag sabre flag");
+    t.expect("sandtable> ");
+    t.line("dice.roll(1, 'battle')");
+    t.expect("forced dice still queued after this input: battle sabre flag");
+    t.line(":force");
+    t.expect("battle: sabre flag");
+    t.line(":force battle clear");
+    t.expect("forced battle dice cleared");
+    t.line(":force");
+    t.expect("no forced dice queued");
+    t.line(":force battle flag");
+    t.line(":force clear");
+    t.expect("forced dice cleared");
+
+    // 12: the last result is `_`.
+    t.line("6 * 7");
+    t.expect("42");
+    t.line("_ + 1");
+    t.expect("43");
+    t.line(":quit");
+}

@@ -169,10 +169,16 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
             let ts = trial_seed(cfg.seed, i);
             if let Err(first) = a.run_seeded(ts) {
                 let e = a.explain_failure(ts, first);
-                sh.fail(i, AnalysisError { context: format!(
-                        "trial {i} (dice seed {ts:#x}); replay it alone with\n  {}\n",
-                        super::cli::replay_command(i)
-                    ), error: e });
+                sh.fail(
+                    i,
+                    AnalysisError {
+                        context: format!(
+                            "trial {i} (dice seed {ts:#x}); replay it alone with\n  {}\n",
+                            super::cli::replay_command(i)
+                        ),
+                        error: e,
+                    },
+                );
                 return None;
             }
             add_values(&mut loc.a, &a.values);

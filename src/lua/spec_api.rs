@@ -192,9 +192,16 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
         },
     )?;
 
-    api.function("scenario(path, opts?)", "load a scenario file ({variant=, set={...}, seed=} adds overrides)", |lua, st, (path, opts): (String, Option<mlua::Table>)| {
-            let p = resolve_data_path(st, &path)
-                .ok_or_else(|| mlua::Error::runtime(format!("scenario('{path}'): no such file (looked beside the script, in {})", crate::paths::looked_in())))?;
+    api.function(
+        "scenario(path, opts?)",
+        "load a scenario file ({variant=, set={...}, seed=} adds overrides)",
+        |lua, st, (path, opts): (String, Option<mlua::Table>)| {
+            let p = resolve_data_path(st, &path).ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "scenario('{path}'): no such file (looked beside the script, in {})",
+                    crate::paths::looked_in()
+                ))
+            })?;
             let mut overrides = lua.app_data_ref::<Overrides>().map(|o| o.0.clone()).unwrap_or_default();
             // scenario(path, {variant=, set={...}, seed=}) adds to the command line's overrides.
             if let Some(o) = opts {
@@ -215,8 +222,10 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
                     }
                 }
             }
-            super::load_scenario_into(lua, st, &p, &overrides).map_err(|e| mlua::Error::runtime(super::render_error(&e, false)))
-        })?;
+            super::load_scenario_into(lua, st, &p, &overrides)
+                .map_err(|e| mlua::Error::runtime(super::render_error(&e, false)))
+        },
+    )?;
     Ok(())
 }
 

@@ -31,7 +31,11 @@ pub const COMMANDS: &[Command] = &[
     c("reload", "", "re-run the ruleset's scripts against the same battlefield"),
     c("set", "[MODULE.PARAM=VALUE]", "change a ruleset param; without one, list the params"),
     c("seed", "N", "reseed the dice"),
-    c("force", "KIND FACE...", "queue exact results for the next rolls of a die kind"),
+    c(
+        "force",
+        "[KIND FACE... | [KIND] clear]",
+        "queue exact results for the next rolls of a die kind; alone, list the queue; clear empties it",
+    ),
     c("undo", "", "put the battlefield back as it was before the last command that changed it"),
     c("redo", "", "do again what :undo took back"),
     c("save", "FILE", "write the battlefield as scenario YAML"),

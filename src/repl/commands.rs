@@ -566,7 +566,10 @@ impl Session {
     fn load(&mut self, cmd: &Command, args: &[String]) -> Result<(), CmdError> {
         let [file] = args else { return Err(Self::usage(cmd.name)) };
         let path = resolve_scenario(file).ok_or_else(|| {
-            CmdError::Text(format!("no scenario file '{file}' (looked in {}, with and without .yaml)", crate::paths::looked_in()))
+            CmdError::Text(format!(
+                "no scenario file '{file}' (looked in {}, with and without .yaml)",
+                crate::paths::looked_in()
+            ))
         })?;
         let before = self.snapshot(&format!(":{} {file}", cmd.name));
         let name_before = std::mem::take(&mut self.scenario_name);
@@ -682,7 +685,45 @@ impl Session {
     }
 
     fn force(&mut self, args: &[String]) -> Result<(), CmdError> {
-        let Some((kind, faces)) = args.split_first() else { return Err(Self::usage("force")) };
+        let Some((kind, faces)) = args.split_first() else {
+            // `:force` alone: what is queued.
+            let left = self.host.state.world.borrow().dice.unused_forced();
+            let text = if left.is_empty() {
+                "no forced dice queued".to_string()
+            } else {
+                let mut t = String::from("forced dice queued (used by the next rolls of each kind):");
+                for (k, v) in &left {
+                    t.push_str(&format!("\n  {k}: {}", v.join(" ")));
+                }
+                t
+            };
+            self.say(&text);
+            return Ok(());
+        };
+        let clear_kind = match (kind.as_str(), faces) {
+            ("clear", []) => Some(None),
+            (k, [c]) if c == "clear" => Some(Some(k.to_string())),
+            _ => None,
+        };
+        if let Some(which) = clear_kind {
+            let before = self.snapshot(&format!(":force {}", args.join(" ")));
+            {
+                let mut w = self.host.state.world.borrow_mut();
+                match &which {
+                    None => w.dice.clear_forced(),
+                    Some(k) => {
+                        let i = w.dice.kind_index(k).map_err(|e| CmdError::Text(e.to_string()))?;
+                        w.dice.clear_forced_kind(i);
+                    }
+                }
+            }
+            self.record(before);
+            self.say(&match which {
+                None => "forced dice cleared".to_string(),
+                Some(k) => format!("forced {k} dice cleared"),
+            });
+            return Ok(());
+        }
         if faces.is_empty() {
             return Err(Self::usage("force"));
         }

@@ -181,6 +181,28 @@ impl Session {
         let _ = self.err.flush();
     }
 
+    /// Prints a warning (one line on stderr): something worth knowing that did not fail.
+    fn warn(&mut self, text: &str) {
+        let _ = self.out.flush();
+        let line = if self.color { format!("\x1b[33mwarning:\x1b[0m {text}\n") } else { format!("warning: {text}\n") };
+        let _ = self.err.write_all(line.as_bytes());
+        let _ = self.err.flush();
+    }
+
+    /// Warns when forced dice are still queued after a Lua input: they would
+    /// silently feed a later, unrelated roll (specs fail on the same thing).
+    fn warn_unused_forced(&mut self) {
+        let left = self.host.state.world.borrow().dice.unused_forced();
+        if left.is_empty() {
+            return;
+        }
+        let list: Vec<String> = left.iter().map(|(k, v)| format!("{k} {}", v.join(" "))).collect();
+        self.warn(&format!(
+            "forced dice still queued after this input: {} (they feed the next rolls of that kind; `:force clear` drops them)",
+            list.join("; ")
+        ));
+    }
+
     /// Prints a short error (a mistyped command): one line on stderr.
     fn complain_text(&mut self, text: &str) {
         let _ = self.out.flush();
@@ -291,6 +313,10 @@ impl Session {
         match result {
             Ok(values) => {
                 let values: Vec<Value> = values.into_iter().collect();
+                if let Some(first) = values.first() {
+                    // The last result, as `_` (as in Python): `print(_)`, `_.crater`.
+                    let _ = self.host.lua.globals().raw_set("_", first.clone());
+                }
                 if !values.is_empty() {
                     let limits = Limits { width: self.width.clamp(40, 120), ..Limits::default() };
                     let text = {
@@ -303,13 +329,14 @@ impl Session {
                             .metatable()
                             .is_some_and(|mt| !matches!(mt.raw_get::<Value>("__tostring"), Ok(Value::Nil) | Err(_)));
                         if own_text {
-                            let note = "-- the ruleset gives this value its own summary: print(it) shows it";
+                            let note = "-- the ruleset gives this value its own summary: print(_) shows it";
                             let note = if self.color { format!("\x1b[90m{note}\x1b[0m") } else { note.to_string() };
                             self.say(&note);
                         }
                     }
                 }
                 self.record(before);
+                self.warn_unused_forced();
                 true
             }
             Err(e) => {
@@ -435,7 +462,9 @@ impl Session {
         out.push_str(&head);
         out.push('\n');
         out.push_str(&format!("{}\n", commands::summary(&world)));
-        out.push_str("Lua acts on the battlefield · :map draws it · :help for commands and the API\n");
+        out.push_str(
+            "Lua acts on the battlefield · :map draws it · :help for commands and the API · _ is the last result\n",
+        );
         if let Some(ex) = example_call(&self.host, rs.as_ref(), &world) {
             out.push_str(&format!("Try: {ex}\n"));
         }
