@@ -301,3 +301,66 @@ fn newcomer_syntax_columns_forced_dice_and_last_result() {
     t.expect("43");
     t.line(":quit");
 }
+
+/// Issue 10, item 11: `:help` explains the ruleset and its functions.
+#[test]
+fn help_explains_the_ruleset_and_its_functions() {
+    let home = tempfile::tempdir().unwrap();
+    let mut t = Pty::spawn(home.path(), &["repl", "--scenario", "great_war/bombardment", "--seed", "7"]);
+    t.line(":help reserve_artillery.fire");
+    t.expect("reserve_artillery.fire(");
+    t.expect("reserve_artillery.lua:");
+    t.expect("Params it reads");
+    t.expect("reserve_artillery.crater_at");
+    t.expect("sandtable> ");
+    t.line(":help great_war");
+    t.expect("Modules");
+    t.expect("Params");
+    t.expect("Variants");
+    t.expect("Dice:");
+    t.expect("targeting:");
+    t.expect("Terrain:");
+    t.expect("Unit types:");
+    t.expect("sandtable> ");
+    t.line(":quit");
+}
+
+/// Issue 10, items 14 and 16: odds from the prompt, and Tab inside a dice
+/// call's string arguments.
+#[test]
+fn odds_from_the_prompt_and_dice_completion_in_strings() {
+    let home = tempfile::tempdir().unwrap();
+    let scenario = scenario_arg();
+    let mut t = Pty::spawn(home.path(), &["repl", "--scenario", &scenario, "--time-limit", "600000"]);
+
+    // 16: a die kind inside dice.roll's string, a face inside dice.force's list.
+    t.p.send("dice.roll(1, \"bat").unwrap();
+    t.p.send("\t").unwrap();
+    t.p.flush().unwrap();
+    t.expect("battle");
+    t.line("\")");
+    t.expect("roll 1 battle: ");
+    t.expect("sandtable> ");
+    t.p.send("dice.force(\"battle\", {\"fl").unwrap();
+    t.p.send("\t").unwrap();
+    t.p.flush().unwrap();
+    t.expect("flag");
+    t.line("\"})");
+    t.expect("sandtable> ");
+    t.line("dice.roll(1, 'battle')");
+    t.expect("roll 1 battle: flag\r");
+
+    // 14: exact and sim odds of an expression; the battlefield is untouched.
+    t.line("world:unit('r1').strength");
+    t.expect("3");
+    t.line(":exact dice.roll(2, 'battle'):count('flag')");
+    t.expect("exact, 15 outcome leaves");
+    t.expect("1/36");
+    t.expect("sandtable> ");
+    t.line(":sim dice.roll(1, 'battle'):count('flag') == 1 --trials 3000");
+    t.expect("3000 trials");
+    t.expect("sandtable> ");
+    t.line("world:unit('r1').strength");
+    t.expect("3");
+    t.line(":quit");
+}

@@ -28,6 +28,7 @@ mod eval;
 mod helper;
 mod lexer;
 mod pretty;
+mod rules_help;
 mod save;
 mod watch;
 
