@@ -85,7 +85,7 @@ fn no_arguments_open_the_default_battlefield_from_any_folder() {
 fn a_bad_scenario_is_a_setup_error() {
     let (code, _out, err) = piped(&["repl", "--scenario", "/nonexistent/nowhere.yaml"], "", None);
     assert_eq!(code, 2);
-    assert!(err.contains("cannot read scenario"), "{err}");
+    assert!(err.contains("no scenario file"), "{err}");
 }
 
 /// A REPL in a pseudo-terminal with its own HOME and history.
@@ -363,4 +363,29 @@ fn odds_from_the_prompt_and_dice_completion_in_strings() {
     t.line("world:unit('r1').strength");
     t.expect("3");
     t.line(":quit");
+}
+
+/// Issue 10, item 15: `:transcript FILE` writes the session as a spec that
+/// replays it, and `sandtable test` passes it.
+#[test]
+fn transcript_writes_a_spec_that_replays_the_session() {
+    let home = tempfile::tempdir().unwrap();
+    let spec = home.path().join("session_spec.lua");
+    let scenario = scenario_arg();
+    let mut t = Pty::spawn(home.path(), &["repl", "--scenario", &scenario, "--time-limit", "600000"]);
+    t.line(":force battle flag sabre");
+    t.expect("the next battle rolls come up");
+    t.line("dice.roll(2, 'battle'):count('flag')");
+    t.expect("sandtable> ");
+    t.line("6 * 7");
+    t.expect("42");
+    t.line(&format!(":transcript {}", spec.display()));
+    t.expect("wrote the session as a spec");
+    t.line(":quit");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    assert!(text.contains("dice.force(\"battle\", { \"flag\", \"sabre\" })"), "{text}");
+    assert!(text.contains("expect(_):to_be(1)") && text.contains("expect(_):to_be(42)"), "{text}");
+    let out = Command::new(BIN).args(["test", &spec.display().to_string()]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("1 passed, 0 failed"), "{stdout}\n{text}");
 }

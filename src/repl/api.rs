@@ -41,6 +41,11 @@ pub const COMMANDS: &[Command] = &[
     c("undo", "", "put the battlefield back as it was before the last command that changed it"),
     c("redo", "", "do again what :undo took back"),
     c("save", "FILE", "write the battlefield as scenario YAML"),
+    c(
+        "transcript",
+        "FILE",
+        "write the session so far (inputs, forced dice, answers, results) as a spec that replays it",
+    ),
     c("open", "FILE", "load a saved battlefield (like :load)"),
     c("quit", "", "leave (Ctrl-D too)"),
 ];

@@ -301,6 +301,7 @@ impl Session {
             "undo" => self.undo_redo(true),
             "redo" => self.undo_redo(false),
             "save" => self.save(&args),
+            "transcript" => self.write_transcript(&args),
             "quit" => {
                 self.quit = true;
                 Ok(())
@@ -707,6 +708,7 @@ impl Session {
         let before = self.snapshot(&format!(":seed {seed}"));
         self.host.state.world.borrow_mut().dice.seed(seed);
         self.seed = Some(seed);
+        self.transcript.push(format!("dice.seed({seed})"));
         self.record(before);
         self.say(&format!("dice seeded with {seed}"));
         Ok(())
@@ -770,6 +772,9 @@ impl Session {
             w.dice.force(k, &idx);
         }
         self.record(before);
+        let lits: Vec<String> =
+            faces.iter().map(|f| if f.parse::<f64>().is_ok() { f.clone() } else { super::save::lua_str(f) }).collect();
+        self.transcript.push(format!("dice.force({}, {{ {} }})", super::save::lua_str(kind), lits.join(", ")));
         let queued = self.host.state.world.borrow().dice.unused_forced();
         let q = queued.iter().find(|(k, _)| k == kind).map(|(_, v)| v.join(" ")).unwrap_or_default();
         self.say(&format!("the next {kind} rolls come up: {q}"));
@@ -896,6 +901,32 @@ impl Session {
                 t.replace(&script.display().to_string(), &format!(":{} input", if exact { "exact" } else { "sim" })),
             )),
         }
+    }
+
+    /// `:transcript FILE`: the session so far as a spec that replays it.
+    fn write_transcript(&mut self, args: &[String]) -> Result<(), CmdError> {
+        let [file] = args else { return Err(Self::usage("transcript")) };
+        let path = PathBuf::from(file);
+        let mut s = String::new();
+        let _ = writeln!(s, "-- A REPL session written by :transcript: `sandtable test {file}` replays it.");
+        let _ = writeln!(s, "-- Each input that succeeded, in order, with the dice forced (:force), the");
+        let _ = writeln!(s, "-- decisions answered (answers{{...}}) and the plain values it showed as");
+        let _ = writeln!(s, "-- expectations. Commands other than :force and :seed are not replayed.");
+        let _ = writeln!(s, "describe(\"REPL session\", function()");
+        let _ = writeln!(s, "  it(\"replays what was seen\", function()");
+        if self.transcript.is_empty() {
+            let _ = writeln!(s, "    -- (nothing yet: no scenario was loaded)");
+        }
+        for l in &self.transcript {
+            for line in l.lines() {
+                let _ = writeln!(s, "    {line}");
+            }
+        }
+        let _ = writeln!(s, "  end)");
+        let _ = writeln!(s, "end)");
+        std::fs::write(&path, s).map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
+        self.say(&format!("wrote the session as a spec to {file}; `sandtable test {file}` replays it"));
+        Ok(())
     }
 
     fn save(&mut self, args: &[String]) -> Result<(), CmdError> {

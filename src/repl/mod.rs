@@ -143,6 +143,9 @@ pub struct Session {
     pub failures: usize,
     /// The scenario's name, for the banner, `:save` and SVG titles.
     pub scenario_name: String,
+    /// The session as spec lines, for `:transcript` (inputs that succeeded,
+    /// forced dice, answers, the results seen as expectations).
+    pub transcript: Vec<String>,
 }
 
 impl Session {
@@ -164,6 +167,43 @@ impl Session {
             quit: false,
             failures: 0,
             scenario_name: String::new(),
+            transcript: Vec::new(),
+        }
+    }
+
+    /// Records a Lua input that succeeded (with the decisions it asked and
+    /// the value it showed) for `:transcript`.
+    fn transcribe_input(&mut self, src: &str, values: &[Value]) {
+        let answers = ask::take_answers();
+        if !answers.is_empty() {
+            let list: Vec<String> = answers.iter().map(|a| save::lua_str(a)).collect();
+            self.transcript.push(format!("answers{{ {} }}", list.join(", ")));
+        }
+        let src = src.trim_end();
+        if values.is_empty() || src.trim_start().starts_with("return") {
+            self.transcript.push(src.to_string());
+            return;
+        }
+        self.transcript.push(format!("_ = {src}"));
+        if let [v] = values {
+            let lit = match v {
+                Value::Boolean(b) => Some(b.to_string()),
+                Value::Integer(i) => Some(i.to_string()),
+                Value::Number(x) if x.is_finite() => Some(format!("{x:?}")),
+                Value::String(s) => s.to_str().ok().map(|s| save::lua_str(&s)),
+                _ => None,
+            };
+            match lit {
+                Some(l) => self.transcript.push(format!("expect(_):to_be({l})")),
+                None => {
+                    let shown = {
+                        let world = self.host.state.world.borrow();
+                        pretty_all(&self.host.lua, Some(&world), values, &Limits::default())
+                    };
+                    let first = shown.lines().next().unwrap_or("").to_string();
+                    self.transcript.push(format!("-- showed: {first}"));
+                }
+            }
         }
     }
 
@@ -314,6 +354,7 @@ impl Session {
         match result {
             Ok(values) => {
                 let values: Vec<Value> = values.into_iter().collect();
+                self.transcribe_input(src, &values);
                 if let Some(first) = values.first() {
                     // The last result, as `_` (as in Python): `print(_)`, `_.crater`.
                     let _ = self.host.lua.globals().raw_set("_", first.clone());
@@ -341,6 +382,8 @@ impl Session {
                 true
             }
             Err(e) => {
+                // A failed input changed nothing: its answers are not replayed.
+                let _ = ask::take_answers();
                 self.complain(&e);
                 false
             }
@@ -590,6 +633,24 @@ pub(crate) fn load_scenario(
         }
     };
     session.seed = Some(seed);
+    // `:transcript` starts from here: this scenario, seed and overrides.
+    let mut opts = vec![format!("seed = {seed}")];
+    if let Some(v) = &overrides.variant {
+        opts.push(format!("variant = {}", save::lua_str(v)));
+    }
+    if !overrides.set.is_empty() {
+        let set: Vec<String> = overrides
+            .set
+            .iter()
+            .filter_map(|s| s.split_once('='))
+            .map(|(k, v)| format!("[{}] = {}", save::lua_str(k.trim()), save::lua_str(v.trim())))
+            .collect();
+        opts.push(format!("set = {{ {} }}", set.join(", ")));
+    }
+    let shown = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    session.transcript =
+        vec![format!("scenario({}, {{ {} }})", save::lua_str(&shown.display().to_string()), opts.join(", "))];
+    let _ = ask::take_answers();
     session.rewatch();
     Ok(())
 }
