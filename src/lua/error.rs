@@ -340,6 +340,6 @@ mod tests {
     fn syntax_errors_point_at_the_token() {
         assert_eq!(column_of("local x = = 1"), Some(11));
         assert_eq!(column_of("x = 1 + * 3"), Some(9));
-        assert_eq!(column_of("local a = 1\nlocal b = (2 +\nprint(a))) "), Some(9));
+        assert_eq!(column_of("local a = 1\nlocal b = (2 +\nprint(a))) "), Some(10));
     }
 }

@@ -230,11 +230,17 @@ impl Session {
         let _ = self.err.flush();
     }
 
-    /// Warns when forced dice are still queued after a Lua input: they would
-    /// silently feed a later, unrelated roll (specs fail on the same thing).
-    fn warn_unused_forced(&mut self) {
+    /// Warns when a Lua input used some of the forced dice but left others
+    /// queued: they would silently feed a later, unrelated roll (specs fail
+    /// on the same thing). An input that only queues dice (`dice.force`) is
+    /// not warned about.
+    fn warn_unused_forced(&mut self, before: &[(String, Vec<String>)]) {
         let left = self.host.state.world.borrow().dice.unused_forced();
-        if left.is_empty() {
+        if left.is_empty() || before.is_empty() || left.as_slice() == before {
+            return;
+        }
+        let grew = left.iter().map(|(_, v)| v.len()).sum::<usize>() >= before.iter().map(|(_, v)| v.len()).sum();
+        if grew {
             return;
         }
         let list: Vec<String> = left.iter().map(|(k, v)| format!("{k} {}", v.join(" "))).collect();
@@ -345,6 +351,7 @@ impl Session {
             }
         };
         let before = self.snapshot(src);
+        let forced_before = self.host.state.world.borrow().dice.unused_forced();
         let chunks = &self.chunks;
         let result = self.host.transaction(|h| {
             h.guarded(|lua| call_with_traceback(lua, &func, MultiValue::new()))
@@ -378,7 +385,7 @@ impl Session {
                     }
                 }
                 self.record(before);
-                self.warn_unused_forced();
+                self.warn_unused_forced(&forced_before);
                 true
             }
             Err(e) => {
