@@ -182,6 +182,7 @@ fn run(script: &std::path::Path, setup: &Setup, log: Option<&PathBuf>, show_log:
     let result = host.exec_file(script);
     let world = host.state.world.borrow();
     if show_log {
+        println!("---- event log ({} events) ----", world.log.events.len());
         for e in &world.log.events {
             println!("{e}");
         }

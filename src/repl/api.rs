@@ -30,7 +30,7 @@ pub const COMMANDS: &[Command] = &[
     c("ruleset", "NAME [VARIANT]", "switch to a ruleset (and variant), keeping the battlefield"),
     c("reload", "", "re-run the ruleset's scripts against the same battlefield"),
     c("set", "[MODULE.PARAM=VALUE]", "change a ruleset param; without one, list the params"),
-    c("seed", "N", "reseed the dice"),
+    c("seed", "[N]", "reseed the dice (decimal or 0x hex); alone, show the seed"),
     c(
         "force",
         "[KIND FACE... | [KIND] clear]",

@@ -702,9 +702,17 @@ impl Session {
     }
 
     fn seed_cmd(&mut self, args: &[String]) -> Result<(), CmdError> {
+        if args.is_empty() {
+            // `:seed` alone: the current seed.
+            let text = match self.seed {
+                Some(s) => format!("the dice were last seeded with {s}; `:seed N` reseeds them"),
+                None => "the dice have not been seeded; `:seed N` seeds them".to_string(),
+            };
+            self.say(&text);
+            return Ok(());
+        }
         let [n] = args else { return Err(Self::usage("seed")) };
-        let seed: u64 =
-            n.parse().map_err(|_| CmdError::Text(format!("'{n}' is not a seed (a whole number from 0)")))?;
+        let seed: u64 = crate::analysis::cli::parse_seed(n).map_err(CmdError::Text)?;
         let before = self.snapshot(&format!(":seed {seed}"));
         self.host.state.world.borrow_mut().dice.seed(seed);
         self.seed = Some(seed);
