@@ -690,6 +690,14 @@ impl DiceBox {
             .collect()
     }
 
+    /// Drops the forced results of one kind.
+    pub fn clear_forced_kind(&mut self, kind: usize) {
+        if let Some(q) = self.forced.get_mut(kind) {
+            q.clear();
+        }
+        self.any_forced = self.forced.iter().any(|q| !q.is_empty());
+    }
+
     /// Drops every forced result.
     pub fn clear_forced(&mut self) {
         for q in &mut self.forced {

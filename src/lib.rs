@@ -13,6 +13,7 @@ pub mod error;
 pub mod hex;
 pub mod log;
 pub mod lua;
+pub mod paths;
 pub mod render;
 pub mod repl;
 pub mod ruleset;

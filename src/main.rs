@@ -13,18 +13,29 @@ use sandtable::ruleset::Ruleset;
 /// measurement in Rust, rules in Luau, driven from a REPL, scripts, specs and
 /// analysis commands.
 #[derive(Parser)]
-#[command(name = "sandtable", version, about, long_about = None, after_help = "\
-Examples:
+#[command(name = "sandtable", version, about, long_about = None, args_conflicts_with_subcommands = true, after_help = "\
+Examples (each runs as shown, from any folder; tests/docs_commands.rs runs them):
   sandtable                           open the REPL on the default battlefield
+  sandtable --seed 7                  the same, with the dice seeded (REPL options work without `repl`)
   sandtable repl --scenario scripts/great_war/bombardment.yaml --seed 7
-  sandtable run scripts/examples/hello.lua --scenario scripts/great_war_bombard.yaml --seed 7
+  sandtable run scripts/examples/hello.lua --scenario great_war/bombardment --seed 7 --show-log
   sandtable test                      run every spec (rulesets/*/spec and tests/)
   sandtable test rulesets/great_war   run one ruleset's specs
+  sandtable exact scripts/great_war/crater_odds.lua
   sandtable test --coverage rulesets/great_war   which lines of its Lua the specs run
-  sandtable test --mutate rulesets/great_war     would the specs notice a wrong rule?")]
+  sandtable sim scripts/great_war/crater_odds.lua --trials 20000 --set reserve_artillery.crater_at=4
+
+Paths: a scenario, script, spec path or ruleset is looked up as given, then under the
+project folder, its scripts/ and its rulesets/ (a name without extension also tries .yaml).")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// With no command: the REPL's options (as for `sandtable repl`).
+    #[command(flatten)]
+    setup: Setup,
+    /// History file of the REPL (see `sandtable repl --help`).
+    #[arg(long, value_name = "FILE")]
+    history: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -135,8 +146,8 @@ struct Setup {
     /// Ruleset variant to apply.
     #[arg(long, value_name = "NAME")]
     variant: Option<String>,
-    /// Seed for the dice (the same seed replays exactly).
-    #[arg(long, value_name = "N")]
+    /// Seed for the dice (the same seed replays exactly; decimal or 0x hex).
+    #[arg(long, value_name = "N", value_parser = sandtable::analysis::cli::parse_seed)]
     seed: Option<u64>,
     /// Override a ruleset param, e.g. --set reserve_artillery.crater_at=4 (repeatable).
     #[arg(long = "set", value_name = "MODULE.PARAM=VALUE")]
@@ -224,6 +235,7 @@ fn run(script: &std::path::Path, setup: &Setup, log: Option<&PathBuf>, show_log:
     let result = host.exec_file(script);
     let world = host.state.world.borrow();
     if show_log {
+        println!("---- event log ({} events) ----", world.log.events.len());
         for e in &world.log.events {
             println!("{e}");
         }
@@ -272,6 +284,9 @@ fn test(
     for f in &files {
         let r = sandtable::spec::run_file(f, &limits.options(), &overrides);
         let shown = sandtable::lua::display_path(f);
+        if r.cases.is_empty() {
+            println!("skip  {shown} (no describe/it: not a spec)");
+        }
         for (name, err) in &r.cases {
             match err {
                 None => println!("ok    {shown} :: {name}"),
@@ -286,10 +301,16 @@ fn test(
         passed += r.passed();
         failed += r.failed();
     }
-    if files.is_empty() {
-        println!("no spec files found");
-    }
     println!("{passed} passed, {failed} failed");
+    if passed + failed == 0 {
+        let wher = if paths.is_empty() {
+            "in the project (rulesets/*/spec and tests/)".to_string()
+        } else {
+            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+        };
+        eprintln!("error: no specs found in {wher}: a spec file calls describe(...) and it(...)");
+        return ExitCode::from(2);
+    }
     if failed > 0 {
         ExitCode::FAILURE
     } else {
@@ -359,7 +380,7 @@ fn main() -> ExitCode {
             test(&paths, &limits, &set, &variant, &strength)
         }
         Some(Command::Repl { setup, history }) => repl(&setup, history),
-        None => repl(&Setup::default(), None),
+        None => repl(&cli.setup, cli.history),
     }
 }
 

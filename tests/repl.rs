@@ -85,7 +85,7 @@ fn no_arguments_open_the_default_battlefield_from_any_folder() {
 fn a_bad_scenario_is_a_setup_error() {
     let (code, _out, err) = piped(&["repl", "--scenario", "/nonexistent/nowhere.yaml"], "", None);
     assert_eq!(code, 2);
-    assert!(err.contains("cannot read scenario"), "{err}");
+    assert!(err.contains("no scenario file"), "{err}");
 }
 
 /// A REPL in a pseudo-terminal with its own HOME and history.
@@ -282,4 +282,135 @@ fn tricorne_charge_session_asks_take_ground_and_bonus_melee() {
     assert!(out.contains("|Jhi3*|"), "the map marks j2's attached leader: {out}");
     assert!(out.contains("j2    jacobite   highland        3/4      (3,6)      Murray"), "{out}");
     assert!(out.contains("jacobite medals +1 -> 2"), "the log: {out}");
+}
+
+/// Issue 10, items 3, 8 and 12: syntax errors point at the token, forced
+/// dice can be listed and cleared and are warned about when left over, and
+/// the last result is `_`.
+#[test]
+fn newcomer_syntax_columns_forced_dice_and_last_result() {
+    let home = tempfile::tempdir().unwrap();
+    let scenario = scenario_arg();
+    let mut t = Pty::spawn(home.path(), &["repl", "--scenario", &scenario, "--time-limit", "600000"]);
+
+    // 3: the column of the offending token, no traceback for a compile error.
+    t.line("local x = = 1");
+    let shown = t.expect("Expected identifier") + &t.expect(" here") + &t.expect("sandtable> ");
+    assert!(shown.contains(":1:11:"), "the column of the second `=`: {shown}");
+    assert!(!shown.contains("traceback") && !shown.contains("[C]"), "no traceback: {shown}");
+    t.line("x = 1 + * 3");
+    let shown = t.expect("got '*'");
+    assert!(shown.contains(":1:9:"), "the column of `*`: {shown}");
+
+    // 8: the queue is listed, warned about when left over, and cleared.
+    t.line(":force");
+    t.expect("no forced dice queued");
+    t.line(":force battle flag sabre flag");
+    t.expect("sandtable> ");
+    t.line("dice.roll(1, 'battle')");
+    t.expect("forced dice still queued after this input: battle sabre flag");
+    t.line(":force");
+    t.expect("battle: sabre flag");
+    t.line(":force battle clear");
+    t.expect("forced battle dice cleared");
+    t.line(":force");
+    t.expect("no forced dice queued");
+    t.line(":force battle flag");
+    t.line(":force clear");
+    t.expect("forced dice cleared");
+
+    // 12: the last result is `_`.
+    t.line("6 * 7");
+    t.expect("42");
+    t.line("_ + 1");
+    t.expect("43");
+    t.line(":quit");
+}
+
+/// Issue 10, item 11: `:help` explains the ruleset and its functions.
+#[test]
+fn help_explains_the_ruleset_and_its_functions() {
+    let home = tempfile::tempdir().unwrap();
+    let mut t = Pty::spawn(home.path(), &["repl", "--scenario", "great_war/bombardment", "--seed", "7"]);
+    t.line(":help reserve_artillery.fire");
+    t.expect("reserve_artillery.fire(");
+    t.expect("reserve_artillery.lua:");
+    t.expect("Params it reads");
+    t.expect("reserve_artillery.crater_at");
+    t.expect("sandtable> ");
+    t.line(":help great_war");
+    t.expect("Modules");
+    t.expect("Params");
+    t.expect("Variants");
+    t.expect("Dice:");
+    t.expect("targeting:");
+    t.expect("Terrain:");
+    t.expect("Unit types:");
+    t.expect("sandtable> ");
+    t.line(":quit");
+}
+
+/// Issue 10, items 14 and 16: odds from the prompt, and Tab inside a dice
+/// call's string arguments.
+#[test]
+fn odds_from_the_prompt_and_dice_completion_in_strings() {
+    let home = tempfile::tempdir().unwrap();
+    let scenario = scenario_arg();
+    let mut t = Pty::spawn(home.path(), &["repl", "--scenario", &scenario, "--time-limit", "600000"]);
+
+    // 16: a die kind inside dice.roll's string, a face inside dice.force's list.
+    t.p.send("dice.roll(1, \"bat").unwrap();
+    t.p.send("\t").unwrap();
+    t.p.flush().unwrap();
+    t.expect("battle");
+    t.line("\")");
+    t.expect("roll 1 battle: ");
+    t.expect("sandtable> ");
+    t.p.send("dice.force(\"battle\", {\"fl").unwrap();
+    t.p.send("\t").unwrap();
+    t.p.flush().unwrap();
+    t.expect("flag");
+    t.line("\"})");
+    t.expect("sandtable> ");
+    t.line("dice.roll(1, 'battle')");
+    t.expect("roll 1 battle: flag\r");
+
+    // 14: exact and sim odds of an expression; the battlefield is untouched.
+    t.line("world:unit('r1').strength");
+    t.expect("3");
+    t.line(":exact dice.roll(2, 'battle'):count('flag')");
+    t.expect("exact, 15 outcome leaves");
+    t.expect("1/36");
+    t.expect("sandtable> ");
+    t.line(":sim dice.roll(1, 'battle'):count('flag') == 1 --trials 3000");
+    t.expect("3000 trials");
+    t.expect("sandtable> ");
+    t.line("world:unit('r1').strength");
+    t.expect("3");
+    t.line(":quit");
+}
+
+/// Issue 10, item 15: `:transcript FILE` writes the session as a spec that
+/// replays it, and `sandtable test` passes it.
+#[test]
+fn transcript_writes_a_spec_that_replays_the_session() {
+    let home = tempfile::tempdir().unwrap();
+    let spec = home.path().join("session_spec.lua");
+    let scenario = scenario_arg();
+    let mut t = Pty::spawn(home.path(), &["repl", "--scenario", &scenario, "--time-limit", "600000"]);
+    t.line(":force battle flag sabre");
+    t.expect("the next battle rolls come up");
+    t.line("dice.roll(2, 'battle'):count('flag')");
+    t.expect("sandtable> ");
+    t.line("6 * 7");
+    t.expect("42");
+    t.line(&format!(":transcript {}", spec.display()));
+    t.expect("wrote the session as a spec");
+    t.line(":quit");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    assert!(text.contains("dice.force(\"battle\", { \"flag\", \"sabre\" })"), "{text}");
+    assert!(text.contains("expect(_):to_be(1)") && text.contains("expect(_):to_be(42)"), "{text}");
+    let out = Command::new(BIN).args(["test", &spec.display().to_string()]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("1 passed, 0 failed"), "{stdout}\n{text}");
 }

@@ -40,8 +40,8 @@ pub struct SetupArgs {
     /// Compare with another scenario, on the same dice.
     #[arg(long = "vs-scenario", value_name = "FILE")]
     pub vs_scenario: Option<PathBuf>,
-    /// Seed (trial i rolls from splitmix64(seed) ^ i; see docs/analysis.md).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    /// Seed (trial i rolls from splitmix64(seed) ^ i; see docs/analysis.md; decimal or 0x hex).
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_seed)]
     pub seed: u64,
     /// Worker threads, each with its own Luau state (default: every core).
     #[arg(long, value_name = "T")]
@@ -103,6 +103,60 @@ impl SetupArgs {
     }
 }
 
+/// Parses a seed: decimal, or hexadecimal with `0x` (as error reports print dice seeds).
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    let t = s.trim().replace('_', "");
+    let r = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => t.parse::<u64>(),
+    };
+    r.map_err(|_| format!("'{s}' is not a seed: give a whole number (e.g. 7) or hex (e.g. 0x910a2dec89025cc6)"))
+}
+
+/// The command that reruns trial `i` alone: this process's arguments with
+/// `--trial i` instead of `--trials`/`--shard`/`--threads`/`--json`/`--plot`.
+pub fn replay_command(i: u64) -> String {
+    let args: Vec<String> = std::env::args().collect();
+    let mut out = vec!["sandtable".to_string()];
+    let mut it = args.iter().skip(1).peekable();
+    let mut has_seed = false;
+    while let Some(a) = it.next() {
+        let (name, inline) = match a.split_once('=') {
+            Some((n, _)) if n.starts_with("--") => (n, true),
+            _ => (a.as_str(), false),
+        };
+        match name {
+            "--trials" | "--shard" | "--threads" | "--plot" | "--trial" | "--max-leaves" => {
+                if !inline {
+                    it.next();
+                }
+                continue;
+            }
+            "--json" => continue,
+            "exact" if out.len() == 1 => {
+                out.push("sim".into());
+                continue;
+            }
+            "--seed" => has_seed = true,
+            _ => {}
+        }
+        out.push(shell_quote(a));
+    }
+    if !has_seed {
+        out.push("--seed 1".into());
+    }
+    out.push(format!("--trial {i}"));
+    out.join(" ")
+}
+
+fn shell_quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
 /// `sandtable sim`: Monte Carlo.
 #[derive(Args, Clone, Debug)]
 pub struct SimArgs {
@@ -114,6 +168,9 @@ pub struct SimArgs {
     /// Run only shard K of N (1 <= K <= N) of the trials; combine the JSON outputs with `sandtable merge`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
+    /// Run only trial I (numbered from 0) of a run with this seed: the replay a failing trial prints.
+    #[arg(long, value_name = "I", conflicts_with = "shard")]
+    pub trial: Option<u64>,
 }
 
 /// `sandtable exact`: enumeration.
@@ -226,13 +283,19 @@ fn sim_with(cfg: SimConfig, args: &SetupArgs, note: Option<&str>) -> ExitCode {
 
 /// Runs `sandtable sim`.
 pub fn sim(a: &SimArgs) -> ExitCode {
+    // `--trial I` is the one-trial shard I+1 of I+1 trials: trial I's dice
+    // depend only on the seed and I, so it replays exactly.
+    let (trials, shard, threads) = match a.trial {
+        Some(i) => (i + 1, Some((i + 1, i + 1)), 1),
+        None => (a.trials, a.shard, a.setup.threads()),
+    };
     let cfg = SimConfig {
         setup: a.setup.setup(),
         vs: a.setup.vs(),
-        trials: a.trials,
+        trials,
         seed: a.setup.seed,
-        threads: a.setup.threads(),
-        shard: a.shard,
+        threads,
+        shard,
         progress: !a.setup.json || std::io::stderr().is_terminal(),
     };
     sim_with(cfg, &a.setup, None)

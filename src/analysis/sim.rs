@@ -71,6 +71,16 @@ pub fn shard_range(trials: u64, shard: Option<(u64, u64)>) -> (u64, u64) {
     }
 }
 
+/// A duration for the progress bar: `42s`, `3m 05s`, `1h 02m`.
+fn human_secs(s: f64) -> String {
+    let s = s.max(0.0).round() as u64;
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m {:02}s", s / 60, s % 60),
+        _ => format!("{}h {:02}m", s / 3600, (s % 3600) / 60),
+    }
+}
+
 /// Parses `K/N` with 1 <= K <= N.
 pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let (k, n) = s.split_once('/').ok_or_else(|| format!("--shard wants K/N (e.g. 3/8), got '{s}'"))?;
@@ -169,7 +179,16 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
             let ts = trial_seed(cfg.seed, i);
             if let Err(first) = a.run_seeded(ts) {
                 let e = a.explain_failure(ts, first);
-                sh.fail(i, AnalysisError { context: format!("trial {i} (dice seed {ts:#x})"), error: e });
+                sh.fail(
+                    i,
+                    AnalysisError {
+                        context: format!(
+                            "trial {i} (dice seed {ts:#x}); replay it alone with\n  {}\n",
+                            super::cli::replay_command(i)
+                        ),
+                        error: e,
+                    },
+                );
                 return None;
             }
             add_values(&mut loc.a, &a.values);
@@ -179,7 +198,10 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
                     sh.fail(
                         i,
                         AnalysisError {
-                            context: format!("trial {i} (dice seed {ts:#x}) of the --vs variant"),
+                            context: format!(
+                                "trial {i} (dice seed {ts:#x}) of the --vs variant; replay it alone with\n  {}\n",
+                                super::cli::replay_command(i)
+                            ),
                             error: e,
                         },
                     );
@@ -243,12 +265,26 @@ pub fn run(cfg: &SimConfig) -> Result<SimRun, AnalysisError> {
         stop: AtomicBool::new(false),
         error: Mutex::new(None),
     };
+    // The time left comes from the rate measured once the workers are warm
+    // (from the first finished trial on), not from the start: building each
+    // worker's Luau state and running the top level takes a while, and
+    // counting it would make the early estimate far too low.
+    let warm: std::sync::OnceLock<(Instant, u64)> = std::sync::OnceLock::new();
     let now = || {
         let done = sh.done.load(Ordering::Relaxed);
-        let rate = done as f64 / started.elapsed().as_secs_f64().max(1e-9);
-        (done, span, format!("{rate:.0} trials/s"))
+        if done == 0 {
+            return (done, span, "starting the workers".to_string());
+        }
+        let (t0, d0) = *warm.get_or_init(|| (Instant::now(), done));
+        let secs = t0.elapsed().as_secs_f64();
+        let rate = (done - d0) as f64 / secs.max(1e-9);
+        if secs < 0.5 || done == d0 {
+            return (done, span, "measuring the rate".to_string());
+        }
+        let left = (span.saturating_sub(done)) as f64 / rate;
+        (done, span, format!("{rate:.0} trials/s, {} left", human_secs(left)))
     };
-    let template = "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} trials, {msg}, {eta} left";
+    let template = "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} trials, {msg}";
     let outputs = super::run_workers(threads, started, || worker_loop(&sh), cfg.progress.then_some((template, &now)))?;
     if let Some((_, e)) = sh.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);

@@ -125,17 +125,87 @@ impl ScriptError {
                 _ => std::fs::read_to_string(&file).ok(),
             };
             if let Some(source) = source {
+                let syntax = is_syntax_error(err);
                 let column =
-                    source.lines().nth(line.saturating_sub(1)).map(|l| l.len() - l.trim_start().len() + 1).unwrap_or(1);
+                    syntax.then(|| syntax_column(&source, line, &message_clean)).flatten().unwrap_or_else(|| {
+                        source
+                            .lines()
+                            .nth(line.saturating_sub(1))
+                            .map(|l| l.len() - l.trim_start().len() + 1)
+                            .unwrap_or(1)
+                    });
                 let mut l = LocatedError::at(std::path::Path::new(&file), &source, line, column, message_clean.clone())
                     .with_label("here");
-                l.help = traceback.map(|t| t.trim_end().to_string());
+                // A compile error has no call stack: its traceback would only show the loader.
+                l.help = if syntax { None } else { traceback.map(|t| t.trim_end().to_string()) };
                 return ScriptError::Located(Box::new(l));
             }
             return ScriptError::Plain { message: format!("{file}:{line}: {message_clean}"), help: traceback };
         }
         ScriptError::Plain { message: message_clean, help: traceback }
     }
+}
+
+/// Whether the innermost error is Luau's parser rejecting the source.
+fn is_syntax_error(err: &mlua::Error) -> bool {
+    match err {
+        mlua::Error::SyntaxError { .. } => true,
+        mlua::Error::CallbackError { cause, .. } | mlua::Error::WithContext { cause, .. } => is_syntax_error(cause),
+        _ => false,
+    }
+}
+
+/// The 1-based column (in characters) of the token Luau's parser stopped at
+/// on `line`, for the parse error `message`.
+///
+/// Luau knows the column but `lua_load` reports only `chunk:line: message`,
+/// so the column is found again by compiling ever longer prefixes of the line
+/// (no code runs): the token is where a prefix first gives the same error.
+/// Candidates are the occurrences of the token the message names
+/// (`got '='`), else every character. At end of input, the end of the line.
+pub fn syntax_column(source: &str, line: usize, message: &str) -> Option<usize> {
+    let lines: Vec<&str> = source.split('\n').collect();
+    let text = *lines.get(line.checked_sub(1)?)?;
+    if message.contains("got <eof>") {
+        return Some(text.trim_end().chars().count() + 1);
+    }
+    let before: String = lines[..line - 1].iter().map(|l| format!("{l}\n")).collect();
+    let compiler = mlua::chunk::Compiler::new();
+    let same_error = |end: usize| -> bool {
+        let prefix = format!("{before}{}", &text[..end]);
+        compiler.compile(prefix).err().and_then(|e| compile_error(&e)) == Some((line, message.to_string()))
+    };
+    let token = message.rsplit_once("got '").and_then(|(_, rest)| rest.strip_suffix('\'')).filter(|t| !t.is_empty());
+    let chars = |byte: usize| text[..byte].chars().count() + 1;
+    if let Some(tok) = token {
+        for (at, _) in text.match_indices(tok) {
+            if same_error(at + tok.len()) {
+                return Some(chars(at));
+            }
+        }
+    }
+    let ends: Vec<usize> = text.char_indices().map(|(i, c)| i + c.len_utf8()).collect();
+    for end in ends {
+        if same_error(end) {
+            // The token ends here: step back to its start.
+            let start = text[..end]
+                .char_indices()
+                .rev()
+                .take_while(|(_, c)| c.is_alphanumeric() || *c == '_')
+                .last()
+                .map_or(end - text[..end].chars().last().map_or(1, char::len_utf8), |(i, _)| i);
+            return Some(chars(start));
+        }
+    }
+    None
+}
+
+/// The line and message of an error from `mlua::Compiler::compile`, whose
+/// text is `LINE: message`.
+fn compile_error(e: &mlua::Error) -> Option<(usize, String)> {
+    let mlua::Error::SyntaxError { message, .. } = e else { return None };
+    let (line, msg) = message.split_once(": ")?;
+    Some((line.trim().parse().ok()?, msg.to_string()))
 }
 
 /// Splits an mlua error into its innermost message and any traceback.
@@ -258,5 +328,18 @@ mod tests {
         );
         assert_eq!(find_location("repl:1: attempt to call a nil value"), Some(("repl".into(), 1)));
         assert_eq!(find_location("no location here: 12"), None);
+    }
+
+    fn column_of(src: &str) -> Option<usize> {
+        let e = mlua::chunk::Compiler::new().compile(src).expect_err("a syntax error");
+        let (line, m) = compile_error(&e).expect("LINE: message");
+        syntax_column(src, line, &m)
+    }
+
+    #[test]
+    fn syntax_errors_point_at_the_token() {
+        assert_eq!(column_of("local x = = 1"), Some(11));
+        assert_eq!(column_of("x = 1 + * 3"), Some(9));
+        assert_eq!(column_of("local a = 1\nlocal b = (2 +\nprint(a))) "), Some(10));
     }
 }

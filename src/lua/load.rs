@@ -212,6 +212,14 @@ pub fn load_scenario_into(
     path: &Path,
     overrides: &ScenarioOverrides,
 ) -> Result<(), ScriptError> {
+    let Some(path) = crate::paths::find_file(path) else {
+        return Err(ScriptError::plain(format!(
+            "no scenario file '{}' (looked in {}, with and without .yaml)",
+            path.display(),
+            crate::paths::looked_in()
+        )));
+    };
+    let path = path.as_path();
     let sc = Scenario::load(path).map_err(ScriptError::Located)?;
     let rs_name = overrides.ruleset.clone().unwrap_or_else(|| sc.ruleset.clone());
     let base = if overrides.ruleset.is_none() { path.parent() } else { None };

@@ -205,7 +205,8 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
 fn scenario(lua: &Lua, st: &Rc<State>, (path, opts): (String, Option<mlua::Table>)) -> mlua::Result<impl IntoLuaMulti> {
     let p = resolve_data_path(st, &path).ok_or_else(|| {
         mlua::Error::runtime(format!(
-            "scenario('{path}'): no such file (looked beside the script, in scripts/ and in the project folder)"
+            "scenario('{path}'): no such file (looked beside the script, in {})",
+            crate::paths::looked_in()
         ))
     })?;
     let mut overrides = lua.app_data_ref::<Overrides>().map(|o| o.0.clone()).unwrap_or_default();
@@ -238,7 +239,9 @@ pub fn resolve_data_path(st: &State, path: &str) -> Option<PathBuf> {
     if p.is_absolute() {
         return p.is_file().then_some(p);
     }
-    let root = crate::ruleset::project_root();
-    let candidates = [st.script_dir.borrow().join(&p), p.clone(), root.join("scripts").join(&p), root.join(&p)];
-    candidates.into_iter().find(|c| c.is_file())
+    let beside = st.script_dir.borrow().join(&p);
+    if beside.is_file() {
+        return Some(beside);
+    }
+    crate::paths::find_file(&p)
 }

@@ -62,6 +62,22 @@ pub fn parse_answer(req: &DecisionRequest, text: &str) -> Result<usize, String> 
     }
 }
 
+thread_local! {
+    /// Options chosen at decisions since the last [`take_answers`], for `:transcript`.
+    static ANSWERED: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+fn answered(req: &DecisionRequest, i: usize) {
+    if let Some(o) = req.options.get(i) {
+        ANSWERED.with_borrow_mut(|a| a.push(o.clone()));
+    }
+}
+
+/// The options chosen at decisions since the last call.
+pub fn take_answers() -> Vec<String> {
+    ANSWERED.with_borrow_mut(std::mem::take)
+}
+
 /// Asks at the terminal with the REPL's line editor.
 pub struct TerminalAsker {
     pub editor: Rc<RefCell<Editor<ReplHelper, FileHistory>>>,
@@ -77,7 +93,10 @@ impl Asker for TerminalAsker {
             let line = self.editor.borrow_mut().readline(&answer_prompt(req));
             match line {
                 Ok(text) => match parse_answer(req, &text) {
-                    Ok(i) => break Ok(i),
+                    Ok(i) => {
+                        answered(req, i);
+                        break Ok(i);
+                    }
                     Err(e) => println!("{e}"),
                 },
                 Err(ReadlineError::Interrupted) => break Err("decision abandoned (Ctrl-C)".to_string()),
@@ -119,10 +138,14 @@ impl Asker for LineAsker {
         print!("{}{}", question(req), answer_prompt(req));
         let answer = next_line(&self.lines);
         println!("{}", answer.as_deref().unwrap_or(""));
-        match answer {
+        let r = match answer {
             None => Ok(req.default),
             Some(text) => parse_answer(req, &text).map_err(|e| format!("decision '{}': {e}", req.prompt)),
+        };
+        if let Ok(i) = r {
+            answered(req, i);
         }
+        r
     }
 }
 

@@ -260,6 +260,20 @@ impl Session {
                 return false;
             }
         };
+        if cmd.name == "sim" || cmd.name == "exact" {
+            // The expression is Luau, quotes and all: not split into words.
+            return match self.odds(cmd.name == "exact", rest) {
+                Ok(()) => true,
+                Err(CmdError::Text(t)) => {
+                    self.complain_text(&t);
+                    false
+                }
+                Err(CmdError::Script(e)) => {
+                    self.complain(&e);
+                    false
+                }
+            };
+        }
         let args = match split_args(rest) {
             Ok(a) => a,
             Err(e) => {
@@ -287,6 +301,7 @@ impl Session {
             "undo" => self.undo_redo(true),
             "redo" => self.undo_redo(false),
             "save" => self.save(&args),
+            "transcript" => self.write_transcript(&args),
             "quit" => {
                 self.quit = true;
                 Ok(())
@@ -370,9 +385,23 @@ impl Session {
                 }
                 s.push_str(&columns(&entries.iter().map(|e| (e.usage.to_string(), e.doc)).collect::<Vec<_>>(), width));
                 found |= !entries.is_empty();
+                // The ruleset: `:help great_war`, `:help reserve_artillery.fire`.
+                let rs = self.host.state.ruleset.borrow().clone();
+                if let Some(rs) = rs.as_ref() {
+                    if t == rs.name || t == "ruleset" {
+                        s.push_str(&super::rules_help::ruleset_help(rs));
+                        found = true;
+                    } else if let Some(f) = super::rules_help::find_function(rs, t) {
+                        s.push_str(&super::rules_help::function_help(rs, &f));
+                        found = true;
+                    } else if rs.modules.iter().any(|m| m == t) {
+                        s.push_str(&super::rules_help::ruleset_help(rs));
+                        found = true;
+                    }
+                }
                 if !found {
                     return Err(CmdError::Text(format!(
-                        "no help on '{t}': try :help, :help world, :help dice, :help hex"
+                        "no help on '{t}': try :help, :help world, :help dice, :help hex, :help ruleset, :help MODULE.FUNCTION"
                     )));
                 }
             }
@@ -566,7 +595,10 @@ impl Session {
     fn load(&mut self, cmd: &Command, args: &[String]) -> Result<(), CmdError> {
         let [file] = args else { return Err(Self::usage(cmd.name)) };
         let path = resolve_scenario(file).ok_or_else(|| {
-            CmdError::Text(format!("no scenario file '{file}' (looked here, with .yaml, and under scripts/)"))
+            CmdError::Text(format!(
+                "no scenario file '{file}' (looked in {}, with and without .yaml)",
+                crate::paths::looked_in()
+            ))
         })?;
         let before = self.snapshot(&format!(":{} {file}", cmd.name));
         let name_before = std::mem::take(&mut self.scenario_name);
@@ -670,19 +702,66 @@ impl Session {
     }
 
     fn seed_cmd(&mut self, args: &[String]) -> Result<(), CmdError> {
+        if args.is_empty() {
+            // `:seed` alone: the current seed.
+            let text = match self.seed {
+                Some(s) => format!("the dice were last seeded with {s}; `:seed N` reseeds them"),
+                None => "the dice have not been seeded; `:seed N` seeds them".to_string(),
+            };
+            self.say(&text);
+            return Ok(());
+        }
         let [n] = args else { return Err(Self::usage("seed")) };
-        let seed: u64 =
-            n.parse().map_err(|_| CmdError::Text(format!("'{n}' is not a seed (a whole number from 0)")))?;
+        let seed: u64 = crate::analysis::cli::parse_seed(n).map_err(CmdError::Text)?;
         let before = self.snapshot(&format!(":seed {seed}"));
         self.host.state.world.borrow_mut().dice.seed(seed);
         self.seed = Some(seed);
+        self.transcript.push(format!("dice.seed({seed})"));
         self.record(before);
         self.say(&format!("dice seeded with {seed}"));
         Ok(())
     }
 
     fn force(&mut self, args: &[String]) -> Result<(), CmdError> {
-        let Some((kind, faces)) = args.split_first() else { return Err(Self::usage("force")) };
+        let Some((kind, faces)) = args.split_first() else {
+            // `:force` alone: what is queued.
+            let left = self.host.state.world.borrow().dice.unused_forced();
+            let text = if left.is_empty() {
+                "no forced dice queued".to_string()
+            } else {
+                let mut t = String::from("forced dice queued (used by the next rolls of each kind):");
+                for (k, v) in &left {
+                    t.push_str(&format!("\n  {k}: {}", v.join(" ")));
+                }
+                t
+            };
+            self.say(&text);
+            return Ok(());
+        };
+        let clear_kind = match (kind.as_str(), faces) {
+            ("clear", []) => Some(None),
+            (k, [c]) if c == "clear" => Some(Some(k.to_string())),
+            _ => None,
+        };
+        if let Some(which) = clear_kind {
+            let before = self.snapshot(&format!(":force {}", args.join(" ")));
+            {
+                let mut w = self.host.state.world.borrow_mut();
+                match &which {
+                    None => w.dice.clear_forced(),
+                    Some(k) => {
+                        let i = w.dice.kind_index(k).map_err(|e| CmdError::Text(e.to_string()))?;
+                        w.dice.clear_forced_kind(i);
+                    }
+                }
+            }
+            self.record(before);
+            self.say(&match which {
+                None => "forced dice cleared".to_string(),
+                Some(k) => format!("forced {k} dice cleared"),
+            });
+            return Ok(());
+        }
         if faces.is_empty() {
             return Err(Self::usage("force"));
         }
@@ -701,6 +780,9 @@ impl Session {
             w.dice.force(k, &idx);
         }
         self.record(before);
+        let lits: Vec<String> =
+            faces.iter().map(|f| if f.parse::<f64>().is_ok() { f.clone() } else { super::save::lua_str(f) }).collect();
+        self.transcript.push(format!("dice.force({}, {{ {} }})", super::save::lua_str(kind), lits.join(", ")));
         let queued = self.host.state.world.borrow().dice.unused_forced();
         let q = queued.iter().find(|(k, _)| k == kind).map(|(_, v)| v.join(" ")).unwrap_or_default();
         self.say(&format!("the next {kind} rolls come up: {q}"));
@@ -726,6 +808,132 @@ impl Session {
             summary(&w)
         };
         self.say(&format!("{} {label}\n{summary}", if undo { "undid:" } else { "redid:" }));
+        Ok(())
+    }
+
+    /// `:sim EXPR [--trials N]` and `:exact EXPR`: the odds of an expression
+    /// run as a trial from the current battlefield, which it leaves alone.
+    ///
+    /// The battlefield is written as a scenario (as `:save` does) and the
+    /// expression wrapped in a trial script, both in a temporary folder; the
+    /// result (a number, a boolean, or a table whose number and boolean
+    /// fields become the metrics) is reported as `sandtable sim`/`exact` do.
+    /// Globals defined at the prompt are not part of the battlefield and are
+    /// not seen by the trial.
+    fn odds(&mut self, exact: bool, rest: &str) -> Result<(), CmdError> {
+        let mut expr = rest.trim().to_string();
+        let mut trials: u64 = 10_000;
+        if let Some(i) = expr.rfind("--trials") {
+            let n = expr[i + "--trials".len()..].trim();
+            trials = n.parse().map_err(|_| CmdError::Text(format!("--trials wants a whole number, got '{n}'")))?;
+            expr.truncate(i);
+        }
+        let expr = expr.trim();
+        if expr.is_empty() {
+            return Err(Self::usage(if exact { "exact" } else { "sim" }));
+        }
+        static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("sandtable-odds-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| CmdError::Text(format!("cannot make {}: {e}", dir.display())))?;
+        let scenario = dir.join("battlefield.yaml");
+        let script = dir.join("trial.lua");
+        let yaml = {
+            let w = self.host.state.world.borrow();
+            let rs = self.host.state.ruleset.borrow();
+            let source = self.host.state.scenario.borrow().clone();
+            let info = SaveInfo {
+                name: if self.scenario_name.is_empty() { "battlefield" } else { &self.scenario_name },
+                ruleset: rs.as_ref(),
+                seed: self.seed,
+                source: source.as_deref(),
+                target: &scenario,
+            };
+            scenario_yaml(&w, &info)
+        };
+        let trial = TRIAL_TEMPLATE.replace("KIND", if exact { "exact" } else { "sim" }).replace("EXPR", expr);
+        let written = std::fs::write(&scenario, yaml).and_then(|_| std::fs::write(&script, trial));
+        if let Err(e) = written {
+            let _ = std::fs::remove_dir_all(&dir);
+            return Err(CmdError::Text(format!("cannot write the trial: {e}")));
+        }
+        let limits = self.host.state.limits.get();
+        let setup = crate::analysis::Setup {
+            script: script.clone(),
+            scenario: Some(scenario.clone()),
+            time_ms: Some(limits.time_ms),
+            ..Default::default()
+        };
+        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        let seed = self.seed.unwrap_or(1);
+        let report = if exact {
+            let cfg = crate::analysis::exact::ExactConfig {
+                setup,
+                vs: None,
+                seed,
+                threads,
+                max_leaves: crate::analysis::exact::DEFAULT_MAX_LEAVES,
+                progress: false,
+            };
+            match crate::analysis::exact::run(&cfg) {
+                Ok(crate::analysis::exact::ExactOutcome::Done { result, .. }) => {
+                    Ok(crate::analysis::report::exact_text(&result))
+                }
+                Ok(_) => Err("too many outcomes to enumerate: use :sim instead".to_string()),
+                Err(e) => Err(e.render(self.color)),
+            }
+        } else {
+            let cfg = crate::analysis::sim::SimConfig {
+                setup,
+                vs: None,
+                trials,
+                seed,
+                threads,
+                shard: None,
+                progress: false,
+            };
+            match crate::analysis::sim::run(&cfg) {
+                Ok(run) => Ok(crate::analysis::report::sim_text(&run.result)),
+                Err(e) => Err(e.render(self.color)),
+            }
+        };
+        let _ = std::fs::remove_dir_all(&dir);
+        // The report names the temporary script: name the expression instead.
+        match report {
+            Ok(text) => {
+                let text = text.replace(&script.display().to_string(), expr);
+                self.say(&text);
+                Ok(())
+            }
+            Err(t) => Err(CmdError::Text(
+                t.replace(&script.display().to_string(), &format!(":{} input", if exact { "exact" } else { "sim" })),
+            )),
+        }
+    }
+
+    /// `:transcript FILE`: the session so far as a spec that replays it.
+    fn write_transcript(&mut self, args: &[String]) -> Result<(), CmdError> {
+        let [file] = args else { return Err(Self::usage("transcript")) };
+        let path = PathBuf::from(file);
+        let mut s = String::new();
+        let _ = writeln!(s, "-- A REPL session written by :transcript: `sandtable test {file}` replays it.");
+        let _ = writeln!(s, "-- Each input that succeeded, in order, with the dice forced (:force), the");
+        let _ = writeln!(s, "-- decisions answered (answers{{...}}) and the plain values it showed as");
+        let _ = writeln!(s, "-- expectations. Commands other than :force and :seed are not replayed.");
+        let _ = writeln!(s, "describe(\"REPL session\", function()");
+        let _ = writeln!(s, "  it(\"replays what was seen\", function()");
+        if self.transcript.is_empty() {
+            let _ = writeln!(s, "    -- (nothing yet: no scenario was loaded)");
+        }
+        for l in &self.transcript {
+            for line in l.lines() {
+                let _ = writeln!(s, "    {line}");
+            }
+        }
+        let _ = writeln!(s, "  end)");
+        let _ = writeln!(s, "end)");
+        std::fs::write(&path, s).map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
+        self.say(&format!("wrote the session as a spec to {file}; `sandtable test {file}` replays it"));
         Ok(())
     }
 
@@ -755,6 +963,23 @@ impl Session {
         Ok(())
     }
 }
+
+/// The trial script `:sim`/`:exact` write around the expression.
+const TRIAL_TEMPLATE: &str = r#"-- :KIND from the REPL
+local function metrics(v)
+  if type(v) ~= "table" then return { value = v } end
+  local m = {}
+  for k, x in pairs(v) do
+    if type(k) == "string" and (type(x) == "number" or type(x) == "boolean") then m[k] = x end
+  end
+  return m
+end
+function trial()
+  return metrics((
+EXPR
+  ))
+end
+"#;
 
 /// Why a command failed: a short line, or a full diagnostic.
 pub(super) enum CmdError {

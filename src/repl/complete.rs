@@ -191,10 +191,57 @@ pub fn resolve(lua: &Lua, state: &State, text: &str) -> Target {
     }
 }
 
+/// Inside a string argument of a `dice.*` call: die kinds (`dice.roll(2, "ba`),
+/// or the faces of the kind named first when inside a `{...}` list
+/// (`dice.force("battle", {"fl`). None when the string is not such an argument.
+fn dice_string_candidates(state: &State, line: &str, pos: usize) -> Option<(usize, Vec<String>)> {
+    let before = &line[..pos];
+    let quote = before.rfind(['"', '\''])?;
+    let partial = &before[quote + 1..];
+    if partial.contains(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-')) {
+        return None;
+    }
+    // The unmatched `(` before the string, and any unmatched `{` after it.
+    let mut depth = 0i32;
+    let mut brace = None;
+    let mut paren = None;
+    for (i, c) in before[..quote].char_indices().rev() {
+        match c {
+            ')' | '}' => depth += 1,
+            '{' if depth == 0 => brace = brace.or(Some(i)),
+            '(' if depth == 0 => {
+                paren = Some(i);
+                break;
+            }
+            '(' | '{' => depth -= 1,
+            _ => {}
+        }
+    }
+    let paren = paren?;
+    let callee = trailing_chain(line[..paren].trim_end());
+    if !callee.starts_with("dice.") {
+        return None;
+    }
+    let w = state.world.borrow();
+    let mut names: Vec<String> = match brace {
+        None => w.dice.kinds().iter().map(|k| k.name.to_string()).collect(),
+        Some(b) => {
+            let args = &line[paren + 1..b];
+            let kind: String = args.split(['"', '\'']).nth(1).map(str::to_string).unwrap_or_default();
+            let k = w.dice.kind_index(&kind).ok()?;
+            w.dice.kind(k).values.iter().map(|v| v.to_string()).collect()
+        }
+    };
+    names.retain(|n| n.starts_with(partial));
+    names.sort();
+    names.dedup();
+    Some((quote + 1, names))
+}
+
 /// Lua completions at `pos`: the start of the word being completed and the candidates.
 pub fn lua_candidates(lua: &Lua, state: &State, line: &str, pos: usize) -> (usize, Vec<String>) {
     if lexer::in_string_or_comment(line, pos) {
-        return (pos, Vec::new());
+        return dice_string_candidates(state, line, pos).unwrap_or((pos, Vec::new()));
     }
     let before = &line[..pos];
     let start = before

@@ -162,7 +162,18 @@ impl ReplHelper {
             return None;
         }
         let method = name.rsplit_once(':').map(|(_, m)| m);
-        let entry = catalogue().iter().find(|e| entry_name(e.usage) == name).or_else(|| {
+        let builtin = catalogue().iter().find(|e| entry_name(e.usage) == name);
+        if builtin.is_none() {
+            // A ruleset function: its signature and the first line of its doc comment.
+            let rs = self.state.ruleset.borrow().clone();
+            if let Some(f) = rs.as_ref().and_then(|rs| super::rules_help::find_function(rs, name)) {
+                let at = f.signature.find('(')?;
+                let args = &f.signature[at + 1..];
+                let first = f.doc.first().map(|d| format!("  -- {d}")).unwrap_or_default();
+                return Some(format!("{args}{first}"));
+            }
+        }
+        let entry = builtin.or_else(|| {
             let m = method?;
             catalogue().iter().find(|e| {
                 let n = entry_name(e.usage);

@@ -28,6 +28,7 @@ mod eval;
 mod helper;
 pub(crate) mod lexer;
 mod pretty;
+mod rules_help;
 mod save;
 mod watch;
 
@@ -142,6 +143,9 @@ pub struct Session {
     pub failures: usize,
     /// The scenario's name, for the banner, `:save` and SVG titles.
     pub scenario_name: String,
+    /// The session as spec lines, for `:transcript` (inputs that succeeded,
+    /// forced dice, answers, the results seen as expectations).
+    pub transcript: Vec<String>,
 }
 
 impl Session {
@@ -163,6 +167,43 @@ impl Session {
             quit: false,
             failures: 0,
             scenario_name: String::new(),
+            transcript: Vec::new(),
+        }
+    }
+
+    /// Records a Lua input that succeeded (with the decisions it asked and
+    /// the value it showed) for `:transcript`.
+    fn transcribe_input(&mut self, src: &str, values: &[Value]) {
+        let answers = ask::take_answers();
+        if !answers.is_empty() {
+            let list: Vec<String> = answers.iter().map(|a| save::lua_str(a)).collect();
+            self.transcript.push(format!("answers{{ {} }}", list.join(", ")));
+        }
+        let src = src.trim_end();
+        if values.is_empty() || src.trim_start().starts_with("return") {
+            self.transcript.push(src.to_string());
+            return;
+        }
+        self.transcript.push(format!("_ = {src}"));
+        if let [v] = values {
+            let lit = match v {
+                Value::Boolean(b) => Some(b.to_string()),
+                Value::Integer(i) => Some(i.to_string()),
+                Value::Number(x) if x.is_finite() => Some(format!("{x:?}")),
+                Value::String(s) => s.to_str().ok().map(|s| save::lua_str(&s)),
+                _ => None,
+            };
+            match lit {
+                Some(l) => self.transcript.push(format!("expect(_):to_be({l})")),
+                None => {
+                    let shown = {
+                        let world = self.host.state.world.borrow();
+                        pretty_all(&self.host.lua, Some(&world), values, &Limits::default())
+                    };
+                    let first = shown.lines().next().unwrap_or("").to_string();
+                    self.transcript.push(format!("-- showed: {first}"));
+                }
+            }
         }
     }
 
@@ -179,6 +220,34 @@ impl Session {
         let text = render_error(e, self.color);
         let _ = self.err.write_all(text.as_bytes());
         let _ = self.err.flush();
+    }
+
+    /// Prints a warning (one line on stderr): something worth knowing that did not fail.
+    fn warn(&mut self, text: &str) {
+        let _ = self.out.flush();
+        let line = if self.color { format!("\x1b[33mwarning:\x1b[0m {text}\n") } else { format!("warning: {text}\n") };
+        let _ = self.err.write_all(line.as_bytes());
+        let _ = self.err.flush();
+    }
+
+    /// Warns when a Lua input used some of the forced dice but left others
+    /// queued: they would silently feed a later, unrelated roll (specs fail
+    /// on the same thing). An input that only queues dice (`dice.force`) is
+    /// not warned about.
+    fn warn_unused_forced(&mut self, before: &[(String, Vec<String>)]) {
+        let left = self.host.state.world.borrow().dice.unused_forced();
+        if left.is_empty() || before.is_empty() || left.as_slice() == before {
+            return;
+        }
+        let grew = left.iter().map(|(_, v)| v.len()).sum::<usize>() >= before.iter().map(|(_, v)| v.len()).sum();
+        if grew {
+            return;
+        }
+        let list: Vec<String> = left.iter().map(|(k, v)| format!("{k} {}", v.join(" "))).collect();
+        self.warn(&format!(
+            "forced dice still queued after this input: {} (they feed the next rolls of that kind; `:force clear` drops them)",
+            list.join("; ")
+        ));
     }
 
     /// Prints a short error (a mistyped command): one line on stderr.
@@ -282,6 +351,7 @@ impl Session {
             }
         };
         let before = self.snapshot(src);
+        let forced_before = self.host.state.world.borrow().dice.unused_forced();
         let chunks = &self.chunks;
         let result = self.host.transaction(|h| {
             h.guarded(|lua| call_with_traceback(lua, &func, MultiValue::new()))
@@ -291,6 +361,11 @@ impl Session {
         match result {
             Ok(values) => {
                 let values: Vec<Value> = values.into_iter().collect();
+                self.transcribe_input(src, &values);
+                if let Some(first) = values.first() {
+                    // The last result, as `_` (as in Python): `print(_)`, `_.crater`.
+                    let _ = self.host.lua.globals().raw_set("_", first.clone());
+                }
                 if !values.is_empty() {
                     let limits = Limits { width: self.width.clamp(40, 120), ..Limits::default() };
                     let text = {
@@ -303,16 +378,19 @@ impl Session {
                             .metatable()
                             .is_some_and(|mt| !matches!(mt.raw_get::<Value>("__tostring"), Ok(Value::Nil) | Err(_)));
                         if own_text {
-                            let note = "-- the ruleset gives this value its own summary: print(it) shows it";
+                            let note = "-- the ruleset gives this value its own summary: print(_) shows it";
                             let note = if self.color { format!("\x1b[90m{note}\x1b[0m") } else { note.to_string() };
                             self.say(&note);
                         }
                     }
                 }
                 self.record(before);
+                self.warn_unused_forced(&forced_before);
                 true
             }
             Err(e) => {
+                // A failed input changed nothing: its answers are not replayed.
+                let _ = ask::take_answers();
                 self.complain(&e);
                 false
             }
@@ -435,7 +513,9 @@ impl Session {
         out.push_str(&head);
         out.push('\n');
         out.push_str(&format!("{}\n", commands::summary(&world)));
-        out.push_str("Lua acts on the battlefield · :map draws it · :help for commands and the API\n");
+        out.push_str(
+            "Lua acts on the battlefield · :map draws it · :help for commands and the API · _ is the last result\n",
+        );
         if let Some(ex) = example_call(&self.host, rs.as_ref(), &world) {
             out.push_str(&format!("Try: {ex}\n"));
         }
@@ -525,20 +605,9 @@ pub fn history_path(explicit: Option<&Path>) -> Option<PathBuf> {
     dirs::state_dir().or_else(dirs::data_local_dir).map(|d| d.join("sandtable").join("history"))
 }
 
-/// Finds a scenario file: as given, with `.yaml` added, under `scripts/`, or
-/// under the project folder.
+/// Finds a scenario file by the one lookup rule of [`crate::paths`].
 pub fn resolve_scenario(arg: &str) -> Option<PathBuf> {
-    let root = crate::ruleset::project_root();
-    let p = PathBuf::from(arg);
-    let with_ext = |p: &Path| if p.extension().is_none() { Some(p.with_extension("yaml")) } else { None };
-    let mut candidates = vec![p.clone()];
-    candidates.extend(with_ext(&p));
-    if p.is_relative() {
-        candidates.push(root.join("scripts").join(&p));
-        candidates.extend(with_ext(&root.join("scripts").join(&p)));
-        candidates.push(root.join(&p));
-    }
-    candidates.into_iter().find(|c| c.is_file())
+    crate::paths::find_file(Path::new(arg))
 }
 
 /// A seed when neither the command line nor the scenario gives one: random
@@ -571,6 +640,24 @@ pub(crate) fn load_scenario(
         }
     };
     session.seed = Some(seed);
+    // `:transcript` starts from here: this scenario, seed and overrides.
+    let mut opts = vec![format!("seed = {seed}")];
+    if let Some(v) = &overrides.variant {
+        opts.push(format!("variant = {}", save::lua_str(v)));
+    }
+    if !overrides.set.is_empty() {
+        let set: Vec<String> = overrides
+            .set
+            .iter()
+            .filter_map(|s| s.split_once('='))
+            .map(|(k, v)| format!("[{}] = {}", save::lua_str(k.trim()), save::lua_str(v.trim())))
+            .collect();
+        opts.push(format!("set = {{ {} }}", set.join(", ")));
+    }
+    let shown = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    session.transcript =
+        vec![format!("scenario({}, {{ {} }})", save::lua_str(&shown.display().to_string()), opts.join(", "))];
+    let _ = ask::take_answers();
     session.rewatch();
     Ok(())
 }

@@ -116,6 +116,21 @@ fn changed_params(rs: &Ruleset) -> Vec<(String, serde_json::Value)> {
     out
 }
 
+/// A Lua string literal.
+pub fn lua_str(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// The world as scenario YAML.
 #[expect(clippy::too_many_lines, reason = "writes the scenario YAML section by section, in the order the file is read")]
 pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {

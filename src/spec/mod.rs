@@ -46,7 +46,15 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
         collect(&root.join("tests"), &mut out);
         return Ok(out);
     }
-    for p in paths {
+    for given in paths {
+        let Some(p) = crate::paths::find_any(given) else {
+            return Err(format!(
+                "{}: no such file or folder (looked in {})",
+                given.display(),
+                crate::paths::looked_in()
+            ));
+        };
+        let p = &p;
         if p.is_file() {
             out.push(p.clone());
         } else if p.join("ruleset.yaml").is_file() {
@@ -54,8 +62,6 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
             collect(&p.join("spec"), &mut out);
         } else if p.is_dir() {
             collect(p, &mut out);
-        } else {
-            return Err(format!("{}: no such file or folder", p.display()));
         }
     }
     Ok(out)
@@ -86,6 +92,20 @@ pub fn ruleset_of(spec: &Path) -> Option<PathBuf> {
     abs.ancestors().skip(1).find(|d| d.join("ruleset.yaml").is_file()).map(Path::to_path_buf)
 }
 
+/// Whether a file is a spec: it calls `describe(` or `it(`. A file without
+/// them (a trial or scenario script beside the specs) is not run and reports
+/// no cases, so that the runner says so instead of counting it as a pass.
+pub fn is_spec(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return true; // let the run report the read error
+    };
+    text.lines().map(|l| l.split("--").next().unwrap_or("")).any(|l| {
+        l.contains("describe(")
+            || l.contains("describe (")
+            || l.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '(')).any(|w| w.starts_with("it("))
+    })
+}
+
 /// Runs one spec file in a fresh host.
 pub fn run_file(path: &Path, options: &HostOptions, overrides: &ScenarioOverrides) -> FileReport {
     run_file_then(path, options, overrides, |_| {})
@@ -100,6 +120,9 @@ pub fn run_file_then(
     after: impl FnOnce(&Host),
 ) -> FileReport {
     let mut report = FileReport { path: path.to_path_buf(), cases: Vec::new() };
+    if !is_spec(path) {
+        return report;
+    }
     let host = match Host::new(HostOptions { capture_output: true, ..options.clone() }) {
         Ok(h) => h,
         Err(e) => {
@@ -133,9 +156,6 @@ pub fn run_file_then(
             let left = host.leftovers();
             if !left.is_empty() {
                 report.cases.push(("(top level of the file)".into(), Some(ScriptError::plain(left.join("; ")))));
-            } else if report.cases.is_empty() {
-                // A file of plain asserts with no `it` counts as one case.
-                report.cases.push(("(whole file)".into(), None));
             }
         }
     }

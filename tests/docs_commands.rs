@@ -1,0 +1,277 @@
+//! Every shell command the documentation shows runs as shown.
+//!
+//! Extracts the commands of README.md, docs/*.md and rulesets/*/README.md
+//! (every line of a ```sh block, `\` continuations joined, and `$ `-prompted
+//! lines of ```text blocks) and the examples of `sandtable --help`, then runs
+//! each with `bash -c` from the repository root and from an empty folder
+//! elsewhere, with the built `sandtable` first on PATH and standard input
+//! empty. A command fails the test when it exits non-zero or prints an error.
+//! To keep the test short on a loaded machine, `--trials N` above 2000 runs
+//! with 2000 trials (the command is otherwise exactly as shown).
+//!
+//! Marks in the docs (a comment line at the top of a ```sh block):
+//! - `# not run unattended: REASON` skips the block (builds, benchmarks,
+//!   clusters);
+//! - `# from the repository root: REASON` runs it from the root only (the
+//!   shell itself opens a file of the repository, as in `< FILE`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_sandtable");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// One command found in a document.
+#[derive(Debug, Clone)]
+struct DocCommand {
+    /// `file:line` where it is shown.
+    origin: String,
+    text: String,
+    /// Run from the repository root only.
+    root_only: bool,
+}
+
+fn doc_files() -> Vec<PathBuf> {
+    let r = root();
+    let mut files = vec![r.join("README.md")];
+    let mut listed = |dir: PathBuf, only: Option<&str>| {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .flatten()
+            .map(|e| e.path())
+            .collect();
+        v.sort();
+        for p in v {
+            match only {
+                Some(name) => {
+                    if p.join(name).is_file() {
+                        files.push(p.join(name));
+                    }
+                }
+                None => {
+                    if p.extension().is_some_and(|e| e == "md") {
+                        files.push(p);
+                    }
+                }
+            }
+        }
+    };
+    listed(r.join("docs"), None);
+    listed(r.join("rulesets"), Some("README.md"));
+    files
+}
+
+/// The commands of one markdown document.
+fn extract(path: &Path) -> Vec<DocCommand> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let shown = path.strip_prefix(root()).unwrap_or(path).display().to_string();
+    let mut out = Vec::new();
+    let mut fence: Option<String> = None;
+    let mut skip = false;
+    let mut root_only = false;
+    let mut first = true;
+    let mut pending: Option<(usize, String)> = None;
+    for (n, line) in text.lines().enumerate() {
+        let lineno = n + 1;
+        let trimmed = line.trim_start();
+        if let Some(info) = trimmed.strip_prefix("```") {
+            match fence {
+                None => {
+                    fence = Some(info.trim().to_string());
+                    skip = false;
+                    root_only = false;
+                    first = true;
+                }
+                Some(_) => {
+                    fence = None;
+                    assert!(pending.is_none(), "{shown}:{lineno}: a command ends with `\\` at the end of its block");
+                }
+            }
+            continue;
+        }
+        let Some(kind) = &fence else { continue };
+        let is_sh = kind == "sh" || kind == "bash" || kind == "shell";
+        let cmd_line = if is_sh {
+            let t = line.trim();
+            if first && !t.is_empty() {
+                first = false;
+                if t.starts_with("# not run unattended") {
+                    skip = true;
+                }
+                if t.starts_with("# from the repository root") {
+                    root_only = true;
+                }
+            }
+            if skip || t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            line.to_string()
+        } else if let Some(rest) = trimmed.strip_prefix("$ ") {
+            rest.to_string()
+        } else {
+            continue;
+        };
+        let (start, mut acc) = pending.take().unwrap_or((lineno, String::new()));
+        let piece = cmd_line.trim_end();
+        if let Some(body) = piece.strip_suffix('\\') {
+            acc.push_str(body);
+            acc.push(' ');
+            pending = Some((start, acc));
+            continue;
+        }
+        acc.push_str(piece);
+        out.push(DocCommand { origin: format!("{shown}:{start}"), text: acc, root_only });
+    }
+    out
+}
+
+/// The examples of `sandtable --help`: lines after `Examples` that start
+/// with `sandtable`, without their description (two or more spaces on).
+fn help_examples() -> Vec<DocCommand> {
+    let out = Command::new(BIN).arg("--help").output().expect("sandtable --help runs");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut in_examples = false;
+    let mut cmds = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("Examples") {
+            in_examples = true;
+            continue;
+        }
+        if in_examples {
+            let t = line.trim_start();
+            if !t.starts_with("sandtable") {
+                if !line.starts_with(' ') {
+                    in_examples = false;
+                }
+                continue;
+            }
+            let cmd = t.split("  ").next().unwrap_or(t).trim().to_string();
+            cmds.push(DocCommand { origin: "sandtable --help".into(), text: cmd, root_only: false });
+        }
+    }
+    assert!(cmds.len() >= 4, "sandtable --help shows its examples:\n{text}");
+    cmds
+}
+
+/// `--trials N` with N above 2000 becomes `--trials 2000`.
+fn fewer_trials(cmd: &str) -> String {
+    let words: Vec<&str> = cmd.split(' ').collect();
+    let mut out: Vec<String> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let after_trials = i > 0 && words[i - 1] == "--trials";
+        match w.parse::<u64>() {
+            Ok(n) if after_trials && n > 2000 => out.push("2000".into()),
+            _ => out.push((*w).to_string()),
+        }
+    }
+    out.join(" ")
+}
+
+/// Runs one command; returns an explanation when it failed.
+fn run(cmd: &DocCommand, cwd: &Path, home: &Path) -> Option<String> {
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
+    let started = Instant::now();
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!("set -o pipefail\n{}", fewer_trials(&cmd.text)))
+        .current_dir(cwd)
+        .env("PATH", path)
+        .env("HOME", home)
+        .env("SANDTABLE_HISTORY", home.join("history"))
+        .env("NO_COLOR", "1")
+        .env_remove("SANDTABLE_HOME")
+        .stdin(Stdio::null())
+        .output()
+        .expect("bash runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    let errorish = |s: &str| {
+        s.lines().any(|l| {
+            let t = l.trim_start();
+            t.starts_with("error") || t.starts_with("× ") || t.starts_with("Error") || t.contains("panicked")
+        })
+    };
+    let took = started.elapsed();
+    if !out.status.success() || errorish(&stdout) || errorish(&stderr) {
+        let tail =
+            |s: &str| s.lines().rev().take(15).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("\n");
+        return Some(format!(
+            "{} (in {}, {:.1} s): `{}` exited {:?}\n--- stdout (end)\n{}\n--- stderr (end)\n{}\n",
+            cmd.origin,
+            cwd.display(),
+            took.as_secs_f64(),
+            cmd.text,
+            out.status.code(),
+            tail(&stdout),
+            tail(&stderr)
+        ));
+    }
+    if took > Duration::from_secs(60) {
+        eprintln!("slow: {} took {:.1} s: {}", cmd.origin, took.as_secs_f64(), cmd.text);
+    }
+    None
+}
+
+#[test]
+fn extraction_reads_blocks_marks_and_prompts() {
+    let dir = tempfile::tempdir().unwrap();
+    let md = dir.path().join("x.md");
+    std::fs::write(
+        &md,
+        "```sh\nsandtable test   # a comment\nsandtable sim a.lua \\\n  --trials 5\n```\n\
+         ```sh\n# not run unattended: a cluster\nsbatch x\n```\n\
+         ```sh\n# from the repository root: reads a file\nsandtable repl < f\n```\n\
+         ```text\n$ sandtable --version\nnot a command\n```\n",
+    )
+    .unwrap();
+    let cmds = extract(&md);
+    let texts: Vec<&str> = cmds.iter().map(|c| c.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "sandtable test   # a comment",
+            "sandtable sim a.lua    --trials 5",
+            "sandtable repl < f",
+            "sandtable --version"
+        ]
+    );
+    assert!(cmds[2].root_only && !cmds[0].root_only);
+}
+
+#[test]
+fn every_documented_command_runs_from_the_root_and_from_elsewhere() {
+    let mut cmds = Vec::new();
+    for f in doc_files() {
+        cmds.extend(extract(&f));
+    }
+    cmds.extend(help_examples());
+    assert!(cmds.len() > 15, "the docs show commands: {cmds:?}");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for c in &cmds {
+        if let Some(f) = run(c, &root(), home.path()) {
+            failures.push(f);
+        }
+        if !c.root_only {
+            if let Some(f) = run(c, elsewhere.path(), home.path()) {
+                failures.push(f);
+            }
+        }
+    }
+    // Commands must not leave files in the repository or the other folder.
+    let left: Vec<_> = std::fs::read_dir(elsewhere.path()).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(left.is_empty(), "documented commands left files behind in the working folder: {left:?}");
+    assert!(
+        failures.is_empty(),
+        "{} of {} documented commands failed:\n\n{}",
+        failures.len(),
+        cmds.len(),
+        failures.join("\n")
+    );
+}
