@@ -462,3 +462,14 @@ fn coverage_and_mutation_of_the_fixture_ruleset() {
     let src = std::fs::read_to_string(fixture("mini/mini.lua")).unwrap();
     assert!(src.contains("roll:count(\"flag\") > 0"));
 }
+
+/// Every fast path has probes in `tests/fixtures/fast_paths.lua`, so the
+/// comparison above covers it (adding a fast path means adding its probes).
+#[test]
+fn every_fast_path_is_probed() {
+    let probes = std::fs::read_to_string(fixture("fast_paths.lua")).unwrap();
+    let mut calls: Vec<String> = sandtable::lua::raw::world::names().map(|n| format!("world:{n}(")).collect();
+    calls.extend(["dice.counts(", "dice.roll(", "decide{", "hex.is_hex("].map(String::from));
+    let missing: Vec<&String> = calls.iter().filter(|c| !probes.contains(c.as_str())).collect();
+    assert!(missing.is_empty(), "fast paths without probes in tests/fixtures/fast_paths.lua: {missing:?}");
+}
