@@ -80,14 +80,8 @@ function melee.dice(u, target, how, cards, card)
   local p = params.melee
   local s = tricorne.stats(u)
   local base = s.melee
-  local parts = { { n = base, why = "melee" } }
-  local total = base
-  local function add(n, why)
-    if n ~= 0 then
-      table.insert(parts, { n = n, why = why })
-      total += n
-    end
-  end
+  local tally = tricorne.tally(base, "melee")
+  local add = tally.add
   if u.strength == u.max_strength then
     add(p.full_strength_bonus, "full strength")
   end
@@ -109,7 +103,7 @@ function melee.dice(u, target, how, cards, card)
     add(-p.moved_penalty, "moved")
   end
   add(-tricorne.terrain_reduction(target.hex, "melee", s.class), "target in " .. tostring(world:terrain(target.hex)))
-  return { base = base, parts = parts, raw = total, total = tricorne.final_dice(total) }
+  return tally.result()
 end
 
 ------------------------------------------------------------------------------

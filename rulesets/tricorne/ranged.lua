@@ -96,14 +96,8 @@ function ranged.dice(u, target, cards)
   local s = tricorne.stats(u)
   local d = ranged.range(u, target)
   local base = s.ranged[d - 1] or 0
-  local parts = { { n = base, why = "base at " .. d .. " hexes" } }
-  local total = base
-  local function add(n, why)
-    if n ~= 0 then
-      table.insert(parts, { n = n, why = why })
-      total += n
-    end
-  end
+  local tally = tricorne.tally(base, "base at " .. d .. " hexes")
+  local add = tally.add
   -- additions first ...
   if u.strength == u.max_strength then
     add(p.full_strength_bonus, "full strength")
@@ -120,7 +114,7 @@ function ranged.dice(u, target, cards)
   end
   local tr = tricorne.terrain_reduction(target.hex, "ranged", s.class)
   add(-tr, "target in " .. tostring(world:terrain(target.hex)))
-  return { base = base, parts = parts, raw = total, total = tricorne.final_dice(total) }
+  return tally.result()
 end
 
 local Record = {}

@@ -175,6 +175,23 @@ end
 -- Dice and hits
 ------------------------------------------------------------------------------
 
+-- A dice count built from labelled parts, as ranged.dice and melee.dice
+-- list them: `add` skips parts worth 0; `result` is the count with its
+-- parts, and `total` after tricorne.final_dice.
+function tricorne.tally(base, why)
+  local t = { base = base, parts = { { n = base, why = why } }, raw = base }
+  function t.add(n, reason)
+    if n ~= 0 then
+      table.insert(t.parts, { n = n, why = reason })
+      t.raw += n
+    end
+  end
+  function t.result()
+    return { base = t.base, parts = t.parts, raw = t.raw, total = tricorne.final_dice(t.raw) }
+  end
+  return t
+end
+
 -- The dice a combat rolls after its additions and reductions (params.combat.min_dice).
 function tricorne.final_dice(total)
   local least = params.combat.min_dice

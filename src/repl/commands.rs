@@ -6,7 +6,7 @@
 //! `:log`, `:help`, `:save`) are not.
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use mlua::{Function, Lua, Table, Value};
 
@@ -838,19 +838,7 @@ impl Session {
         std::fs::create_dir_all(&dir).map_err(|e| CmdError::Text(format!("cannot make {}: {e}", dir.display())))?;
         let scenario = dir.join("battlefield.yaml");
         let script = dir.join("trial.lua");
-        let yaml = {
-            let w = self.host.state.world.borrow();
-            let rs = self.host.state.ruleset.borrow();
-            let source = self.host.state.scenario.borrow().clone();
-            let info = SaveInfo {
-                name: if self.scenario_name.is_empty() { "battlefield" } else { &self.scenario_name },
-                ruleset: rs.as_ref(),
-                seed: self.seed,
-                source: source.as_deref(),
-                target: &scenario,
-            };
-            scenario_yaml(&w, &info)
-        };
+        let yaml = { self.battlefield_yaml("battlefield", &scenario) };
         let trial = TRIAL_TEMPLATE.replace("KIND", if exact { "exact" } else { "sim" }).replace("EXPR", expr);
         let written = std::fs::write(&scenario, yaml).and_then(|_| std::fs::write(&script, trial));
         if let Err(e) = written {
@@ -937,22 +925,25 @@ impl Session {
         Ok(())
     }
 
+    /// The battlefield as scenario YAML (what `:save` writes and `:sim` runs on).
+    fn battlefield_yaml(&self, default_name: &str, target: &Path) -> String {
+        let w = self.host.state.world.borrow();
+        let rs = self.host.state.ruleset.borrow();
+        let source = self.host.state.scenario.borrow().clone();
+        let info = SaveInfo {
+            name: if self.scenario_name.is_empty() { default_name } else { &self.scenario_name },
+            ruleset: rs.as_ref(),
+            seed: self.seed,
+            source: source.as_deref(),
+            target,
+        };
+        scenario_yaml(&w, &info)
+    }
+
     fn save(&mut self, args: &[String]) -> Result<(), CmdError> {
         let [file] = args else { return Err(Self::usage("save")) };
         let path = PathBuf::from(file);
-        let text = {
-            let w = self.host.state.world.borrow();
-            let rs = self.host.state.ruleset.borrow();
-            let source = self.host.state.scenario.borrow().clone();
-            let info = SaveInfo {
-                name: if self.scenario_name.is_empty() { "saved battlefield" } else { &self.scenario_name },
-                ruleset: rs.as_ref(),
-                seed: self.seed,
-                source: source.as_deref(),
-                target: &path,
-            };
-            scenario_yaml(&w, &info)
-        };
+        let text = { self.battlefield_yaml("saved battlefield", &path) };
         std::fs::write(&path, text).map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
         let n = self.host.state.world.borrow().units.len();
         self.say(&format!(
