@@ -1,0 +1,166 @@
+//! The board's parts: the map and its edges, sides and their pools, sections,
+//! terrain and tokens. `World` (in the parent module) holds them.
+
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use crate::hex::{Hex, OffsetKind};
+
+/// Whether two names are the same. Names are short (sides, pools, tokens, die
+/// kinds), and the hot paths compare them many times per trial: a byte loop
+/// the compiler inlines beats a call to `memcmp`.
+#[inline]
+pub fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    a.len() == b.len() && if a.len() <= 32 { a.iter().zip(b).all(|(x, y)| x == y) } else { a == b }
+}
+
+/// The playing surface.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Map {
+    /// A hex map of `cols` x `rows` in offset coordinates of `offset` kind
+    /// (column 0..cols, row 0..rows).
+    Hex { cols: i32, rows: i32, offset: OffsetKind },
+    /// A tabletop, in centimetres.
+    Table { width: f64, height: f64 },
+}
+
+impl Default for Map {
+    fn default() -> Self {
+        Map::Hex { cols: 13, rows: 9, offset: OffsetKind::OddR }
+    }
+}
+
+/// Which edge of the map a side's baseline is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edge {
+    Top,
+    Bottom,
+    Left,
+    Right,
+}
+
+impl Edge {
+    pub fn name(self) -> &'static str {
+        match self {
+            Edge::Top => "top",
+            Edge::Bottom => "bottom",
+            Edge::Left => "left",
+            Edge::Right => "right",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Edge> {
+        Some(match s {
+            "top" => Edge::Top,
+            "bottom" => Edge::Bottom,
+            "left" => Edge::Left,
+            "right" => Edge::Right,
+            _ => return None,
+        })
+    }
+
+    pub fn opposite(self) -> Edge {
+        match self {
+            Edge::Top => Edge::Bottom,
+            Edge::Bottom => Edge::Top,
+            Edge::Left => Edge::Right,
+            Edge::Right => Edge::Left,
+        }
+    }
+}
+
+/// A side (army): its name, baseline and pools (HQ tokens, medals, reserve
+/// artillery strength, ... as the ruleset names them).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Side {
+    pub name: Rc<str>,
+    pub baseline: Option<Edge>,
+    pub pools: Vec<(Rc<str>, i64)>,
+}
+
+impl Side {
+    pub fn pool(&self, name: &str) -> i64 {
+        self.pools.iter().find(|(k, _)| same_name(k, name)).map_or(0, |(_, v)| *v)
+    }
+
+    pub fn set_pool(&mut self, name: &str, value: i64) {
+        match self.pools.iter_mut().find(|(k, _)| same_name(k, name)) {
+            Some((_, v)) => *v = value,
+            None => self.pools.push((name.into(), value)),
+        }
+    }
+}
+
+/// A named section of a hex map: a range of offset columns. Sections may
+/// overlap; a hex in two ranges (on a section line) belongs to both.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Section {
+    pub name: Rc<str>,
+    pub first_col: i32,
+    pub last_col: i32,
+}
+
+/// The board: terrain per hex. Set up once and rarely changed, so copies of
+/// a world share it (see `World::board`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Board {
+    pub terrain: BTreeMap<Hex, Rc<str>>,
+    /// A tabletop's terrain areas and unit types' base sizes.
+    pub tabletop: crate::tabletop::Layout,
+}
+
+/// Tokens on hexes (wire, shell craters, ...): a few, placed and removed by
+/// many trials. A flat list sorted by hex (a hex's tokens in the order they
+/// were placed) is copied into the next trial's world without allocating and
+/// searched faster than a map.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Tokens(Vec<(Hex, Rc<str>)>);
+
+impl Tokens {
+    /// The slice holding hex `h`'s tokens.
+    fn run(&self, h: Hex) -> std::ops::Range<usize> {
+        let start = self.0.partition_point(|(x, _)| *x < h);
+        let len = self.0[start..].iter().take_while(|(x, _)| *x == h).count();
+        start..start + len
+    }
+
+    /// The tokens on `h`, in the order they were placed.
+    pub fn on(&self, h: Hex) -> impl Iterator<Item = &Rc<str>> {
+        self.0[self.run(h)].iter().map(|(_, t)| t)
+    }
+
+    pub fn has(&self, h: Hex, token: &str) -> bool {
+        self.on(h).any(|t| same_name(t, token))
+    }
+
+    pub fn add(&mut self, h: Hex, token: &str) {
+        let end = self.run(h).end;
+        self.0.insert(end, (h, token.into()));
+    }
+
+    /// Removes one token of that name; returns whether there was one.
+    pub fn remove(&mut self, h: Hex, token: &str) -> bool {
+        let run = self.run(h);
+        match self.0[run.clone()].iter().position(|(_, t)| same_name(t, token)) {
+            Some(i) => {
+                self.0.remove(run.start + i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Every token with its hex, ordered by hex.
+    pub fn iter(&self) -> impl Iterator<Item = (Hex, &Rc<str>)> {
+        self.0.iter().map(|(h, t)| (*h, t))
+    }
+
+    /// Makes this list equal to `o`, reusing its allocation and sharing names.
+    pub fn reset_from(&mut self, o: &Tokens) {
+        if self.0.len() == o.0.len() && self.0.iter().zip(&o.0).all(|(a, b)| a.0 == b.0 && Rc::ptr_eq(&a.1, &b.1)) {
+            return;
+        }
+        self.0.clone_from(&o.0);
+    }
+}

@@ -1,0 +1,183 @@
+//! Tests of the world and the board.
+
+use super::*;
+use crate::hex::OffsetKind;
+
+fn unit(id: &str, h: Hex) -> Unit {
+    Unit {
+        id: id.into(),
+        side: "allies".into(),
+        kind: "infantry".into(),
+        strength: 4,
+        max_strength: 4,
+        leader: None,
+        pos: Position::Hex(h),
+        props: Vec::new(),
+    }
+}
+
+#[test]
+fn hits_clamp_and_eliminate() {
+    let mut w = World::default();
+    let i = w.add_unit(unit("a", Hex::new(2, 2))).unwrap();
+    assert_eq!(w.hit(i, 3, "test"), 3);
+    assert_eq!(w.hit(i, 3, "test"), 1);
+    assert_eq!(w.units[i].pos, Position::Off);
+    assert!(w.unit_at(Hex::new(2, 2)).is_none());
+}
+
+#[test]
+fn stacking_lets_units_share_a_hex() {
+    let mut w = World { stacking: true, ..World::default() };
+    let a = w.add_unit(unit("a", Hex::new(2, 2))).unwrap();
+    let b = w.add_unit(unit("b", Hex::new(2, 2))).unwrap();
+    w.add_unit(unit("c", Hex::new(3, 2))).unwrap();
+    assert_eq!(w.check_path(a, &[Hex::new(3, 2), Hex::new(4, 2)]), Ok(()));
+    assert_eq!(w.step(a, Hex::new(3, 2), false), Ok(Hex::new(2, 2)));
+    assert_eq!(w.place(b, Position::Hex(Hex::new(3, 2))), Ok(()));
+    // unit_at still answers with the first living unit on the hex
+    assert_eq!(w.unit_at(Hex::new(3, 2)), Some(a));
+    w.stacking = false;
+    assert!(w.step(a, Hex::new(2, 2), false).is_ok());
+    assert!(w.step(a, Hex::new(3, 2), false).is_err(), "without stacking the hex is occupied");
+}
+
+#[test]
+fn steps_must_be_adjacent_free_and_on_map() {
+    let mut w = World::default();
+    let a = w.add_unit(unit("a", Hex::new(2, 2))).unwrap();
+    w.add_unit(unit("b", Hex::new(3, 2))).unwrap();
+    assert!(w.step(a, Hex::new(3, 2), false).is_err());
+    assert!(w.step(a, Hex::new(4, 2), false).is_err());
+    assert_eq!(w.step(a, Hex::new(2, 3), false), Ok(Hex::new(2, 2)));
+    assert!(w.add_unit(unit("a", Hex::new(5, 5))).is_err());
+}
+
+#[test]
+fn copies_share_the_board_until_written() {
+    let mut w = World::default();
+    w.set_terrain(Hex::new(1, 1), Some("woods"));
+    let mut copy = w.clone();
+    assert!(Rc::ptr_eq(&w.board, &copy.board));
+    copy.add_token(Hex::new(1, 1), "crater");
+    assert!(!w.has_token(Hex::new(1, 1), "crater"));
+    assert!(copy.has_token(Hex::new(1, 1), "crater"));
+    copy.set_terrain(Hex::new(1, 1), None);
+    assert!(!Rc::ptr_eq(&w.board, &copy.board));
+    assert_eq!(w.terrain(Hex::new(1, 1)).map(|t| &**t), Some("woods"));
+}
+
+#[test]
+fn tokens_keep_their_hex_order_and_placing_order() {
+    let mut t = Tokens::default();
+    let (a, b, c) = (Hex::new(2, 1), Hex::new(0, 3), Hex::new(1, 1));
+    t.add(a, "wire");
+    t.add(b, "crater");
+    t.add(a, "crater");
+    t.add(c, "wire");
+    t.add(a, "wire");
+    assert_eq!(t.on(a).map(|x| &**x).collect::<Vec<_>>(), ["wire", "crater", "wire"]);
+    assert!(t.has(b, "crater") && !t.has(b, "wire") && !t.has(Hex::new(9, 9), "wire"));
+    let hexes: Vec<Hex> = t.iter().map(|(h, _)| h).collect();
+    assert!(hexes.windows(2).all(|p| p[0] <= p[1]), "sorted by hex: {hexes:?}");
+    assert!(t.remove(a, "wire"));
+    assert_eq!(t.on(a).map(|x| &**x).collect::<Vec<_>>(), ["crater", "wire"]);
+    assert!(!t.remove(b, "wire"));
+    let mut u = Tokens::default();
+    u.reset_from(&t);
+    assert_eq!(u, t);
+}
+
+/// A world with something in every field, unlike the default.
+fn busy_world() -> World {
+    let mut w = World {
+        map: Map::Hex { cols: 8, rows: 6, offset: OffsetKind::EvenQ },
+        sections: Rc::new(vec![Section { name: "left".into(), first_col: 0, last_col: 3 }]),
+        current_side: Some("allies".into()),
+        turn: 3,
+        dice: DiceBox::new(7),
+        ..World::default()
+    };
+    w.add_unit(unit("a", Hex::new(2, 2))).unwrap();
+    w.set_terrain(Hex::new(1, 1), Some("woods"));
+    w.add_token(Hex::new(1, 1), "crater");
+    w.marks.push((Hex::new(2, 2), "1".into()));
+    w.note("set up");
+    w
+}
+
+#[test]
+fn same_as_sees_every_field() {
+    let w = busy_world();
+    assert!(w.same_as(&w.clone()));
+    assert!(World::default().same_as(&World::default()));
+    // One change per field, each touching that field only.
+    type Change = (&'static str, fn(&mut World));
+    let changes: [Change; 13] = [
+        ("map", |w| w.map = Map::Table { width: 10.0, height: 10.0 }),
+        ("board", |w| w.set_terrain(Hex::new(3, 3), Some("hills"))),
+        ("tokens", |w| w.tokens.add(Hex::new(2, 1), "wire")),
+        ("sections", |w| w.sections = Rc::new(Vec::new())),
+        ("sides", |w| w.sides.push(Side { name: "axis".into(), baseline: None, pools: Vec::new() })),
+        ("units", |w| w.units[0].strength = 1),
+        ("current_side", |w| w.current_side = None),
+        ("turn", |w| w.turn += 1),
+        ("dice", |w| w.dice.seed(8)),
+        ("log", |w| w.note("more")),
+        ("marks", |w| w.marks.clear()),
+        ("stacking", |w| w.stacking = !w.stacking),
+        ("table_marks", |w| {
+            w.table_marks.push(crate::tabletop::TableMark { label: "arc".into(), points: Vec::new(), closed: true })
+        }),
+    ];
+    for (field, change) in changes {
+        let mut other = w.clone();
+        change(&mut other);
+        assert!(!w.same_as(&other), "a change to {field} went unseen");
+        assert!(!other.same_as(&w), "a change to {field} went unseen (reversed)");
+    }
+    // A board copied on write but equal again is the same.
+    let mut other = w.clone();
+    other.set_terrain(Hex::new(3, 3), Some("hills"));
+    other.set_terrain(Hex::new(3, 3), None);
+    assert!(w.same_as(&other));
+}
+
+#[test]
+fn reset_from_equals_a_clone_and_keeps_shared_parts_shared() {
+    let template = busy_world();
+    let mut w = World::default();
+    w.add_unit(unit("z", Hex::new(0, 0))).unwrap();
+    w.marks.push((Hex::new(0, 0), "x".into()));
+    w.log.recording = false;
+    w.reset_from(&template);
+    assert!(w.same_as(&template));
+    assert!(Rc::ptr_eq(&w.board, &template.board));
+    assert!(Rc::ptr_eq(&w.sections, &template.sections));
+    assert_eq!(w.log.events.len(), template.log.events.len());
+    assert_eq!(w.log.recording, template.log.recording);
+    assert_eq!(w.units, template.units);
+    // A trial that changes everything is undone by the next reset.
+    w.hit(0, 1, "test");
+    w.add_token(Hex::new(4, 4), "wire");
+    w.dice.seed(1);
+    w.set_terrain(Hex::new(1, 1), None);
+    w.turn = 9;
+    assert!(!w.same_as(&template));
+    w.reset_from(&template);
+    assert!(w.same_as(&template));
+    assert!(Rc::ptr_eq(&w.board, &template.board));
+}
+
+#[test]
+fn section_lines_belong_to_both() {
+    let w = World {
+        sections: Rc::new(vec![
+            Section { name: "left".into(), first_col: 0, last_col: 4 },
+            Section { name: "centre".into(), first_col: 4, last_col: 8 },
+        ]),
+        ..World::default()
+    };
+    let h = Hex::from_offset(4, 3, OffsetKind::OddR);
+    assert_eq!(w.sections_of(h).len(), 2);
+}
