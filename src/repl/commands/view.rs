@@ -1,0 +1,188 @@
+//! The commands that only look: `:map`, `:units`, `:log` (and the line of
+//! sight `:map` draws).
+
+use super::*;
+
+impl Session {
+    /// Asks the ruleset (through Lua, so a custom rule counts) whether a sees b.
+    pub(super) fn line_of_sight(&self, a: Hex, b: Hex) -> Result<LosLine, CmdError> {
+        let r = self.host.guarded(|lua| {
+            let world: Table = lua.globals().get("world")?;
+            let los: Function = world.get("los")?;
+            let (clear, blocker): (bool, Value) = los.call((world.clone(), hex_value(a), hex_value(b)))?;
+            let blocker = match blocker {
+                Value::Nil => None,
+                v => Some(crate::lua::hex_from_value(&v)?),
+            };
+            Ok((clear, blocker))
+        });
+        let (clear, blocker) = r.map_err(|e| CmdError::Script(ScriptError::from_lua(&e)))?;
+        Ok(LosLine { from: a, to: b, clear, blocker })
+    }
+
+    pub(super) fn map(&mut self, args: &[String]) -> Result<(), CmdError> {
+        let mut svg_file: Option<PathBuf> = None;
+        let mut los: Option<(String, String)> = None;
+        let mut i = 0;
+        while i < args.len() {
+            match args[i].as_str() {
+                "--svg" => {
+                    svg_file = Some(args.get(i + 1).ok_or_else(|| Self::usage("map"))?.into());
+                    i += 2;
+                }
+                "--los" => {
+                    let (a, b) = (args.get(i + 1), args.get(i + 2));
+                    match (a, b) {
+                        (Some(a), Some(b)) => los = Some((a.clone(), b.clone())),
+                        _ => return Err(CmdError::Text("usage: :map --los A B (hexes as q,r or unit ids)".into())),
+                    }
+                    i += 3;
+                }
+                other => {
+                    return Err(CmdError::Text(format!("unknown option '{other}' (:map [--svg FILE] [--los A B])")))
+                }
+            }
+        }
+        let los = match los {
+            Some((a, b)) => {
+                let (ha, hb) = {
+                    let w = self.host.state.world.borrow();
+                    (parse_hex(&w, &a).map_err(CmdError::Text)?, parse_hex(&w, &b).map_err(CmdError::Text)?)
+                };
+                Some(self.line_of_sight(ha, hb)?)
+            }
+            None => None,
+        };
+        let verdict = los.as_ref().map(|l| match (l.clear, l.blocker) {
+            (true, _) => format!("line of sight {} -> {}: clear", l.from, l.to),
+            (false, Some(b)) => format!("line of sight {} -> {}: blocked at {b}", l.from, l.to),
+            (false, None) => format!("line of sight {} -> {}: blocked", l.from, l.to),
+        });
+        if let Some(path) = svg_file {
+            let text = {
+                let w = self.host.state.world.borrow();
+                svg::render(&w, &SvgOptions { title: Some(self.scenario_name.clone()).filter(|t| !t.is_empty()), los })
+            };
+            std::fs::write(&path, text).map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
+            let mut msg = format!("wrote {}", path.display());
+            if let Some(v) = verdict {
+                msg.push_str(&format!(" ({v})"));
+            }
+            self.say(&msg);
+            return Ok(());
+        }
+        let text = {
+            let w = self.host.state.world.borrow();
+            let opts = MapOptions { color: self.color, width: self.width };
+            match &los {
+                // Show the line on a copy: the crossed hexes, its ends, the blocker.
+                Some(l) => {
+                    let mut copy = w.clone();
+                    copy.marks.clear();
+                    for (h, _) in crate::hex::los_hexes(l.from, l.to) {
+                        if h != l.from && h != l.to {
+                            copy.marks.push((h, ".".into()));
+                        }
+                    }
+                    copy.marks.push((l.from, "A".into()));
+                    copy.marks.push((l.to, "B".into()));
+                    if let Some(b) = l.blocker {
+                        copy.marks.retain(|(h, _)| *h != b);
+                        copy.marks.push((b, "X".into()));
+                    }
+                    terminal::render(&copy, &opts)
+                }
+                None => terminal::render(&w, &opts),
+            }
+        };
+        self.say(&text);
+        if let Some(v) = verdict {
+            self.say(&v);
+        }
+        Ok(())
+    }
+
+    pub(super) fn units(&mut self, side: Option<&str>) -> Result<(), CmdError> {
+        let w = self.host.state.world.borrow();
+        if let Some(s) = side {
+            w.side_index(s).map_err(|e| CmdError::Text(e.to_string()))?;
+        }
+        let rows: Vec<[String; 7]> = w
+            .units
+            .iter()
+            .filter(|u| side.is_none_or(|s| &*u.side == s))
+            .map(|u| {
+                let pos = match u.pos {
+                    Position::Off if u.strength == 0 => "eliminated".to_string(),
+                    p => p.to_string(),
+                };
+                let props: Vec<String> = u.props.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                [
+                    u.id.to_string(),
+                    u.side.to_string(),
+                    u.kind.to_string(),
+                    format!("{}/{}", u.strength, u.max_strength),
+                    pos,
+                    u.leader.as_deref().unwrap_or("").to_string(),
+                    props.join(" "),
+                ]
+            })
+            .collect();
+        drop(w);
+        if rows.is_empty() {
+            self.say("(no units)");
+            return Ok(());
+        }
+        let header = ["id", "side", "type", "strength", "at", "leader", "props"];
+        let mut widths = header.map(str::len);
+        for r in &rows {
+            for (i, c) in r.iter().enumerate() {
+                widths[i] = widths[i].max(c.chars().count());
+            }
+        }
+        let line = |cells: &[String]| {
+            let mut s = String::from(" ");
+            for (i, c) in cells.iter().enumerate() {
+                let _ = write!(s, " {:<w$}", c, w = widths[i]);
+            }
+            s.trim_end().to_string()
+        };
+        let mut out = String::new();
+        let head = line(&header.map(String::from));
+        if self.color {
+            let _ = writeln!(out, "\x1b[1m{head}\x1b[0m");
+        } else {
+            let _ = writeln!(out, "{head}");
+        }
+        for r in &rows {
+            let _ = writeln!(out, "{}", line(r));
+        }
+        self.say(&out);
+        Ok(())
+    }
+
+    pub(super) fn log(&mut self, args: &[String]) -> Result<(), CmdError> {
+        let n = match args.first() {
+            None => 20,
+            Some(a) => a.parse::<usize>().map_err(|_| Self::usage("log"))?,
+        };
+        let w = self.host.state.world.borrow();
+        let total = w.log.events.len();
+        if total == 0 {
+            drop(w);
+            self.say("(no events yet)");
+            return Ok(());
+        }
+        let mut out = String::new();
+        let first = total.saturating_sub(n);
+        if first > 0 {
+            let _ = writeln!(out, "  … {first} earlier event{}", if first == 1 { "" } else { "s" });
+        }
+        for (i, e) in w.log.events.iter().enumerate().skip(first) {
+            let _ = writeln!(out, "  {:>4}  {e}", i + 1);
+        }
+        drop(w);
+        self.say(&out);
+        Ok(())
+    }
+}
