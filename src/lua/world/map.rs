@@ -127,7 +127,9 @@ pub fn map(l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl IntoLuaMulti
 }
 
 /// `world:mark(h, label)`: label a hex for maps (a template, a line of fire).
-pub fn mark(_l: &Lua, st: &Rc<State>, (h, label): (HexArg, Name)) -> mlua::Result<impl IntoLuaMulti> {
+pub fn mark(l: &Lua, st: &Rc<State>, (h, label): (HexArg, Name)) -> mlua::Result<impl IntoLuaMulti> {
+    st.check_text(&label, "the label")?;
+    st.check_memory(l)?;
     st.with_world(|w| w.marks.push((h.0, Rc::from(&*label))))
 }
 
