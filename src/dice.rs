@@ -114,7 +114,10 @@ impl DieKind {
     /// The number of sides is checked before the faces are made.
     pub fn numeric(name: &str, sides: u32) -> Result<DieKind, DiceError> {
         if sides > MAX_FACES {
-            return Err(DiceError::BadKind(name.into(), format!("a die may have at most {MAX_FACES} faces, not {sides}")));
+            return Err(DiceError::BadKind(
+                name.into(),
+                format!("a die may have at most {MAX_FACES} faces, not {sides}"),
+            ));
         }
         DieKind::new(name, (1..=sides as i64).map(Face::Num).collect())
     }

@@ -126,6 +126,9 @@ fn ruleset_dice_sides_are_checked_before_the_faces_are_made() {
     let err = sandtable::ruleset::Ruleset::parse(&file, src).expect_err("too many faces");
     assert!(err.to_string().contains("at most 250 faces"), "{err}");
     assert!(start.elapsed() < Duration::from_secs(2));
+    let src = "name: unlimited\nlimits: { memory_mb: 0 }\n";
+    let err = sandtable::ruleset::Ruleset::parse(&file, src).expect_err("0 MiB");
+    assert!(err.to_string().contains("memory_mb must be 1 or more"), "{err}");
 }
 
 #[test]
@@ -270,7 +273,8 @@ fn hex_coordinates_round_trip_or_are_refused() {
         let e = error_of(&h, src);
         assert!(e.contains("not a hex") || e.contains("off the grid") || e.contains("from -1e9"), "{src}: {e}");
     }
-    let v = h.exec("return tostring(hex(8388608, -8388608)), hex.is_hex(vector.create(16777216, 0, -16777216))", "ok.lua");
+    let v =
+        h.exec("return tostring(hex(8388608, -8388608)), hex.is_hex(vector.create(16777216, 0, -16777216))", "ok.lua");
     let v = v.expect("in range");
     assert_eq!(format!("{v:?}"), format!("{:?}", h.exec("return '(8388608,-8388608)', false", "x.lua").expect("x")));
 }

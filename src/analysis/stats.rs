@@ -161,7 +161,14 @@ pub struct Acc {
 
 impl Default for Acc {
     fn default() -> Self {
-        Acc { n: 0, sum: Wide::default(), sum_sq: Wide::default(), min: f64::INFINITY, max: f64::NEG_INFINITY, counts: Some(BTreeMap::new()) }
+        Acc {
+            n: 0,
+            sum: Wide::default(),
+            sum_sq: Wide::default(),
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+            counts: Some(BTreeMap::new()),
+        }
     }
 }
 

@@ -69,8 +69,8 @@ fn made(h: Hex) -> mlua::Result<HexArg> {
 /// Bytes of one hex in a returned list (its Luau table slot and the Rust
 /// list it came from), and the time to make it, for [`State::check_work`]
 /// (measured: `hex.line` over a million hexes takes about 0.3 s).
-const HEX_BYTES: u64 = 32;
-const HEX_NS: u64 = 250;
+pub const HEX_BYTES: u64 = 32;
+pub const HEX_NS: u64 = 250;
 /// The same for one hex along a line of sight (the candidate hexes around
 /// the line, sorted, and the crossings; measured: 0.08 s for 100 000).
 const LOS_HEX_BYTES: u64 = 160;
@@ -284,10 +284,9 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     let call_mt = api.lua.create_table()?;
     call_mt.set(
         "__call",
-        api.lua
-            .create_function(|_, (_, q, r): (Value, f64, f64)| {
-                checked(q, r).map(HexArg).map_err(|_| mlua::Error::runtime(format!("hex(q, r): {}", not_a_hex(q, r))))
-            })?,
+        api.lua.create_function(|_, (_, q, r): (Value, f64, f64)| {
+            checked(q, r).map(HexArg).map_err(|_| mlua::Error::runtime(format!("hex(q, r): {}", not_a_hex(q, r))))
+        })?,
     )?;
     call_mt.set("__metatable", "hex")?;
     api.table().set_metatable(Some(call_mt))?;

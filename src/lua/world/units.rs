@@ -95,7 +95,9 @@ pub fn point_from_value(v: &Value) -> mlua::Result<Point> {
     let y: Option<f64> = t.get("y").ok().flatten().or_else(|| t.get(2).ok().flatten());
     match (x, y) {
         (Some(x), Some(y)) if x.is_finite() && y.is_finite() => Ok(Point::new(x, y)),
-        (Some(x), Some(y)) => Err(mlua::Error::runtime(format!("a point's x and y must be finite numbers, got ({x}, {y})"))),
+        (Some(x), Some(y)) => {
+            Err(mlua::Error::runtime(format!("a point's x and y must be finite numbers, got ({x}, {y})")))
+        }
         _ => Err(mlua::Error::runtime("expected a point {x=, y=} in cm")),
     }
 }
