@@ -97,6 +97,9 @@ pub const MARK_BYTES: usize = 64;
 pub const TABLE_MARK_BYTES: usize = 64 + 16 * MAX_MARK_POINTS;
 pub const UNIT_BYTES: usize = 512;
 
+/// Work of at most this many items is never checked (see [`State::check_work`]).
+const SMALL_WORK: u64 = 4096;
+
 /// Most points one tabletop mark may have.
 pub const MAX_MARK_POINTS: usize = 4096;
 
@@ -195,6 +198,11 @@ impl State {
     /// "hexes") of about `bytes_each` bytes, made at about `ns_each`
     /// nanoseconds each. The error names the limit; the API prefixes the call.
     pub fn check_work(&self, lua: &Lua, items: u64, noun: &str, bytes_each: u64, ns_each: u64) -> mlua::Result<()> {
+        // Small work needs no check (and hot calls such as `world:los` between
+        // near hexes should not pay for one).
+        if items <= SMALL_WORK {
+            return Ok(());
+        }
         let limit = self.memory_limit_bytes() as u64;
         let need = items.saturating_mul(bytes_each);
         let used = (lua.used_memory() + self.host_bytes()) as u64;
