@@ -79,14 +79,17 @@ impl fmt::Debug for DieKind {
     }
 }
 
+/// Most faces a die may have (face values are indexed by a byte).
+pub const MAX_FACES: u32 = 250;
+
 impl DieKind {
     /// Builds a kind from its printed faces.
     pub fn new(name: &str, faces: Vec<Face>) -> Result<DieKind, DiceError> {
         if faces.is_empty() {
             return Err(DiceError::BadKind(name.into(), "a die needs at least one face".into()));
         }
-        if faces.len() > 250 {
-            return Err(DiceError::BadKind(name.into(), "a die may have at most 250 faces".into()));
+        if faces.len() > MAX_FACES as usize {
+            return Err(DiceError::BadKind(name.into(), format!("a die may have at most {MAX_FACES} faces")));
         }
         let mut values: Vec<Face> = Vec::new();
         let mut weights = Vec::new();
@@ -108,7 +111,14 @@ impl DieKind {
     }
 
     /// A numeric die with faces 1..=sides (`d6`, `d10`, ...).
+    /// The number of sides is checked before the faces are made.
     pub fn numeric(name: &str, sides: u32) -> Result<DieKind, DiceError> {
+        if sides > MAX_FACES {
+            return Err(DiceError::BadKind(
+                name.into(),
+                format!("a die may have at most {MAX_FACES} faces, not {sides}"),
+            ));
+        }
         DieKind::new(name, (1..=sides as i64).map(Face::Num).collect())
     }
 
@@ -176,6 +186,20 @@ pub struct PoolOutcomes {
     pub denominator: u128,
 }
 
+/// Largest outcome table enumeration builds for one pool, in `u32` cells
+/// (one count per value and outcome, plus its weight): 64 MiB.
+pub const MAX_OUTCOME_CELLS: u128 = 1 << 24;
+
+/// How many multisets of `n` dice over `m` values there are, C(n+m-1, m-1);
+/// `None` past `u128`.
+pub fn multisets(n: u32, m: usize) -> Option<u128> {
+    let mut c: u128 = 1;
+    for i in 1..m as u128 {
+        c = c.checked_mul(u128::from(n) + i)? / i;
+    }
+    Some(c)
+}
+
 impl PoolOutcomes {
     /// Every multiset of `n` dice over the die's values, weighted by the
     /// multinomial coefficient times each value's face multiplicity.
@@ -192,6 +216,11 @@ impl PoolOutcomes {
     pub fn over(kind: &DieKind, vals: &[usize], n: u32) -> Option<PoolOutcomes> {
         let faces: u32 = vals.iter().map(|&v| kind.weights[v]).sum();
         let denominator = (faces as u128).checked_pow(n)?;
+        // Refuse before building a table past MAX_OUTCOME_CELLS (5d100 would be 40 GB).
+        let cells = multisets(n, vals.len())?.checked_mul(kind.values.len() as u128 + 4)?;
+        if cells > MAX_OUTCOME_CELLS {
+            return None;
+        }
         let mut out = PoolOutcomes { counts: Vec::new(), numerators: Vec::new(), denominator };
         let mut cur = vec![0u32; kind.values.len()];
         fn rec(

@@ -248,7 +248,7 @@ struct RawVariant {
 #[serde(deny_unknown_fields)]
 struct RawLimits {
     time_ms: Option<u64>,
-    memory_mb: Option<u64>,
+    memory_mb: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize)]
@@ -368,6 +368,10 @@ impl Ruleset {
                 ));
             }
         }
+        if let Some(m) = raw.limits.as_ref().and_then(|l| l.memory_mb.as_ref()).filter(|m| m.value == 0) {
+            let msg = "limits.memory_mb must be 1 or more (MiB); 0 would mean no limit at all".to_string();
+            return Err(located(file, src, m.referenced, msg));
+        }
         let mut dice = Vec::new();
         for (name, die) in &raw.dice {
             let kind = match &die.value {
@@ -458,7 +462,11 @@ impl Ruleset {
             variants: BTreeMap::new(),
             limits: Limits {
                 time_ms: raw.limits.as_ref().and_then(|l| l.time_ms).unwrap_or(Limits::default().time_ms),
-                memory_mb: raw.limits.as_ref().and_then(|l| l.memory_mb).unwrap_or(Limits::default().memory_mb),
+                memory_mb: raw
+                    .limits
+                    .as_ref()
+                    .and_then(|l| l.memory_mb.as_ref())
+                    .map_or(Limits::default().memory_mb, |m| m.value),
             },
             los: LosRule {
                 units_block: raw.los.as_ref().and_then(|l| l.units_block).unwrap_or(true),

@@ -43,14 +43,14 @@ pub struct SetupArgs {
     /// Seed (trial i rolls from splitmix64(seed) ^ i; see docs/analysis.md; decimal or 0x hex).
     #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_seed)]
     pub seed: u64,
-    /// Worker threads, each with its own Luau state (default: every core).
-    #[arg(long, value_name = "T")]
+    /// Worker threads, each with its own Luau state (default: every core; at most 256, and no more than trials).
+    #[arg(long, value_name = "T", value_parser = parse_positive::<usize>)]
     pub threads: Option<usize>,
     /// Time budget of each trial, in milliseconds (default: the ruleset's, else 1000).
     #[arg(long, value_name = "MS")]
     pub time_limit: Option<u64>,
-    /// Memory limit of each Luau state, in MiB (default: the ruleset's, else 256).
-    #[arg(long, value_name = "MIB")]
+    /// Memory limit of each Luau state, in MiB (default: the ruleset's, else 256; 1 or more).
+    #[arg(long, value_name = "MIB", value_parser = parse_positive::<u64>)]
     pub memory_limit: Option<u64>,
     /// Print one JSON object instead of the readable report.
     #[arg(long)]
@@ -100,6 +100,16 @@ impl SetupArgs {
 
     fn threads(&self) -> usize {
         self.threads.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)).max(1)
+    }
+}
+
+/// Parses a count that must be 1 or more (`--trials`, `--threads`,
+/// `--memory-limit`): 0 would mean an empty run, or no limit at all.
+pub fn parse_positive<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<T, String> {
+    match s.trim().replace('_', "").parse::<T>() {
+        Ok(n) if n >= T::from(1) => Ok(n),
+        Ok(_) => Err(format!("'{s}' is too small: give 1 or more")),
+        Err(_) => Err(format!("'{s}' is not a whole number: give 1 or more")),
     }
 }
 
@@ -162,8 +172,8 @@ fn shell_quote(s: &str) -> String {
 pub struct SimArgs {
     #[command(flatten)]
     pub setup: SetupArgs,
-    /// Number of trials (of the whole run, when sharded).
-    #[arg(long, default_value_t = 10_000, value_name = "N")]
+    /// Number of trials (of the whole run, when sharded; 1 or more).
+    #[arg(long, default_value_t = 10_000, value_name = "N", value_parser = parse_positive::<u64>)]
     pub trials: u64,
     /// Run only shard K of N (1 <= K <= N) of the trials; combine the JSON outputs with `sandtable merge`.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
@@ -181,8 +191,8 @@ pub struct ExactArgs {
     /// Give up past this many outcome leaves and run `sim` instead.
     #[arg(long, default_value_t = DEFAULT_MAX_LEAVES, value_name = "N")]
     pub max_leaves: u64,
-    /// Trials of the `sim` fallback.
-    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    /// Trials of the `sim` fallback (1 or more).
+    #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = parse_positive::<u64>)]
     pub trials: u64,
 }
 
@@ -266,8 +276,8 @@ fn sim_with(cfg: SimConfig, args: &SetupArgs, note: Option<&str>) -> ExitCode {
             "\n{} trials{} on {} thread{} in {:.3} s ({} trials/s)",
             run.result.trials(),
             if runs == 2 { " × 2 variants" } else { "" },
-            cfg.threads,
-            if cfg.threads == 1 { "" } else { "s" },
+            run.threads,
+            if run.threads == 1 { "" } else { "s" },
             secs,
             rate(run.result.trials() * runs, secs)
         );

@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
+use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
 use super::stats::{key_of, value_label, value_of};
@@ -188,6 +189,53 @@ impl Sums {
     }
 }
 
+/// Random executions the leaf estimate samples, at most, and the time it
+/// may take (it stops early past it, after at least one).
+const ESTIMATE_PATHS: u32 = 64;
+const ESTIMATE_TIME: Duration = Duration::from_millis(300);
+
+/// Knuth's estimate of how many leaves the trial's tree has: follow random
+/// outcomes from the first roll to a leaf; the product of the widths met on
+/// the way is an unbiased estimate of the leaf count. Returns the mean over
+/// the executions sampled, and their number.
+///
+/// One sample replays the trial once per roll on its path (each replay
+/// fixes one more outcome), so it costs a few executions, not the tree.
+fn estimate_leaves(worker: &mut Worker, seed: u64) -> Result<(f64, u32), LeafError> {
+    let started = Instant::now();
+    let mut rng = Pcg64Mcg::new(u128::from(seed) | 1);
+    let mut walk = Enumeration::default();
+    let (mut total, mut paths) = (0.0, 0u32);
+    while paths < ESTIMATE_PATHS && (paths == 0 || started.elapsed() < ESTIMATE_TIME) {
+        walk.path.clear();
+        walk.widths.clear();
+        let mut depth = 0;
+        loop {
+            walk = run_leaf(worker, walk)?;
+            if walk.path.len() <= depth {
+                break;
+            }
+            walk.path.truncate(depth + 1);
+            walk.widths.truncate(depth + 1);
+            walk.path[depth] = rng.random_range(0..walk.widths[depth].max(1));
+            depth += 1;
+        }
+        total += walk.widths.iter().map(|&w| f64::from(w)).product::<f64>();
+        paths += 1;
+    }
+    Ok((total / f64::from(paths), paths))
+}
+
+/// Why the tree is too big, from the leaf estimate, or `None` when it fits.
+fn estimate_says_too_big(estimate: f64, paths: u32, max_leaves: u64) -> Option<String> {
+    (estimate > max_leaves as f64).then(|| {
+        format!(
+            "the trial likely has more than {max_leaves} outcome leaves (--max-leaves): \
+             {paths} sampled executions estimate about {estimate:.3e}"
+        )
+    })
+}
+
 struct Shared<'a> {
     cfg: &'a ExactConfig,
     setup: &'a Setup,
@@ -196,6 +244,8 @@ struct Shared<'a> {
     branches: AtomicU64,
     leaves: AtomicU64,
     stop: AtomicBool,
+    /// Set by the worker that estimates the leaf count (one does).
+    estimating: AtomicBool,
     too_big: Mutex<Option<String>>,
     error: Mutex<Option<AnalysisError>>,
 }
@@ -258,7 +308,10 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
     let leaf_failed = |b: LeafError| {
         let (walk, e) = *b;
         if walk.as_ref().is_some_and(|w| w.overflow) {
-            too_big("a pool is too large to enumerate (its outcome weights overflow 128 bits)".into());
+            too_big(
+                "a pool is too large to enumerate (more outcomes than exact tabulates for one roll, or weights past 128 bits)"
+                    .into(),
+            );
         } else {
             let path =
                 walk.map(|w| format!(" (outcome path {:?})", &w.path[..w.pos.min(w.path.len())])).unwrap_or_default();
@@ -273,6 +326,22 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
             return None;
         }
     };
+    // One worker estimates the tree before it walks it: a tree far past
+    // --max-leaves falls back to sim now, not after the budget of leaves.
+    if !probe.widths.is_empty() && !sh.estimating.swap(true, Ordering::Relaxed) {
+        match estimate_leaves(&mut worker, sh.cfg.seed) {
+            Ok((estimate, paths)) => {
+                if let Some(why) = estimate_says_too_big(estimate, paths, sh.cfg.max_leaves) {
+                    too_big(why);
+                    return None;
+                }
+            }
+            Err(b) => {
+                leaf_failed(b);
+                return None;
+            }
+        }
+    }
     let mut sums: Vec<Sums> = Vec::new();
     let root_width = probe.widths.first().copied();
     sh.branches.store(root_width.unwrap_or(1) as u64, Ordering::Relaxed);
@@ -387,6 +456,7 @@ fn enumerate(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, St
         branches: AtomicU64::new(0),
         leaves: AtomicU64::new(0),
         stop: AtomicBool::new(false),
+        estimating: AtomicBool::new(false),
         too_big: Mutex::new(None),
         error: Mutex::new(None),
     };

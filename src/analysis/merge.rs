@@ -23,7 +23,7 @@ fn field<'a>(v: &'a Value, k: &str, file: &str) -> Result<&'a Value, String> {
 fn parse_acc(v: &Value, file: &str, name: &str) -> Result<Acc, String> {
     let bad = |what: &str| format!("{file}: metric '{name}': {what}");
     let raw = v.get("raw").ok_or_else(|| bad("no `raw` part (written by an older sandtable?)"))?;
-    let int = |k: &str| -> Result<i128, String> {
+    let int = |k: &str| -> Result<super::stats::Wide, String> {
         raw.get(k).and_then(Value::as_str).and_then(|s| s.parse().ok()).ok_or_else(|| bad(&format!("bad raw.{k}")))
     };
     let float = |k: &str| -> Result<f64, String> {

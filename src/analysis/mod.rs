@@ -140,6 +140,43 @@ impl fmt::Display for AnalysisError {
 
 impl std::error::Error for AnalysisError {}
 
+/// Most metrics a trial may return: each keeps its own distribution, and a
+/// report of thousands is no report.
+pub const MAX_METRICS: usize = 1000;
+
+/// Metric names by slot, in the order first seen, with an index by name (so
+/// reading a trial's metrics is linear in their number). Derefs to the names.
+#[derive(Debug, Default)]
+pub struct MetricNames {
+    list: Vec<String>,
+    index: rustc_hash::FxHashMap<Box<[u8]>, usize>,
+}
+
+impl MetricNames {
+    /// The slot of a name, if it has one.
+    pub fn find(&self, name: &[u8]) -> Option<usize> {
+        self.index.get(name).copied()
+    }
+
+    /// Gives a new name the next slot; `None` past [`MAX_METRICS`].
+    pub fn add(&mut self, name: &str) -> Option<usize> {
+        if self.list.len() >= MAX_METRICS {
+            return None;
+        }
+        self.index.insert(name.as_bytes().into(), self.list.len());
+        self.list.push(name.to_string());
+        Some(self.list.len() - 1)
+    }
+}
+
+impl std::ops::Deref for MetricNames {
+    type Target = [String];
+
+    fn deref(&self) -> &[String] {
+        &self.list
+    }
+}
+
 /// One Lua state set up to run trials: the host, the `trial` function, the
 /// template world, and the metric names seen so far.
 pub struct Worker {
@@ -147,7 +184,7 @@ pub struct Worker {
     trial: Function,
     pub template: World,
     /// Metric names by slot, in the order first seen.
-    pub names: Vec<String>,
+    pub names: MetricNames,
     /// The last trial's values by slot (NaN where a metric was absent).
     pub values: Vec<f64>,
     /// Anything the script's top level printed.
@@ -214,7 +251,7 @@ impl Worker {
         let mut template = host.snapshot();
         template.log.recording = false;
         template.log.events.clear();
-        Ok(Worker { host, trial, template, names: Vec::new(), values: Vec::new(), top_output })
+        Ok(Worker { host, trial, template, names: MetricNames::default(), values: Vec::new(), top_output })
     }
 
     /// Puts the template world back before a trial.
@@ -282,7 +319,7 @@ impl Worker {
     }
 
     fn slot(&mut self, name: &[u8]) -> Result<usize, ScriptError> {
-        if let Some(i) = self.names.iter().position(|n| n.as_bytes() == name) {
+        if let Some(i) = self.names.find(name) {
             return Ok(i);
         }
         let s = std::str::from_utf8(name)
@@ -291,9 +328,13 @@ impl Worker {
         if s.is_empty() {
             return Err(ScriptError::plain("trial() returned a metric with an empty name"));
         }
-        self.names.push(s);
+        let i = self.names.add(&s).ok_or_else(|| {
+            ScriptError::plain(format!(
+                "trial() returned more than {MAX_METRICS} metrics (the next was '{s}'); return the ones to report"
+            ))
+        })?;
         self.values.push(f64::NAN);
-        Ok(self.names.len() - 1)
+        Ok(i)
     }
 
     fn put(&mut self, name: &[u8], v: &Value) -> Result<(), ScriptError> {
@@ -361,8 +402,14 @@ fn values_unset(values: &mut [f64]) {
 /// giving (position, length, message) now.
 pub(crate) type Progress<'a> = (&'a str, &'a dyn Fn() -> (u64, u64, String));
 
-/// Runs `work` on `threads` OS threads and collects what each returns. The
-/// calling thread shows a progress bar once the run has taken a second.
+/// Most worker threads a run starts, whatever `--threads` asks for.
+pub const MAX_THREADS: usize = 256;
+
+/// Runs `work` on up to `threads` OS threads (at most [`MAX_THREADS`]) and
+/// collects what each returns. Workers share their work through counters,
+/// so when the system refuses more threads the run goes on with those it
+/// started (it fails only when it can start none). The calling thread shows
+/// a progress bar once the run has taken a second.
 pub(crate) fn run_workers<T: Send>(
     threads: usize,
     started: std::time::Instant,
@@ -375,19 +422,30 @@ pub(crate) fn run_workers<T: Send>(
     let joined = std::thread::scope(|s| {
         let main = std::thread::current();
         let (finished, work) = (&finished, &work);
-        let handles: Vec<_> = (0..threads)
-            .map(|_| {
-                let main = main.clone();
-                s.spawn(move || {
-                    let out = work();
-                    finished.fetch_add(1, Ordering::Release);
-                    main.unpark();
-                    out
-                })
-            })
-            .collect();
+        let mut handles = Vec::new();
+        let mut refused = None;
+        for _ in 0..threads.clamp(1, MAX_THREADS) {
+            let main = main.clone();
+            let spawned = std::thread::Builder::new().spawn_scoped(s, move || {
+                let out = work();
+                finished.fetch_add(1, Ordering::Release);
+                main.unpark();
+                out
+            });
+            match spawned {
+                Ok(h) => handles.push(h),
+                Err(e) => {
+                    refused = Some(e);
+                    break;
+                }
+            }
+        }
+        if handles.is_empty() {
+            return Err(refused);
+        }
+        let started_threads = handles.len();
         let mut bar: Option<indicatif::ProgressBar> = None;
-        while finished.load(Ordering::Acquire) < threads {
+        while finished.load(Ordering::Acquire) < started_threads {
             std::thread::park_timeout(Duration::from_millis(100));
             let Some((template, now)) = &progress else { continue };
             let (pos, len, msg) = now();
@@ -413,10 +471,17 @@ pub(crate) fn run_workers<T: Send>(
         if let Some(pb) = bar {
             pb.finish_and_clear();
         }
-        handles.into_iter().map(|h| h.join()).collect::<Result<Vec<_>, _>>()
+        Ok(handles.into_iter().map(|h| h.join()).collect::<Result<Vec<_>, _>>())
     });
-    // A panic is a bug in sandtable, not in the script: never drop a worker's share silently.
-    joined.map_err(|_| {
-        AnalysisError::plain("internal error: a worker thread panicked (please report it with the command line)")
-    })
+    match joined {
+        Ok(Ok(outs)) => Ok(outs),
+        // A panic is a bug in sandtable, not in the script: never drop a worker's share silently.
+        Ok(Err(_)) => Err(AnalysisError::plain(
+            "internal error: a worker thread panicked (please report it with the command line)",
+        )),
+        Err(e) => Err(AnalysisError::plain(format!(
+            "cannot start a worker thread: {}",
+            e.map_or_else(|| "no reason given".to_string(), |e| e.to_string())
+        ))),
+    }
 }

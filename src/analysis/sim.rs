@@ -209,7 +209,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
                 }
                 add_values(&mut loc.b, &b.values);
                 if loc.a_to_b.len() != a.names.len() || loc.a_to_b.iter().any(Option::is_none) {
-                    loc.a_to_b = a.names.iter().map(|n| b.names.iter().position(|m| m == n)).collect();
+                    loc.a_to_b = a.names.iter().map(|n| b.names.find(n.as_bytes())).collect();
                 }
                 if loc.d.len() < a.values.len() {
                     loc.d.resize_with(a.values.len(), Acc::default);
@@ -239,6 +239,9 @@ pub struct SimRun {
     pub result: SimResult,
     pub elapsed: Duration,
     pub top_output: String,
+    /// Worker threads the run used (`--threads`, capped by the trials and
+    /// [`super::MAX_THREADS`], and by what the system would start).
+    pub threads: usize,
 }
 
 /// Runs the trials of `cfg` (of its shard, if any) on `cfg.threads` threads.
@@ -250,8 +253,9 @@ pub fn run(cfg: &SimConfig) -> Result<SimRun, AnalysisError> {
     }
     let started = Instant::now();
     let (lo, hi) = shard_range(cfg.trials, cfg.shard);
-    let threads = cfg.threads.max(1);
     let span = hi - lo;
+    // No more workers than trials: each builds a Luau state for nothing else.
+    let threads = cfg.threads.clamp(1, super::MAX_THREADS).min(usize::try_from(span).unwrap_or(usize::MAX).max(1));
     // Blocks small enough to balance and to move the progress bar, large
     // enough that the shared counter is not a hot spot.
     let block = (span / (threads as u64 * 64)).clamp(1, 2048);
@@ -293,6 +297,7 @@ pub fn run(cfg: &SimConfig) -> Result<SimRun, AnalysisError> {
     let mut vs_metrics = cfg.vs.as_ref().map(|_| Metrics::new());
     let mut diff = cfg.vs.as_ref().map(|_| Metrics::new());
     let mut top_output = None;
+    let threads = outputs.len();
     for (ma, mb, md, out) in outputs.into_iter().flatten() {
         super::stats::merge_metrics(&mut metrics, &ma);
         if let (Some(v), Some(mb)) = (&mut vs_metrics, &mb) {
@@ -317,5 +322,6 @@ pub fn run(cfg: &SimConfig) -> Result<SimRun, AnalysisError> {
         },
         elapsed: started.elapsed(),
         top_output: top_output.unwrap_or_default(),
+        threads,
     })
 }

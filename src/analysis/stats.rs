@@ -69,14 +69,89 @@ fn fixed(v: f64) -> (i128, i128) {
     ((v * SCALE).round() as i128, (v * v * SCALE).round() as i128)
 }
 
+/// A signed 192-bit integer, `hi * 2^128 + lo`: the fixed-point sums.
+///
+/// A sum of squares of values up to [`MAX_ABS_VALUE`] passes `i128` after
+/// about 40 000 trials (each square is up to 2^112 in fixed point); 64 more
+/// bits hold 2^64 of them, more trials than a run can have. Addition is
+/// two's complement with a carry, so it stays exact and order-free.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Wide {
+    hi: i64,
+    lo: u128,
+}
+
+impl Wide {
+    /// Adds a 128-bit value.
+    #[inline]
+    pub fn add(&mut self, v: i128) {
+        self.add_wide(Wide { hi: if v < 0 { -1 } else { 0 }, lo: v as u128 });
+    }
+
+    /// Adds another wide value.
+    #[inline]
+    pub fn add_wide(&mut self, o: Wide) {
+        let (lo, carry) = self.lo.overflowing_add(o.lo);
+        self.lo = lo;
+        self.hi = self.hi.wrapping_add(o.hi).wrapping_add(i64::from(carry));
+    }
+
+    /// The value as a big integer.
+    pub fn to_big(self) -> BigInt {
+        (BigInt::from(self.hi) << 128u32) + BigInt::from(self.lo)
+    }
+
+    /// The value as f64 (nearest).
+    pub fn to_f64(self) -> f64 {
+        self.to_big().to_f64().unwrap_or(f64::NAN)
+    }
+
+    /// The big integer as a wide value, when it fits 192 bits.
+    pub fn from_big(b: &BigInt) -> Option<Wide> {
+        let mut bytes = b.to_signed_bytes_le();
+        if bytes.len() > 24 {
+            return None;
+        }
+        let fill = if b.is_negative() { 0xff } else { 0 };
+        bytes.resize(24, fill);
+        let lo = u128::from_le_bytes(bytes[..16].try_into().ok()?);
+        let hi = i64::from_le_bytes(bytes[16..].try_into().ok()?);
+        Some(Wide { hi, lo })
+    }
+}
+
+impl From<i128> for Wide {
+    fn from(v: i128) -> Wide {
+        let mut w = Wide::default();
+        w.add(v);
+        w
+    }
+}
+
+impl std::fmt::Display for Wide {
+    /// The decimal value (as `sim --json` writes it in `raw`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.to_big())
+    }
+}
+
+impl std::str::FromStr for Wide {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Wide, String> {
+        let b: BigInt = s.parse().map_err(|_| format!("'{s}' is not a whole number"))?;
+        Wide::from_big(&b).ok_or_else(|| format!("'{s}' is out of range"))
+    }
+}
+
 /// One metric over a set of trials.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Acc {
     pub n: u64,
     /// Sum of values, fixed point (value * 2^32).
-    pub sum: i128,
+    pub sum: Wide,
     /// Sum of squared values, fixed point.
-    pub sum_sq: i128,
+    pub sum_sq: Wide,
     pub min: f64,
     pub max: f64,
     /// Count of each value (by [`key_of`]); `None` once there were more than
@@ -86,7 +161,14 @@ pub struct Acc {
 
 impl Default for Acc {
     fn default() -> Self {
-        Acc { n: 0, sum: 0, sum_sq: 0, min: f64::INFINITY, max: f64::NEG_INFINITY, counts: Some(BTreeMap::new()) }
+        Acc {
+            n: 0,
+            sum: Wide::default(),
+            sum_sq: Wide::default(),
+            min: f64::INFINITY,
+            max: f64::NEG_INFINITY,
+            counts: Some(BTreeMap::new()),
+        }
     }
 }
 
@@ -96,8 +178,8 @@ impl Acc {
     pub fn add(&mut self, v: f64) {
         let (s, sq) = fixed(v);
         self.n += 1;
-        self.sum += s;
-        self.sum_sq += sq;
+        self.sum.add(s);
+        self.sum_sq.add(sq);
         if v < self.min {
             self.min = v;
         }
@@ -115,8 +197,8 @@ impl Acc {
     /// Adds another accumulator (associative and commutative).
     pub fn merge(&mut self, o: &Acc) {
         self.n += o.n;
-        self.sum += o.sum;
-        self.sum_sq += o.sum_sq;
+        self.sum.add_wide(o.sum);
+        self.sum_sq.add_wide(o.sum_sq);
         self.min = self.min.min(o.min);
         self.max = self.max.max(o.max);
         self.counts = match (self.counts.take(), &o.counts) {
@@ -134,7 +216,7 @@ impl Acc {
         if self.n == 0 {
             return f64::NAN;
         }
-        self.sum as f64 / SCALE / self.n as f64
+        self.sum.to_f64() / SCALE / self.n as f64
     }
 
     /// Sample variance (n - 1 in the denominator), computed without cancellation.
@@ -144,7 +226,7 @@ impl Acc {
         }
         // (n * sum_sq * 2^32 - sum^2) / (n (n - 1)) / 2^64, exactly in big integers.
         let n = BigInt::from(self.n);
-        let num = &n * BigInt::from(self.sum_sq) * BigInt::from(1u64 << FIXED_BITS) - BigInt::from(self.sum).pow(2);
+        let num = &n * self.sum_sq.to_big() * BigInt::from(1u64 << FIXED_BITS) - self.sum.to_big().pow(2);
         let num = if num.is_negative() { BigInt::zero() } else { num };
         let den = &n * (&n - 1u32);
         // Keep 64 bits of precision when dividing.
@@ -295,6 +377,36 @@ mod tests {
             m.merge(p);
         }
         assert_eq!(m, one);
+    }
+
+    #[test]
+    fn sums_at_the_largest_values_do_not_wrap() {
+        let mut a = Acc::default();
+        for i in 0..200_000u32 {
+            a.add(if i % 2 == 0 { 0.0 } else { MAX_ABS_VALUE });
+            a.add(-MAX_ABS_VALUE);
+        }
+        assert!((a.mean() + MAX_ABS_VALUE / 4.0).abs() < 1.0, "{}", a.mean());
+        let sd = a.sd();
+        // Values -1e12 (half), 0 and 1e12 (a quarter each): sd = 1e12 * sqrt(11/16).
+        assert!((sd / MAX_ABS_VALUE - (11.0f64 / 16.0).sqrt()).abs() < 1e-4, "{sd}");
+        let back: Wide = a.sum_sq.to_string().parse().expect("round trip");
+        assert_eq!(back, a.sum_sq);
+        let neg: Wide = a.sum.to_string().parse().expect("round trip");
+        assert_eq!(neg, a.sum);
+    }
+
+    #[test]
+    fn wide_adds_like_big_integers() {
+        let vals = [i128::MAX, i128::MAX, -5, i128::MIN, 7, i128::MIN, i128::MIN, 3];
+        let mut w = Wide::default();
+        let mut b = BigInt::zero();
+        for v in vals {
+            w.add(v);
+            b += v;
+            assert_eq!(w.to_big(), b);
+            assert_eq!(Wide::from_big(&b), Some(w));
+        }
     }
 
     #[test]

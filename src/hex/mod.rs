@@ -82,6 +82,12 @@ impl Hex {
     pub const DIRECTIONS: [Hex; 6] =
         [Hex::new(1, 0), Hex::new(0, 1), Hex::new(-1, 1), Hex::new(-1, 0), Hex::new(0, -1), Hex::new(1, -1)];
 
+    /// Largest `|q|`, `|r|` or `|s|` a hex may have where hexes cross into
+    /// Luau (2^23). Luau keeps a hex as three `f32`s, exact up to 2^24: with
+    /// every coordinate within 2^23, neighbours, rings, lines and rotations of
+    /// such hexes stay exact too, so no coordinate is ever rounded silently.
+    pub const MAX_COORD: i32 = 1 << 23;
+
     /// The hex with axial coordinates `(q, r)`.
     pub const fn new(q: i32, r: i32) -> Hex {
         Hex { q, r }
@@ -90,6 +96,20 @@ impl Hex {
     /// The third cube coordinate, `-q - r`.
     pub const fn s(self) -> i32 {
         -self.q - self.r
+    }
+
+    /// True when `q`, `r` and `s` are all within [`Hex::MAX_COORD`].
+    pub fn in_range(self) -> bool {
+        let m = i64::from(Hex::MAX_COORD);
+        let (q, r) = (i64::from(self.q), i64::from(self.r));
+        q.abs() <= m && r.abs() <= m && (q + r).abs() <= m
+    }
+
+    /// How many hexes [`Hex::within`] gives for `radius`: `3r(r+1)+1`
+    /// (saturating), so a caller can check the cost before building them.
+    pub fn within_count(radius: u32) -> u64 {
+        let r = u64::from(radius);
+        r.saturating_mul(r + 1).saturating_mul(3).saturating_add(1)
     }
 
     fn to_hexx(self) -> hexx::Hex {

@@ -67,8 +67,16 @@ fn pool_size(n: f64) -> mlua::Result<u32> {
 
 fn parse_faces(kind: &str, faces: Value) -> mlua::Result<DieKind> {
     let k = match faces {
-        Value::Integer(n) if n > 0 => DieKind::numeric(kind, n as u32),
+        // Out-of-range counts saturate, so the die's own check refuses them.
+        Value::Integer(n) if n > 0 => DieKind::numeric(kind, u32::try_from(n).unwrap_or(u32::MAX)),
         Value::Number(n) if n > 0.0 && n.fract() == 0.0 => DieKind::numeric(kind, n as u32),
+        Value::Table(t) if t.raw_len() > crate::dice::MAX_FACES as usize => {
+            return Err(mlua::Error::runtime(format!(
+                "dice.define('{kind}'): {} faces; a die may have at most {}",
+                t.raw_len(),
+                crate::dice::MAX_FACES
+            )))
+        }
         Value::Table(t) => {
             let mut fs = Vec::new();
             for v in t.sequence_values::<Value>() {

@@ -254,11 +254,28 @@ fn split_error(err: &mlua::Error) -> (String, Option<String>) {
 
 /// Caps a message at `n` lines (an error object can be enormous).
 fn cap_lines(text: &str, n: usize) -> String {
+    let text = cap_bytes(text);
     let lines: Vec<&str> = text.lines().collect();
     if lines.len() <= n {
         return text.to_string();
     }
     format!("{}\n... ({} more lines)", lines[..n].join("\n"), lines.len() - n)
+}
+
+/// Longest error message shown, in bytes: a script may raise an error of
+/// any size, and laying out a huge one for the terminal takes many times its size.
+const MAX_ERROR_BYTES: usize = 4096;
+
+/// The message cut to [`MAX_ERROR_BYTES`] (at a character boundary), saying how much was left out.
+fn cap_bytes(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.len() <= MAX_ERROR_BYTES {
+        return text.into();
+    }
+    let mut end = MAX_ERROR_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}... ({} more bytes)", &text[..end], text.len() - end).into()
 }
 
 /// Finds the first `file:line:` in a message or traceback whose file is a script.

@@ -109,7 +109,7 @@ impl Host {
 
     pub(super) fn install_interrupt(&self) {
         let state = self.state.clone();
-        self.lua.set_interrupt(move |_| {
+        self.lua.set_interrupt(move |lua| {
             let g = &state.guard;
             if g.tripped.get().is_some() {
                 return Err(mlua::Error::runtime(trip_message(g.tripped.get(), &state)));
@@ -127,6 +127,9 @@ impl Host {
                         return Err(mlua::Error::runtime(trip_message(g.tripped.get(), &state)));
                     }
                 }
+                // What the script made the host keep (logged rolls, marks)
+                // counts against the memory limit too.
+                state.check_memory(lua)?;
             }
             Ok(VmState::Continue)
         });

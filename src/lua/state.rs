@@ -88,6 +88,36 @@ pub type UnitHandle = (Rc<str>, mlua::AnyUserData);
 /// Most output one top-level call may print.
 pub const OUTPUT_LIMIT: usize = 1 << 20;
 
+/// What the battlefield's own records cost against the memory limit, per
+/// item: an event in the log (a logged roll, a move, a note), a hex mark, a
+/// tabletop mark (at most [`MAX_MARK_POINTS`] points), a unit. Rough sizes,
+/// on the high side, so that a loop that makes them stops at the limit.
+pub const EVENT_BYTES: usize = 320;
+pub const MARK_BYTES: usize = 64;
+pub const TABLE_MARK_BYTES: usize = 64 + 16 * MAX_MARK_POINTS;
+pub const UNIT_BYTES: usize = 512;
+
+/// Work of at most this many items is never checked (see [`State::check_work`]).
+const SMALL_WORK: u64 = 4096;
+
+/// Most points one tabletop mark may have.
+pub const MAX_MARK_POINTS: usize = 4096;
+
+/// Longest text a note or a mark label may have, in bytes.
+pub const MAX_TEXT: usize = 64 * 1024;
+
+/// `bytes` for people: `12 MiB`, `3.2 GiB`.
+fn human_bytes(bytes: u64) -> String {
+    let mib = bytes as f64 / f64::from(1 << 20);
+    if mib >= 1024.0 {
+        format!("{:.1} GiB", mib / 1024.0)
+    } else if mib >= 10.0 {
+        format!("{mib:.0} MiB")
+    } else {
+        format!("{mib:.1} MiB")
+    }
+}
+
 impl State {
     /// Runs `f` with the world borrowed mutably; API closures never call Lua while holding it.
     pub fn with_world<R>(&self, f: impl FnOnce(&mut World) -> R) -> mlua::Result<R> {
@@ -111,6 +141,102 @@ impl State {
         }
         names.insert(name.into(), s.clone());
         Ok(s)
+    }
+
+    /// The memory limit in bytes (0: none).
+    pub fn memory_limit_bytes(&self) -> usize {
+        (self.limits.get().memory_mb as usize).saturating_mul(1 << 20)
+    }
+
+    /// What the battlefield's own records (the event log, marks, units)
+    /// take, roughly, in bytes (see [`EVENT_BYTES`]). Zero while the world is
+    /// borrowed.
+    pub fn host_bytes(&self) -> usize {
+        let Ok(w) = self.world.try_borrow() else { return 0 };
+        w.log.events.len() * EVENT_BYTES
+            + w.marks.len() * MARK_BYTES
+            + w.table_marks.len() * TABLE_MARK_BYTES
+            + w.units.len() * UNIT_BYTES
+    }
+
+    /// Checks that the battlefield's own records and Lua's heap fit the
+    /// memory limit together: what a script makes the host keep (logged
+    /// rolls, marks, notes, units) counts against the limit as Lua's own
+    /// tables do. Called by the interrupt and by the calls that add records.
+    pub fn check_memory(&self, lua: &Lua) -> mlua::Result<()> {
+        let limit = self.memory_limit_bytes();
+        let host = self.host_bytes();
+        let heap = lua.used_memory();
+        if limit == 0 || host.saturating_add(heap) <= limit {
+            return Ok(());
+        }
+        let (events, marks, table_marks, units) = self
+            .world
+            .try_borrow()
+            .map(|w| (w.log.events.len(), w.marks.len(), w.table_marks.len(), w.units.len()))
+            .unwrap_or_default();
+        Err(mlua::Error::runtime(format!(
+            "memory limit: the battlefield's records ({events} events in the log, {marks} marks, {table_marks} \
+             tabletop marks, {units} units: about {}) and Lua's heap ({}) are over the {} limit (--memory-limit); \
+             clear marks with world:clear_marks(), or raise the limit",
+            human_bytes(host as u64),
+            human_bytes(heap as u64),
+            human_bytes(limit as u64)
+        )))
+    }
+
+    /// The time left of the running call's budget, when it has one.
+    fn time_left(&self) -> Option<Duration> {
+        match self.guard.deadline.get() {
+            Some(d) => Some(d.saturating_duration_since(Instant::now())),
+            None => super::raw::trial::time_left(),
+        }
+    }
+
+    /// Checks, before a call starts, that work which grows with its
+    /// arguments fits the budgets: `items` things (named by `noun`, e.g.
+    /// "hexes") of about `bytes_each` bytes, made at about `ns_each`
+    /// nanoseconds each. The error names the limit; the API prefixes the call.
+    pub fn check_work(&self, lua: &Lua, items: u64, noun: &str, bytes_each: u64, ns_each: u64) -> mlua::Result<()> {
+        // Small work needs no check (and hot calls such as `world:los` between
+        // near hexes should not pay for one).
+        if items <= SMALL_WORK {
+            return Ok(());
+        }
+        let limit = self.memory_limit_bytes() as u64;
+        let need = items.saturating_mul(bytes_each);
+        let used = (lua.used_memory() + self.host_bytes()) as u64;
+        if limit > 0 && need > limit.saturating_sub(used) {
+            return Err(mlua::Error::runtime(format!(
+                "{items} {noun} need about {}, more than the {} left of the memory limit ({}, --memory-limit)",
+                human_bytes(need),
+                human_bytes(limit.saturating_sub(used)),
+                human_bytes(limit)
+            )));
+        }
+        let ms = items.saturating_mul(ns_each) / 1_000_000;
+        if let Some(left) = self.time_left() {
+            if ms > left.as_millis() as u64 {
+                return Err(mlua::Error::runtime(format!(
+                    "{items} {noun} would take about {ms} ms, more than the {} ms left of the time limit ({} ms, --time-limit)",
+                    left.as_millis(),
+                    self.limits.get().time_ms
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks the length of a text the host keeps (a note, a mark's label).
+    pub fn check_text(&self, text: &str, what: &str) -> mlua::Result<()> {
+        if text.len() > MAX_TEXT {
+            return Err(mlua::Error::runtime(format!(
+                "{what} is {} long; the most the log and the maps keep is {} KiB",
+                human_bytes(text.len() as u64),
+                MAX_TEXT / 1024
+            )));
+        }
+        Ok(())
     }
 
     pub fn write_output(&self, text: &str) -> mlua::Result<()> {

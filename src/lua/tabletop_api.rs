@@ -20,6 +20,7 @@ use std::rc::Rc;
 
 use mlua::{Lua, Table, Value};
 
+use super::state::MAX_MARK_POINTS;
 use super::world::{point_from_value, unit_handle, UnitArg, UnitRef};
 use super::State;
 use crate::battlefield::{Map, World};
@@ -77,8 +78,11 @@ fn base_from_table(t: &Table) -> mlua::Result<Base> {
     let width: f64 = t.get("width")?;
     let depth: f64 = t.get("depth")?;
     let facing: f64 = t.get::<Option<f64>>("facing")?.unwrap_or(0.0);
-    if !(width >= 0.0 && depth >= 0.0) {
+    if !(width >= 0.0 && depth >= 0.0 && width.is_finite() && depth.is_finite()) {
         return Err(err("a base needs a width and a depth of 0 or more (cm)"));
+    }
+    if !facing.is_finite() {
+        return Err(err(format!("a base's facing must be a finite number of degrees, got {facing}")));
     }
     if let Some(front) = t.get::<Option<Value>>("front")? {
         return Ok(Base::from_front(point_from_value(&front)?, facing, width, depth));
@@ -563,6 +567,11 @@ fn mark(lua: &Lua, (v, label): (Value, String)) -> mlua::Result<()> {
         }
         other => (shape(lua, other, true)?.footprint("mark")?.corners().to_vec(), true),
     };
+    if points.len() > MAX_MARK_POINTS {
+        return Err(err(format!("{} points; a mark may have at most {MAX_MARK_POINTS}", points.len())));
+    }
+    st.check_text(&label, "the label")?;
+    st.check_memory(lua)?;
     st.with_world(|w| w.table_marks.push(TableMark { label: label.as_str().into(), points, closed }))
 }
 

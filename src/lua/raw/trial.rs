@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 
 use mlua::{ffi, Function, Lua, Value};
 
+use crate::analysis::MetricNames;
+
 /// Ticks between two clock readings of the budget interrupt.
 const TICKS_PER_CHECK: u32 = 1024;
 
@@ -119,6 +121,15 @@ pub fn start_budget(ms: u64) {
     TRIPPED.with(|c| c.set(false));
 }
 
+/// The time left of the running trial's budget on this thread, if a trial
+/// is running (for calls that check their cost before they start).
+pub fn time_left() -> Option<Duration> {
+    if let Some(budget) = BUDGET.with(Cell::get) {
+        return Some(budget);
+    }
+    DEADLINE.with(Cell::get).map(|d| d.saturating_duration_since(Instant::now()))
+}
+
 /// Ends it; true if the trial ran out of time.
 pub fn stop_budget() -> bool {
     BUDGET.with(|b| b.set(None));
@@ -141,7 +152,7 @@ pub fn stop_budget() -> bool {
 pub fn call_and_read(
     lua: &Lua,
     trial: &Function,
-    names: &mut Vec<String>,
+    names: &mut MetricNames,
     values: &mut Vec<f64>,
 ) -> mlua::Result<Option<Value>> {
     let mut read = false;
@@ -163,7 +174,7 @@ pub fn call_and_read(
 /// # Safety
 /// `l` must be a state inside a protected call, with a function on top of
 /// its stack and room for two more values above its result.
-unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut Vec<String>, values: &mut Vec<f64>) -> bool {
+unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut MetricNames, values: &mut Vec<f64>) -> bool {
     // SAFETY: the caller guarantees the function on top of the stack inside
     // a protected call; lua_call replaces it with one result.
     let top = unsafe {
@@ -219,7 +230,7 @@ unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut Vec<String>, values: &mut
 ///
 /// # Safety
 /// `l` must be a state with the value on top of its stack.
-unsafe fn put_raw(l: *mut ffi::lua_State, name: &[u8], names: &mut Vec<String>, values: &mut Vec<f64>) -> bool {
+unsafe fn put_raw(l: *mut ffi::lua_State, name: &[u8], names: &mut MetricNames, values: &mut Vec<f64>) -> bool {
     // SAFETY: the value is on top of the stack (index -1); these calls only
     // read it.
     let x = unsafe {
@@ -238,17 +249,17 @@ unsafe fn put_raw(l: *mut ffi::lua_State, name: &[u8], names: &mut Vec<String>, 
     let hint = HINT.with(Cell::get) % names.len().max(1);
     let found = match names.get(hint) {
         Some(n) if n.as_bytes() == name => Some(hint),
-        _ => names.iter().position(|n| n.as_bytes() == name),
+        _ => names.find(name),
     };
     let i = match found {
         Some(i) => i,
-        None => match std::str::from_utf8(name) {
-            Ok(s) if !s.is_empty() => {
-                names.push(s.to_string());
+        // Past the most metrics, the safe reader says so.
+        None => match std::str::from_utf8(name).ok().filter(|s| !s.is_empty()).and_then(|s| names.add(s)) {
+            Some(i) => {
                 values.push(f64::NAN);
-                names.len() - 1
+                i
             }
-            _ => return false,
+            None => return false,
         },
     };
     HINT.with(|h| h.set(i + 1));

@@ -33,7 +33,9 @@ pub fn emit(lua: &Lua, event: &str, args: MultiValue) -> mlua::Result<()> {
 }
 
 /// `world:note(text)`: write a note into the event log.
-pub fn note(_l: &Lua, st: &Rc<State>, text: Name) -> mlua::Result<impl IntoLuaMulti> {
+pub fn note(l: &Lua, st: &Rc<State>, text: Name) -> mlua::Result<impl IntoLuaMulti> {
+    st.check_text(&text, "the note")?;
+    st.check_memory(l)?;
     st.with_world(|w| w.note(text.to_string()))
 }
 

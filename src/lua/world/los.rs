@@ -62,6 +62,7 @@ pub fn obstructed(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl IntoL
 
 /// `world:los(a, b)`: clear, blocker: line of sight by the ruleset's rule.
 pub fn los(l: &Lua, st: &Rc<State>, (a, b): (HexArg, HexArg)) -> mlua::Result<impl IntoLuaMulti> {
+    super::super::hex_api::los_work(l, st, a.0, b.0)?;
     let custom = l.named_registry_value::<Option<Function>>(keys::LOS_RULE)?;
     let result = if let Some(f) = custom {
         let mut failure = None;

@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use mlua::{IntoLuaMulti, Lua, Value};
 
-use super::super::hex_api::{hex_value, HexArg};
+use super::super::hex_api::{hex_value, HexArg, HEX_BYTES, HEX_NS};
 use super::super::raw::args::Name;
 use super::super::State;
 use crate::battlefield::Map;
@@ -83,6 +83,11 @@ pub fn on_map(_l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl IntoLuaM
 
 /// `world:hexes()`: every hex of the map, row by row.
 pub fn hexes(l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl IntoLuaMulti> {
+    let n = st.with_world(|w| match w.map {
+        Map::Hex { cols, rows, .. } => u64::from(cols.unsigned_abs()) * u64::from(rows.unsigned_abs()),
+        Map::Table { .. } => 0,
+    })?;
+    st.check_work(l, n, "hexes", HEX_BYTES, HEX_NS)?;
     let hs = st.with_world(|w| w.hexes())?;
     l.create_sequence_from(hs.into_iter().map(hex_value))
 }
@@ -127,7 +132,9 @@ pub fn map(l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl IntoLuaMulti
 }
 
 /// `world:mark(h, label)`: label a hex for maps (a template, a line of fire).
-pub fn mark(_l: &Lua, st: &Rc<State>, (h, label): (HexArg, Name)) -> mlua::Result<impl IntoLuaMulti> {
+pub fn mark(l: &Lua, st: &Rc<State>, (h, label): (HexArg, Name)) -> mlua::Result<impl IntoLuaMulti> {
+    st.check_text(&label, "the label")?;
+    st.check_memory(l)?;
     st.with_world(|w| w.marks.push((h.0, Rc::from(&*label))))
 }
 

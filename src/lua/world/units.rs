@@ -65,7 +65,10 @@ pub fn prop_from_lua(v: &Value, name: &str) -> mlua::Result<Option<Prop>> {
         Value::Nil => None,
         Value::Boolean(b) => Some(Prop::Bool(*b)),
         Value::Integer(i) => Some(Prop::Num(*i as f64)),
-        Value::Number(n) => Some(Prop::Num(*n)),
+        Value::Number(n) if n.is_finite() => Some(Prop::Num(*n)),
+        Value::Number(n) => {
+            return Err(mlua::Error::runtime(format!("unit property '{name}' must be a finite number, not {n}")))
+        }
         Value::String(s) => Some(Prop::Str(s.to_str()?.as_ref().into())),
         other => {
             return Err(mlua::Error::runtime(format!(
@@ -91,8 +94,21 @@ pub fn point_from_value(v: &Value) -> mlua::Result<Point> {
     let x: Option<f64> = t.get("x").ok().flatten().or_else(|| t.get(1).ok().flatten());
     let y: Option<f64> = t.get("y").ok().flatten().or_else(|| t.get(2).ok().flatten());
     match (x, y) {
-        (Some(x), Some(y)) => Ok(Point::new(x, y)),
+        (Some(x), Some(y)) if x.is_finite() && y.is_finite() => Ok(Point::new(x, y)),
+        (Some(x), Some(y)) => {
+            Err(mlua::Error::runtime(format!("a point's x and y must be finite numbers, got ({x}, {y})")))
+        }
         _ => Err(mlua::Error::runtime("expected a point {x=, y=} in cm")),
+    }
+}
+
+/// A facing in degrees, refused unless finite (NaN or infinity cannot be
+/// saved, drawn or compared).
+fn finite_facing(f: Option<f64>) -> mlua::Result<f64> {
+    match f {
+        None => Ok(0.0),
+        Some(f) if f.is_finite() => Ok(f),
+        Some(f) => Err(mlua::Error::runtime(format!("facing must be a finite number of degrees, got {f}"))),
     }
 }
 
@@ -208,6 +224,7 @@ fn unit_set(lua: &Lua, u: &UnitRef, key: &str, v: Value) -> mlua::Result<()> {
                     return Err(mlua::Error::runtime(format!("facing must be a number, not {}", other.type_name())))
                 }
             };
+            let f = finite_facing(Some(f))?;
             with_unit(lua, u, |w, i| match &mut w.units[i].pos {
                 Position::Table { facing, .. } => {
                     *facing = crate::tabletop::normalise(f);
@@ -383,6 +400,7 @@ pub fn unit_at(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl IntoLuaM
 
 /// `world:add_unit{id=, side=, type=, hex=, strength=}`: put a new unit on the battlefield.
 pub fn add_unit(l: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMulti> {
+    st.check_memory(l)?;
     let id: String = spec.get("id")?;
     let side: String = spec.get("side")?;
     let kind: String = spec.get("type")?;
@@ -410,7 +428,7 @@ pub fn add_unit(l: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoL
         (Value::Nil, Value::Nil) => Position::Off,
         (h, Value::Nil) => Position::Hex(hex_from_value(&h)?),
         (Value::Nil, p) => {
-            Position::Table { at: point_from_value(&p)?, facing: spec.get::<Option<f64>>("facing")?.unwrap_or(0.0) }
+            Position::Table { at: point_from_value(&p)?, facing: finite_facing(spec.get::<Option<f64>>("facing")?)? }
         }
         _ => return Err(mlua::Error::runtime("world:add_unit: give `hex` or `at`, not both")),
     };
@@ -460,7 +478,7 @@ pub fn place(_l: &Lua, st: &Rc<State>, (u, to): (UnitArg, Value)) -> mlua::Resul
         Value::Nil => Position::Off,
         Value::Vector(_) => Position::Hex(hex_from_value(&to)?),
         Value::Table(t) => {
-            let facing = t.get::<Option<f64>>("facing")?.unwrap_or(0.0);
+            let facing = finite_facing(t.get::<Option<f64>>("facing")?)?;
             Position::Table { at: point_from_value(&to)?, facing }
         }
         other => {
