@@ -174,6 +174,20 @@ describe("tandem secondary targets (worked examples)", function()
     expect(h.B.bases):to_be(2)
   end)
 
+  it("through a fire: the weak unit in front loses its base, the rest falls on the unit behind", function()
+    pair(1)
+    -- heavy battery, close range: 4 points, saved fire x2 = 8; die 10 reads 3M2B
+    artillery.save_fire("bat")
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    local rec = artillery.fire{ battery = "bat" }
+    expect(rec.result):to_be("3M2B")
+    expect(rec.tandem):to_equal({ "B" })
+    expect(world:unit("A").alive):to_be(false)
+    expect(world:unit("B").strength):to_be(3)
+    expect(world:unit("B").morale):to_be("disordered") -- half of 3 morale hits, rounded down
+  end)
+
   it("excludes units more than 5 cm behind, in cover, or fully deployed light regiments", function()
     add("bat", "french", "heavy_battery", 60, 60, 270)
     local A = add("A", "austrian", "line_infantry", 60, 45, 90, nil, 1)

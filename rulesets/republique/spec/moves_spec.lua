@@ -86,6 +86,8 @@ describe("prolonging", function()
     artillery.fire{ battery = "f" } -- canister, 4 points, die 10: 2M1B
     expect(e.damaged):to_be(true)
     expect(e.morale):to_be("rattled")
+    -- so it cannot answer in the same phase: damaged with morale hits
+    expect_error(function() artillery.fire{ battery = "e" } end, "silenced")
     artillery.end_phase()
     expect(e.prolonged):to_be_nil()
   end)
