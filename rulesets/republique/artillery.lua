@@ -981,9 +981,9 @@ end)
 -- and passing fire count afresh.
 function artillery.new_turn()
   for _, u in ipairs(world:units{}) do
+    u.moved = nil
     if common.is_battery(u) then
       u.fired = nil
-      u.moved = nil
       clear_tracks(u)
     end
   end

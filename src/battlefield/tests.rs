@@ -193,6 +193,8 @@ fn tabletop_legs_move_turn_and_stay_on_the_table() {
     let off = w.check_legs(i, &[(Point::new(30.0, 10.0), 0.0), (Point::new(130.0, 10.0), 0.0)]);
     assert!(matches!(off, Err(WorldError::BadMove { ref why, .. }) if why.contains("off the 100 x 60 cm table")));
     assert!(w.leg(i, Point::new(f64::NAN, 1.0), 0.0, false).is_err());
-    let h = w.add_unit(unit("h", Hex::new(1, 1))).unwrap();
-    assert!(w.leg(h, Point::new(1.0, 1.0), 0.0, false).is_err(), "a hex unit has no legs");
+    let mut off_table = unit("h", Hex::new(1, 1));
+    off_table.pos = Position::Off;
+    let h = w.add_unit(off_table).unwrap();
+    assert!(w.leg(h, Point::new(1.0, 1.0), 0.0, false).is_err(), "a unit off the table has no legs");
 }
