@@ -28,6 +28,22 @@ local function crossing(ty)
   return b, t
 end
 
+describe("moves on the tabletop", function()
+  it("walk leg by leg; a leg off the table moves nothing", function()
+    local t = add("t", "austrian", "line_infantry", 40, 20, 0, nil, 2)
+    local legs = {}
+    local id = on("leaves", function(u, from, to)
+      table.insert(legs, string.format("%g,%g->%g,%g@%g", from.x, from.y, to.x, to.y, to.facing))
+    end)
+    expect(moves.move(t, { { x = 50, y = 20 }, { x = 50, y = 10, facing = 270 } })):to_be(true)
+    off(id)
+    expect(legs):to_equal({ "40,20->50,20@0", "50,20->50,10@270" })
+    expect_error(function() moves.move(t, { { x = 60, y = 10 }, { x = 130, y = 10 } }) end, "off the 120 x 80 cm table")
+    expect(t.pos.x):to_be(50)
+    expect(t.facing):to_be(270)
+  end)
+end)
+
 describe("limbering and unlimbering", function()
   it("a limbered battery may not fire until it unlimbers", function()
     local b = crossing()
