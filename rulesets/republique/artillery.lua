@@ -13,7 +13,9 @@
 --   [3.5 Sec]   Secondary targets: tandem and adjacent
 --   [3.5 Compound] Compound targets: the modifiers best for the battery
 --   [3.5 Zone]  The frontage zone
---   [3.5 Pass]  Passing fire
+--   [3.5 Pass]  Passing fire, as a reaction to moves (`leaves` events)
+--   [3.2 Moves] How moves touch fire: moving, turning, limbering or
+--               prolonging loses saved fire (moves.lua makes the moves)
 -- The geometry (arcs, zones, what the centre of fire crosses) is the core's
 -- `tabletop` API. Chart numbers are ruleset.yaml's illustrative ones.
 --
@@ -152,7 +154,11 @@ function artillery.begin_phase()
       u.passing_rest = u.passed_fire or nil
       u.passed_fire = nil
     end
-    u.began_demoralized = common.morale(u) == "demoralized" or nil
+    -- [3.6 Panic] who began the phase demoralized, unless the skirmish
+    -- step opened the phase already
+    if not u.phase_open then
+      u.began_demoralized = common.morale(u) == "demoralized" or nil
+    end
   end
 end
 
@@ -201,15 +207,43 @@ function artillery.has_saved_fire(b)
   return true
 end
 
--- [3.2 Save] Involvement in an assault ends saved fire (the assault bonus
--- belongs to chapter 4).
-function artillery.assault_contact(b)
-  b = battery(b, "artillery.assault_contact")
-  local had = artillery.has_saved_fire(b)
-  b.saved_fire = nil
-  b.saved_at = nil
-  return had
+-- [3.2 Save] Involvement in an assault, primary or incidental contact: a
+-- battery that still holds saved fire gives its side the assault bonus
+-- (param saved_fire_assault_bonus, per battery; chapter 4's tactical bonus
+-- is not in our text), and every participating battery loses saved fire.
+-- Takes a battery or a list; returns the bonus and the ids that had it.
+function artillery.assault_contact(list, contact)
+  if contact ~= nil and contact ~= "primary" and contact ~= "incidental" then
+    error("artillery.assault_contact: contact is \"primary\" or \"incidental\", not " .. tostring(contact), 2)
+  end
+  if type(list) ~= "table" or list.id then
+    list = { list }
+  end
+  local bonus, with = 0, {}
+  for _, b in ipairs(list) do
+    b = battery(b, "artillery.assault_contact")
+    if artillery.has_saved_fire(b) then
+      bonus += params.artillery.saved_fire_assault_bonus
+      table.insert(with, b.id)
+      world:note(string.format("%s brings saved fire to the assault (%s contact): +%d", b.id,
+        contact or "primary", params.artillery.saved_fire_assault_bonus))
+    end
+    b.saved_fire = nil
+    b.saved_at = nil
+    b.saving = nil
+  end
+  return bonus, with
 end
+
+-- [3.2 Moves] A battery that moves in any way (a leg of world:move, a turn
+-- in place, limbering, prolonging) loses its saved fire at once.
+on("leaves", function(u)
+  if common.is_battery(u) and u.saved_fire then
+    u.saved_fire = nil
+    u.saved_at = nil
+    world:note(u.id .. " moves and loses its saved fire")
+  end
+end)
 
 ------------------------------------------------------------------------------
 -- Ranges and targets
@@ -412,8 +446,9 @@ function artillery.fire_points(b, target, bracket)
   end
   local enf, reason = artillery.enfilade(b, target)
   if enf then
-    points *= 2
-    table.insert(why, "enfilade x2 (" .. reason .. ")")
+    local f = params.artillery.enfilade_factor
+    points *= f
+    table.insert(why, string.format("enfilade x%g (%s)", f, reason))
   end
   if b.damaged then
     points /= 2
@@ -595,6 +630,29 @@ function artillery.distribute(main, tandem, adjacent, m, b, protected)
   return out
 end
 
+-- [3.5 Zone] The friendly unit in the battery's frontage zone (aimed at the
+-- target) short of the target and inside its arc of fire, or nil; and the
+-- bearing and zone of the fire.
+function artillery.blocked_by(b, target)
+  local bearing = aim(b, target)
+  local zone = tabletop.frontage_zone(b, bearing, charts.ranges[gun(b)][#BRACKETS])
+  local crossed = tabletop.through(zone, { exclude = b })
+  local target_far = 0
+  for _, c in ipairs(crossed) do
+    if c.unit == target then
+      target_far = math.max(target_far, c.to)
+    end
+  end
+  local arc = tabletop.arc_of_fire(b, params.artillery.arc)
+  for _, c in ipairs(crossed) do
+    local base = c.unit.side == b.side and tabletop.bases(c.unit)[c.base]
+    if base and c.from < target_far and common.arm(c.unit) ~= "leader" and tabletop.area_in_arc(arc, base) > 1e-6 then
+      return c.unit, bearing, zone
+    end
+  end
+  return nil, bearing, zone
+end
+
 -- [3.2] Fires one battery, or several massed batteries, at their main
 -- target (or, with a good artillery leader, any unit in the closest
 -- bracket; `target=`). Checks every restriction, totals and modifies the
@@ -650,21 +708,10 @@ function artillery.fire(spec)
       error(string.format("artillery.fire: %s is out of %s's range", target.id, b.id), 2)
     end
     bracket = bracket and math.min(bracket, br) or br
-    local bearing = aim(b, target)
-    local zone = tabletop.frontage_zone(b, bearing, charts.ranges[gun(b)][#BRACKETS])
-    local target_far = 0
-    for _, c in ipairs(tabletop.through(zone, { exclude = b })) do
-      if c.unit == target then
-        target_far = math.max(target_far, c.to)
-      end
-    end
-    local arc = tabletop.arc_of_fire(b, params.artillery.arc)
-    for _, c in ipairs(tabletop.through(zone, { exclude = b })) do
-      local base = c.unit.side == b.side and tabletop.bases(c.unit)[c.base]
-      if base and c.from < target_far and common.arm(c.unit) ~= "leader" and tabletop.area_in_arc(arc, base) > 1e-6 then
-        error(string.format("artillery.fire: %s may not fire through or over friendly %s (in its frontage zone)",
-          b.id, c.unit.id), 2)
-      end
+    local friend, bearing, zone = artillery.blocked_by(b, target)
+    if friend then
+      error(string.format("artillery.fire: %s may not fire through or over friendly %s (in its frontage zone)",
+        b.id, friend.id), 2)
     end
     local p, why = artillery.fire_points(b, target, br)
     points += p
@@ -849,11 +896,109 @@ function artillery.passing_fire(spec)
   return rec
 end
 
+-- [3.5 Pass] How far a move's bearing is from the perpendicular of the
+-- battery's front (0: straight at or away from it; 90: along it).
+local function off_perpendicular(b, bearing)
+  return math.min(tabletop.angle_between(bearing, b.facing), tabletop.angle_between(bearing, b.facing + 180))
+end
+
+-- On each battery, per moving unit (property "passing:<id>"): cm of this
+-- turn's movement inside its arc of fire, or true once offered passing
+-- fire. Kept on the world, so copies, undo and sim trials see it.
+local function track_key(u)
+  return "passing:" .. u.id
+end
+
+local function clear_tracks(b)
+  for name in pairs(b.props) do
+    if string.sub(name, 1, 8) == "passing:" then
+      b:set(name, nil)
+    end
+  end
+end
+
+-- [3.5 Pass] May battery b pass fire at u now: it may fire, holds no saved
+-- fire, has not passed fire this turn, and u is in its arc, in range and
+-- with no friend in the way.
+function artillery.may_pass_fire(b, u)
+  if artillery.why_not(b) or b.saving or b.passed_fire or artillery.has_saved_fire(b) then
+    return false
+  end
+  local bracket = artillery.bracket(b, u)
+  if bracket == nil or tabletop.area_in_arc(tabletop.arc_of_fire(b, params.artillery.arc), u) <= 1e-9 then
+    return false
+  end
+  return artillery.blocked_by(b, u) == nil
+end
+
+-- [3.5 Pass] Passing fire as a reaction to movement. world:move fires
+-- `leaves` after each leg of a tabletop move with the leg's two ends. For
+-- an enemy infantry or cavalry unit, every leg across a battery's front
+-- (more than 45 degrees from perpendicular) adds its length inside the
+-- battery's arc of fire; once this turn's movement has spent
+-- passing_infantry_cm (cavalry: passing_cavalry_cm) there, the battery's
+-- side decides (id "artillery.passing_fire", default "hold") whether to
+-- pass fire at the unit where it now stands. Once per battery and mover.
+function artillery.on_leg(u, from, to)
+  local arm = common.arm(u)
+  if type(from) ~= "table" or from.x == nil or (arm ~= "infantry" and arm ~= "cavalry") then
+    return
+  end
+  local len = tabletop.distance(tabletop.point(from.x, from.y), tabletop.point(to.x, to.y))
+  if len < 1e-9 then
+    return
+  end
+  local bearing = tabletop.bearing(from, to)
+  local need = arm == "cavalry" and params.artillery.passing_cavalry_cm or params.artillery.passing_infantry_cm
+  local key = track_key(u)
+  for _, b in ipairs(world:units{}) do
+    if common.is_battery(b) and b.side ~= u.side and b:get(key) ~= true and off_perpendicular(b, bearing) > 45 then
+      local arc = tabletop.arc_of_fire(b, params.artillery.arc)
+      local cm = (b:get(key) or 0) + tabletop.segment_in_arc(arc, from, to) * len
+      b:set(key, cm)
+      if cm >= need - 1e-9 and artillery.may_pass_fire(b, u) then
+        b:set(key, true)
+        local choice = decide{ side = b.side, id = "artillery.passing_fire", default = "hold",
+          options = { "fire", "hold" },
+          prompt = string.format("%s may pass fire at %s (%.1f cm of its move inside the arc): fire or hold?",
+            b.id, u.id, cm) }
+        if choice == "fire" then
+          artillery.passing_fire{ battery = b, target = u, move_bearing = bearing, in_arc_cm = cm }
+          if not u.alive then
+            return
+          end
+        end
+      end
+    end
+  end
+end
+
+on("leaves", function(u, from, to)
+  artillery.on_leg(u, from, to)
+end)
+
+-- A new player turn (its command phase): batteries may fire again, moves
+-- and passing fire count afresh.
+function artillery.new_turn()
+  for _, u in ipairs(world:units{}) do
+    u.moved = nil
+    if common.is_battery(u) then
+      u.fired = nil
+      clear_tracks(u)
+    end
+  end
+end
+
 -- [3.2] Opens the artillery fire segment: see begin_phase; hits on
 -- batteries wait until end_phase.
 local begin = artillery.begin_phase
 function artillery.begin_phase()
   begin()
+  for _, u in ipairs(world:units{}) do
+    if common.is_battery(u) then
+      clear_tracks(u)
+    end
+  end
   artillery.in_phase = true
 end
 
@@ -862,6 +1007,7 @@ end
 function artillery.end_phase()
   artillery.in_phase = false
   for _, u in ipairs(world:units{}) do
+    u.prolonged = nil -- it counted for the phase after the movement only
     local m, b = u.pending_morale or 0, u.pending_bases or 0
     u.pending_morale, u.pending_bases = nil, nil
     if m > 0 then

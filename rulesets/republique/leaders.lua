@@ -8,7 +8,8 @@
 --                 each friendly base lost nearby, in cover
 --   [3.6 Result]  killed or injured leaders leave the game
 --   [3.6 Panic]   morale hits on units that began the phase demoralized are
---                 panic hits (listed here; chapter 5's panic test resolves them)
+--                 panic hits, executed after the injury tests: 1D10 each on
+--                 the (illustrative) panic_hit chart; base hits desert
 
 local common = require("common")
 
@@ -17,6 +18,19 @@ local leaders = {}
 local chart = ruleset.charts.leader_injury
 assert(type(chart) == "table" and chart.injured and chart.killed and chart.killed >= chart.injured,
   "ruleset.yaml charts.leader_injury: injured and killed thresholds (killed >= injured)")
+
+-- The panic hit chart: ten results like "1B" (bases that desert) or "-".
+local PANIC = {}
+do
+  local chart_p = ruleset.charts.panic_hit
+  assert(type(chart_p) == "table" and #chart_p == 10,
+    "ruleset.yaml charts.panic_hit: ten results, for a die of 1..10")
+  for d, cell in ipairs(chart_p) do
+    local n = cell == "-" and 0 or tonumber(string.match(tostring(cell), "^(%d+)B$") or "")
+    assert(n, string.format("ruleset.yaml charts.panic_hit, die %d: '%s' is not like 1B or -", d, tostring(cell)))
+    PANIC[d] = n
+  end
+end
 
 local function is_leader(u)
   return common.arm(u) == "leader"
@@ -124,17 +138,50 @@ function leaders.panic_hits()
   return out
 end
 
+-- [3.6 Panic] Executes the panic hits of units that began the phase
+-- demoralized: one 1D10 per hit on the panic_hit chart; the base hits it
+-- gives are deserters, removed at once (`deserters` counts them). Other
+-- units' panic hits wait for chapter 5's panic test. Returns
+-- { {unit=, hits=, rolls={...}, deserters=} }.
+function leaders.execute_panic()
+  local out = {}
+  for _, p in ipairs(leaders.panic_hits()) do
+    local u = world:unit(p.unit)
+    local rec = { unit = u.id, hits = p.hits, rolls = {}, deserters = 0 }
+    for i = 1, p.hits do
+      local roll = common.d10(string.format("panic hit %d of %s", i, u.id))
+      table.insert(rec.rolls, roll)
+      local n = math.min(PANIC[roll], u.strength)
+      if n > 0 then
+        world:hit(u, n, "deserters (panic hit)")
+        rec.deserters += n
+      end
+      if not u.alive then
+        break
+      end
+    end
+    u.deserters = (u.deserters or 0) + rec.deserters
+    u.panic_hits = nil
+    world:note(string.format("%s executes %d panic hit%s: %d base%s desert", u.id, p.hits, p.hits == 1 and "" or "s",
+      rec.deserters, rec.deserters == 1 and "" or "s"))
+    table.insert(out, rec)
+  end
+  return out
+end
+
 -- [3.6] After all skirmish and artillery fire: injury tests for the leaders
 -- at risk (skipped when no leader is at risk and no morale hits happened),
--- then the panic hits. Clears the phase's fire records.
+-- then the panic hits of units that began the phase demoralized. Clears
+-- the phase's fire records and closes the phase.
 function leaders.after_fire()
   local results = {}
   for _, l in ipairs(leaders.at_risk()) do
     table.insert(results, leaders.injury_test(l))
   end
-  local panic = leaders.panic_hits()
+  local panic = leaders.execute_panic()
   for _, u in ipairs(world:units{ all = true }) do
     u.fired_upon, u.skirmished = nil, nil
+    u.began_demoralized, u.phase_open = nil, nil
   end
   return { injuries = results, panic = panic }
 end

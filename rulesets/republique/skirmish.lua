@@ -48,6 +48,10 @@ end
 function skirmish.begin_step()
   for _, u in ipairs(world:units{}) do
     u.skirmish_fired, u.opposed, u.pending_skirmish = nil, nil, nil
+    -- [3.6 Panic] the Artillery/Skirmish phase opens here: who began it
+    -- demoralized (leaders.after_fire closes the phase)
+    u.began_demoralized = common.morale(u) == "demoralized" or nil
+    u.phase_open = true
   end
 end
 

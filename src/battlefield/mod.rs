@@ -351,6 +351,56 @@ impl World {
         Ok(())
     }
 
+    /// Checks that a tabletop unit could make the legs of a move (each leg a
+    /// straight line to a point on the table, then a facing), without
+    /// changing anything.
+    pub fn check_legs(&self, idx: usize, legs: &[(Point, f64)]) -> Result<(), WorldError> {
+        let u = &self.units[idx];
+        for &(to, facing) in legs {
+            let bad = |why: String| WorldError::BadMove { unit: u.id.to_string(), to: to.to_string(), why };
+            if !matches!(u.pos, Position::Table { .. }) {
+                return Err(bad("it is not on the tabletop".into()));
+            }
+            if !(to.x.is_finite() && to.y.is_finite() && facing.is_finite()) {
+                return Err(bad("a leg needs finite coordinates and facing".into()));
+            }
+            if let Map::Table { width, height } = self.map {
+                if to.x < 0.0 || to.y < 0.0 || to.x > width || to.y > height {
+                    return Err(bad(format!("that point is off the {width} x {height} cm table")));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Moves a tabletop unit one leg: straight to `to`, then turned to
+    /// `facing` (degrees). The Lua host walks a move leg by leg so that
+    /// `enters`/`leaves` subscribers see each; `retreat` only changes the
+    /// event name. Returns where the unit stood and how it faced.
+    pub fn leg(&mut self, idx: usize, to: Point, facing: f64, retreat: bool) -> Result<(Point, f64), WorldError> {
+        self.check_legs(idx, &[(to, facing)])?;
+        let Position::Table { at, facing: was } = self.units[idx].pos else {
+            return Err(WorldError::BadMove {
+                unit: self.units[idx].id.to_string(),
+                to: to.to_string(),
+                why: "it is not on the tabletop".into(),
+            });
+        };
+        let new = Position::Table { at: to, facing: crate::tabletop::normalise(facing) };
+        let old = self.units[idx].pos;
+        self.units[idx].pos = new;
+        let id = self.units[idx].id.clone();
+        self.log.push_with(|| {
+            let (unit, from, to) = (id.to_string(), old.to_string(), new.to_string());
+            if retreat {
+                Event::Retreat { unit, from, to }
+            } else {
+                Event::Move { unit, from, to }
+            }
+        });
+        Ok((at, was))
+    }
+
     /// Places a unit anywhere (setup and editing, not a move: no adjacency check).
     pub fn place(&mut self, idx: usize, pos: Position) -> Result<(), WorldError> {
         if let Position::Hex(h) = pos {

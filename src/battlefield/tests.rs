@@ -181,3 +181,20 @@ fn section_lines_belong_to_both() {
     let h = Hex::from_offset(4, 3, OffsetKind::OddR);
     assert_eq!(w.sections_of(h).len(), 2);
 }
+
+#[test]
+fn tabletop_legs_move_turn_and_stay_on_the_table() {
+    let mut w = World { map: Map::Table { width: 100.0, height: 60.0 }, ..World::default() };
+    let mut u = unit("a", Hex::new(0, 0));
+    u.pos = Position::Table { at: Point::new(10.0, 10.0), facing: 90.0 };
+    let i = w.add_unit(u).unwrap();
+    assert_eq!(w.leg(i, Point::new(20.0, 10.0), 450.0, false), Ok((Point::new(10.0, 10.0), 90.0)));
+    assert_eq!(w.units[i].pos, Position::Table { at: Point::new(20.0, 10.0), facing: 90.0 });
+    let off = w.check_legs(i, &[(Point::new(30.0, 10.0), 0.0), (Point::new(130.0, 10.0), 0.0)]);
+    assert!(matches!(off, Err(WorldError::BadMove { ref why, .. }) if why.contains("off the 100 x 60 cm table")));
+    assert!(w.leg(i, Point::new(f64::NAN, 1.0), 0.0, false).is_err());
+    let mut off_table = unit("h", Hex::new(1, 1));
+    off_table.pos = Position::Off;
+    let h = w.add_unit(off_table).unwrap();
+    assert!(w.leg(h, Point::new(1.0, 1.0), 0.0, false).is_err(), "a unit off the table has no legs");
+}

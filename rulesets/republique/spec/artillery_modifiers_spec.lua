@@ -68,6 +68,15 @@ describe("fire point modifiers", function()
     expect((artillery.enfilade(b, w))):to_be(false)
   end)
 
+  it("doubles the fire points at a square facing the battery", function()
+    local _, a = duel()
+    tabletop.set_formation(a, "square")
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.points):to_be(8) -- canister 4, x2
+    expect(rec.notes[1]):to_contain("enfilade x2 (square)")
+  end)
+
   it("halves for damage and for disordered or rattled, cumulatively with saved fire", function()
     local b = duel()
     b.damaged = true
@@ -174,9 +183,20 @@ describe("die modifiers", function()
   end)
 
   it("takes 1 against cavalry", function()
-    duel("cavalry")
+    local _, c = duel("cavalry")
     dice.force("d10", { 1 })
     expect(modifier(artillery.fire{ battery = "b" }, "cavalry")):to_be(-1)
+  end)
+
+  it("reads the chart with the modified die: cavalry at canister, die 9 - 1 = 8", function()
+    local _, c = duel("cavalry")
+    dice.force("d10", { 9 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.points):to_be(4)
+    expect(rec.modified):to_be(8)
+    expect(rec.result):to_be("1M1B") -- die 9 unmodified would read 2M1B
+    expect(c.strength):to_be(1)
+    expect(c.morale):to_be("disordered")
   end)
 
   it("uses the modifiers best for the battery against a compound target", function()

@@ -174,6 +174,20 @@ describe("tandem secondary targets (worked examples)", function()
     expect(h.B.bases):to_be(2)
   end)
 
+  it("through a fire: the weak unit in front loses its base, the rest falls on the unit behind", function()
+    pair(1)
+    -- heavy battery, close range: 4 points, saved fire x2 = 8; die 10 reads 3M2B
+    artillery.save_fire("bat")
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    local rec = artillery.fire{ battery = "bat" }
+    expect(rec.result):to_be("3M2B")
+    expect(rec.tandem):to_equal({ "B" })
+    expect(world:unit("A").alive):to_be(false)
+    expect(world:unit("B").strength):to_be(3)
+    expect(world:unit("B").morale):to_be("disordered") -- half of 3 morale hits, rounded down
+  end)
+
   it("excludes units more than 5 cm behind, in cover, or fully deployed light regiments", function()
     add("bat", "french", "heavy_battery", 60, 60, 270)
     local A = add("A", "austrian", "line_infantry", 60, 45, 90, nil, 1)
@@ -256,5 +270,74 @@ describe("passing fire", function()
     expect_error(function()
       artillery.passing_fire{ battery = "b", target = "c", move_bearing = 180, in_arc_cm = 20 }
     end, "saving fire")
+  end)
+end)
+
+describe("a turned scene", function()
+  -- The main-target worked example moved to the middle of the table (clear
+  -- of every terrain area whichever way it turns) and turned about (60, 40):
+  -- the same batteries choose the same targets, and a forced die gives the
+  -- same fire points, modifiers and result. Each turn gets fresh ids
+  -- (suffix); the last turn's units are taken off the table.
+  local IDS = { "A", "B", "b1", "b2", "b3", "b4" }
+
+  local function turned(angle, suffix)
+    local r = math.rad(angle)
+    local function put(id, side, ty, x, y, facing)
+      local dx, dy = x + 2 - 60, y - 10 - 40
+      add(id .. suffix, side, ty, 60 + dx * math.cos(r) - dy * math.sin(r), 40 + dx * math.sin(r) + dy * math.cos(r),
+        (facing + angle) % 360)
+    end
+    put("A", "austrian", "line_infantry", 40, 40, 90)
+    put("B", "austrian", "line_infantry", 58, 40, 90)
+    put("b1", "french", "foot_battery", 38, 60, 270)
+    put("b2", "french", "foot_battery", 48.8, 60, 270)
+    put("b3", "french", "foot_battery", 60, 60, 270)
+    put("b4", "french", "foot_battery", 77, 60, 270)
+    artillery.begin_phase()
+    local out = {}
+    for _, id in ipairs({ "b1", "b2", "b3", "b4" }) do
+      dice.force("d10", { 9 })
+      local rec = artillery.fire{ battery = id .. suffix }
+      local mods = {}
+      for _, m in ipairs(rec.modifiers) do
+        table.insert(mods, m.name .. " " .. m.value)
+      end
+      out[id] = { target = string.sub(rec.target, 1, 1), points = rec.points, bracket = rec.bracket,
+        result = rec.result, modifiers = table.concat(mods, ", ") }
+    end
+    for _, id in ipairs(IDS) do
+      world:eliminate(world:unit(id .. suffix))
+    end
+    return out
+  end
+
+  it("gives the same targets, points, modifiers and results at 37, 90 and 151 degrees", function()
+    local straight = turned(0, "")
+    expect(straight.b1.target .. straight.b2.target .. straight.b3.target .. straight.b4.target):to_be("AABB")
+    for _, angle in ipairs({ 37, 90, 151 }) do
+      expect(turned(angle, "_" .. angle)):to_equal(straight)
+    end
+  end)
+
+  it("keeps enfilade on a column's flank at any angle", function()
+    for _, angle in ipairs({ 0, 37, 90, 151 }) do
+      local r = math.rad(angle)
+      local function at(dx)
+        return { x = 60 + dx * math.cos(r), y = 40 + dx * math.sin(r) }
+      end
+      local col = world:add_unit{ id = "col" .. angle, side = "austrian", type = "line_infantry", at = at(0),
+        facing = (270 + angle) % 360, props = { formation = "column" } }
+      local b = world:add_unit{ id = "fb" .. angle, side = "french", type = "foot_battery", at = at(-25),
+        facing = angle }
+      artillery.begin_phase()
+      expect((tabletop.edge_towards(col, b))):to_be("left")
+      dice.force("d10", { 9 })
+      local rec = artillery.fire{ battery = b }
+      expect(rec.points):to_be(4) -- medium range 2, enfilade x2
+      expect(rec.result):to_be("2M1B")
+      world:eliminate(col)
+      world:eliminate(b)
+    end
   end)
 end)

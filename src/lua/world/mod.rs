@@ -4,6 +4,7 @@
 //! the modules by concern.
 
 pub mod events;
+mod legs;
 mod los;
 mod map;
 mod sides;
@@ -41,7 +42,11 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
         units::add_unit,
     )?
     .returns(Returns::Unit);
-    api.method("world:move(u, path)", "move along a hex or a list of hexes; fires leaves/enters", units::move_unit)?;
+    api.method(
+        "world:move(u, path)",
+        "move along a hex or a list of hexes (tabletop: points); fires leaves/enters",
+        units::move_unit,
+    )?;
     api.method("world:retreat(u, path)", "like move, logged as a retreat", units::retreat)?;
     api.method("world:place(u, h)", "put a unit on a hex (nil takes it off); no adjacency check", units::place)?;
     api.method("world:hit(u, n, reason?)", "remove n figures; returns figures removed; 0 left eliminates", units::hit)?;

@@ -462,13 +462,20 @@ pub fn add_unit(l: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoL
     unit_handle(l, st, added.0, added.1)
 }
 
-/// `world:move(u, path)`: move along a hex or a list of hexes; fires leaves/enters.
+/// `world:move(u, path)`: move along a hex or a list of hexes (a tabletop
+/// unit: along legs to points, see [`super::legs`]); fires leaves/enters.
 pub fn move_unit(l: &Lua, st: &Rc<State>, (u, path): (UnitArg, Value)) -> mlua::Result<impl IntoLuaMulti> {
+    if super::legs::on_table(st, &u.0)? {
+        return super::legs::walk(l, st, &u.0, &path, false);
+    }
     walk(l, st, &u.0, path_from_value(&path)?, false)
 }
 
 /// `world:retreat(u, path)`: like move, logged as a retreat.
 pub fn retreat(l: &Lua, st: &Rc<State>, (u, path): (UnitArg, Value)) -> mlua::Result<impl IntoLuaMulti> {
+    if super::legs::on_table(st, &u.0)? {
+        return super::legs::walk(l, st, &u.0, &path, true);
+    }
     walk(l, st, &u.0, path_from_value(&path)?, true)
 }
 

@@ -1,0 +1,187 @@
+-- [3.2 Limbered] [3.2 Save] [3.2 Prolong] moves that touch artillery fire
+-- (moves.lua), and [3.5 Pass] passing fire as a reaction to those moves
+-- (artillery.on_leg, through world:move's `leaves` events).
+
+scenario("republique/open_field.yaml")
+
+local function add(id, side, ty, x, y, facing, props, strength)
+  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
+    props = props, strength = strength }
+end
+
+local function modifier(rec, name)
+  for _, m in ipairs(rec.modifiers) do
+    if m.name == name then
+      return m.value
+    end
+  end
+  return 0
+end
+
+-- A foot battery at (60, 60) facing up the table; at y = 45 its arc of fire
+-- spans x 49.7..70.3. An Austrian two-base line at (40, 45) facing east,
+-- about to march across the battery's front.
+local function crossing(ty)
+  local b = add("b", "french", "foot_battery", 60, 60, 270)
+  local t = add("t", "austrian", ty or "line_infantry", 40, 45, 0, nil, 2)
+  artillery.new_turn()
+  return b, t
+end
+
+describe("moves on the tabletop", function()
+  it("walk leg by leg; a leg off the table moves nothing", function()
+    local t = add("t", "austrian", "line_infantry", 40, 20, 0, nil, 2)
+    local legs = {}
+    local id = on("leaves", function(u, from, to)
+      table.insert(legs, string.format("%g,%g->%g,%g@%g", from.x, from.y, to.x, to.y, to.facing))
+    end)
+    expect(moves.move(t, { { x = 50, y = 20 }, { x = 50, y = 10, facing = 270 } })):to_be(true)
+    off(id)
+    expect(legs):to_equal({ "40,20->50,20@0", "50,20->50,10@270" })
+    expect_error(function() moves.move(t, { { x = 60, y = 10 }, { x = 130, y = 10 } }) end, "off the 120 x 80 cm table")
+    expect(t.pos.x):to_be(50)
+    expect(t.facing):to_be(270)
+  end)
+end)
+
+describe("limbering and unlimbering", function()
+  it("a limbered battery may not fire until it unlimbers", function()
+    local b = crossing()
+    add("a", "austrian", "line_infantry", 60, 50, 90)
+    moves.limber(b)
+    artillery.begin_phase()
+    expect_error(function() artillery.fire{ battery = "b" } end, "limbered batteries may not fire")
+    moves.unlimber(b, 270)
+    expect(artillery.why_not(b)):to_be_nil()
+  end)
+
+  it("limbered, a battery moves along legs; unlimbered it may only prolong", function()
+    local b = crossing()
+    expect_error(function() moves.move(b, { x = 60, y = 70 }) end, "moves only by prolonging")
+    moves.limber(b)
+    expect(moves.move(b, { { x = 60, y = 70 }, { x = 80, y = 70, facing = 0 } })):to_be(true)
+    expect(b.pos.x):to_be(80)
+    expect(b.facing):to_be(0)
+    moves.unlimber(b, 270)
+    expect(b.facing):to_be(270)
+    expect_error(function() moves.unlimber(b) end, "not limbered")
+  end)
+
+  it("limbering, unlimbering and turning each lose saved fire", function()
+    local b = crossing()
+    artillery.save_fire(b)
+    moves.limber(b)
+    expect(b.saved_fire):to_be_nil()
+    moves.unlimber(b)
+    b.moved = nil
+    artillery.save_fire(b)
+    world:move(b, { x = 60, y = 60, facing = 275 }) -- a turn in place is a move
+    expect(b.saved_fire):to_be_nil()
+  end)
+end)
+
+describe("prolonging", function()
+  it("moves an unlimbered battery up to prolong_cm and loses its saved fire", function()
+    local b = crossing()
+    artillery.save_fire(b)
+    moves.prolong(b, { x = 60, y = 56 })
+    expect(b.pos.y):to_be(56)
+    expect(b.saved_fire):to_be_nil()
+    expect(b.prolonged):to_be(true)
+    expect_error(function() moves.prolong(b, { { x = 60, y = 53 }, { x = 62, y = 53 } }) end, "at most 4 cm, not 5.0")
+    moves.limber(b)
+    expect_error(function() moves.prolong(b, { x = 60, y = 55 }) end, "only unlimbered guns prolong")
+  end)
+
+  it("loses simultaneous fire: hits on a battery that prolonged land at once in the next phase", function()
+    add("f", "french", "foot_battery", 60, 60, 270)
+    local e = add("e", "austrian", "foot_battery", 62, 48, 90)
+    moves.prolong(e, { x = 60, y = 48 })
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    artillery.fire{ battery = "f" } -- canister, 4 points, die 10: 2M1B
+    expect(e.damaged):to_be(true)
+    expect(e.morale):to_be("rattled")
+    -- so it cannot answer in the same phase: damaged with morale hits
+    expect_error(function() artillery.fire{ battery = "e" } end, "silenced")
+    artillery.end_phase()
+    expect(e.prolonged):to_be_nil()
+  end)
+end)
+
+describe("passing fire as a reaction to moves", function()
+  it("is offered once the move has spent 8 cm inside the arc across the front, and fires at -2", function()
+    local b, t = crossing()
+    -- leg 1 ends at x 53: 3.3 cm inside the arc, not yet 8; leg 2 to x 60
+    -- makes 10.3 cm. The battery's side chooses to fire; die 10 - 2 = 8 with
+    -- 6 points (close range 3, x2: the battery lies in t's right-flank
+    -- enfilade arc) reads 2M1B.
+    answers{ "fire" }
+    dice.force("d10", { 10 })
+    expect(world:move(t, { { x = 53, y = 45 }, { x = 60, y = 45 }, { x = 75, y = 45 } })):to_be(true)
+    expect(t.pos.x):to_be(75)
+    expect(t.strength):to_be(1)
+    expect(t.morale):to_be("rattled")
+    expect(b.passed_fire):to_be(true)
+    local fire = nil
+    for _, e in ipairs(world:events(20)) do
+      if e.event == "decision" then fire = e end
+    end
+    expect(fire ~= nil):to_be(true)
+    -- it misses the next artillery phase and gets no saved fire from it
+    artillery.begin_phase()
+    expect_error(function() artillery.fire{ battery = "b" } end, "conducted passing fire")
+    expect_error(function() artillery.save_fire(b) end, "no saved fire")
+  end)
+
+  it("reports the -2 in the fire record", function()
+    local b, t = crossing()
+    world:place(t, { x = 60, y = 45, facing = 0 })
+    dice.force("d10", { 5 })
+    local rec = artillery.passing_fire{ battery = b, target = "t", from = { x = 40, y = 45 }, to = { x = 60, y = 45 } }
+    expect(modifier(rec, "passing fire")):to_be(-2)
+  end)
+
+  it("holds when the side declines, and does not ask again this turn", function()
+    local b, t = crossing()
+    answers{ "hold" }
+    world:move(t, { x = 60, y = 45 })
+    world:move(t, { x = 68, y = 45 })
+    expect(t.strength):to_be(2)
+    expect(b.passed_fire):to_be_nil()
+  end)
+
+  it("is not offered for a move straight at the battery, nor for too little of the move in the arc", function()
+    local _, t = crossing()
+    world:place(t, { x = 60, y = 30, facing = 90 })
+    world:move(t, { x = 60, y = 44 })             -- head-on: 0 degrees from perpendicular
+    world:place(t, { x = 40, y = 45, facing = 0 })
+    world:move(t, { x = 55, y = 45 })             -- across, but 5.3 cm inside
+    expect(t.strength):to_be(2)
+  end)
+
+  it("needs 15 cm of a cavalry move", function()
+    local _, c = crossing("cavalry")
+    world:move(c, { x = 60, y = 45 })             -- 10.3 cm inside: not yet
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(c, { x = 66, y = 45 })             -- 16.3 cm
+    expect(world:unit("b").passed_fire):to_be(true)
+  end)
+
+  it("is not open to a battery holding saved fire", function()
+    local b, t = crossing()
+    artillery.save_fire(b)
+    world:move(t, { x = 75, y = 45 })
+    expect(t.strength):to_be(2)
+  end)
+
+  it("stops the move of a unit it destroys", function()
+    local _, t = crossing()
+    t.strength = 1
+    answers{ "fire" }
+    dice.force("d10", { 10 })
+    expect(world:move(t, { { x = 60, y = 45 }, { x = 75, y = 45 } })):to_be(false)
+    expect(t.alive):to_be(false)
+  end)
+end)
