@@ -126,7 +126,7 @@ struct StrengthArgs {
     #[arg(long, value_name = "PCT")]
     min_score: Option<f64>,
     /// Threads for --mutate (default: every core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, visible_alias = "threads", value_name = "N")]
     jobs: Option<usize>,
     /// Time budget of one mutant over all its spec files, in milliseconds (--mutate;
     /// default: four times the clean run of all the specs, plus a second).

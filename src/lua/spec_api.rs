@@ -130,6 +130,11 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
         "load a scenario file ({variant=, set={...}, seed=} adds overrides)",
         scenario,
     )?;
+    api.function(
+        "same_paths{board=, full=, quiet=, trials=, seed=, decisions=, fields=}",
+        "a rule's quiet (fast) path must leave the same battlefield and record numbers as its full path, on random boards with seeded dice and decisions",
+        crate::spec::same_paths::same_paths,
+    )?;
     Ok(())
 }
 
@@ -158,7 +163,15 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     if st.spec_path.borrow().last().is_some_and(|l| l.starts_with("\u{0}it:")) {
         return Err(mlua::Error::runtime("`it` cannot be nested inside another `it`"));
     }
+    // A mutation run needs only the first failure of a file.
+    if st.options.fail_fast && st.spec.borrow().failed() > 0 {
+        return Ok(false);
+    }
     let before = st.world.borrow().clone();
+    // A `scenario(path, {variant=, set=})` inside the case changes the
+    // ruleset's params: put them back afterwards, with the world.
+    let before_rs = st.ruleset.borrow().clone();
+    let before_scenario = st.scenario.borrow().clone();
     let mode = st.decision_mode.replace(DecisionMode::Strict);
     let saved_deadline = st.guard.deadline.get();
     st.guard.deadline.set(Some(Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
@@ -193,6 +206,14 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
         }
     }
     lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
+    let key = |rs: &Option<crate::ruleset::Ruleset>| rs.as_ref().map(|r| (r.dir.clone(), r.values.clone(), r.variant.clone()));
+    let changed = key(&st.ruleset.borrow()) != key(&before_rs);
+    if let (true, Some(rs)) = (changed, before_rs) {
+        if let Err(e) = super::load_ruleset_into(lua, st, rs) {
+            error.get_or_insert(e);
+        }
+    }
+    *st.scenario.borrow_mut() = before_scenario;
     *st.world.borrow_mut() = before;
     st.decision_mode.set(mode);
     st.guard.deadline.set(saved_deadline.map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
