@@ -102,6 +102,6 @@ describe("same_paths itself", function()
         rec.figures_lost += 1
         return rec
       end }
-    end, "the records differ in `figures_lost`")
+    end, "the records differ in `figures_lost`: full path")
   end)
 end)

@@ -56,6 +56,21 @@ describe("a unit lost to a blocked retreat", function()
     expect({ rec.friendly_figures_lost, rec.figures_lost, rec.medals }):to_equal({ 2, 0, 0 })
   end)
 
+  it("a unit a reaction eliminates during its retreat is the reaction's loss, not the firing's", function()
+    local x = put("x", "central", T)
+    on("enters", function(u)
+      if u.id == "x" then
+        world:eliminate(u, "mines")
+      end
+    end)
+    dice.force("targeting", { 1, 1 })
+    dice.force("battle", { "flag", "hq" })
+    answers{ answers.default }
+    local rec = fire(T, 2)
+    expect(x.alive):to_be(false)
+    expect({ rec.figures_lost, rec.units_eliminated, rec.medals }):to_equal({ 0, 0, 0 })
+  end)
+
   it("a unit eliminated by hits does not retreat, so its terrain ignores no flag", function()
     put("x", "central", T, "trenches", 1)
     dice.force("targeting", { 1, 1 })

@@ -224,6 +224,14 @@ describe("lib/cc and lib/rules at their edges", function()
     local c = unit("c", "central", "infantry", at(6, 4))
     expect({ cc.retreat(c, 0, { by_side = "allies" }) }):to_equal({ 0, 0 })
     expect_error(function() cc.retreat(c, 1, { by_side = "allies" }) end, "'central' has no baseline")
+    expect_error(function() cc.mirrored("central") end, "'central' has no baseline, so its left and right flanks are unknown")
+  end)
+
+  it("hits on a unit already eliminated remove nothing and earn no second medal", function()
+    local c = world:add_unit{ id = "c", side = "central", type = "infantry", hex = at(6, 4), strength = 1 }
+    expect({ cc.apply_hits(c, 1, "allies") }):to_equal({ 1, true })
+    expect({ cc.apply_hits(c, 1, "allies") }):to_equal({ 0, false })
+    expect(world:pool("allies", "medals")):to_be(1)
   end)
 
   it("a blocked retreat's losses are logged with their reason", function()

@@ -118,6 +118,22 @@ describe("long_retreats and blocked_retreat_stays", function()
   end)
 end)
 
+describe("a reaction subscribed inside a case", function()
+  local calls = 0
+  it("reacts during that case", function()
+    on("enters", function() calls += 1 end)
+    local u = world:add_unit{ id = "u", side = "allies", type = "infantry", hex = T }
+    world:move(u, HEX1)
+    expect(calls):to_be(1)
+  end)
+
+  it("is gone in the next one", function()
+    local u = world:add_unit{ id = "u", side = "allies", type = "infantry", hex = T }
+    world:move(u, HEX1)
+    expect(calls):to_be(1)
+  end)
+end)
+
 describe("after every case above", function()
   it("the params are the defaults again (a variant loaded in an `it` does not leak)", function()
     expect(ruleset.variant):to_be_nil()
