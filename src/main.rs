@@ -92,7 +92,7 @@ Examples:
   sandtable test --coverage rulesets/great_war
   sandtable test --coverage rulesets/great_war --coverage-out target/great_war.lcov
   sandtable test --mutate rulesets/great_war
-  sandtable test --mutate rulesets/great_war --jobs 1 --mutant-budget 10000
+  sandtable test --mutate tests/fixtures/mini --threads 1 --mutant-budget 10000
   sandtable test --mutate tests/fixtures/mini --min-score 10")]
     Test {
         /// Spec files, or folders searched for *.lua (default: rulesets/*/spec and tests/).

@@ -210,7 +210,9 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
         }
     }
     lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
-    let key = |rs: &Option<crate::ruleset::Ruleset>| rs.as_ref().map(|r| (r.dir.clone(), r.values.clone(), r.variant.clone()));
+    let key = |rs: &Option<crate::ruleset::Ruleset>| {
+        rs.as_ref().map(|r| (r.dir.clone(), r.values.clone(), r.variant.clone()))
+    };
     let changed = key(&st.ruleset.borrow()) != key(&before_rs);
     if let (true, Some(rs)) = (changed, before_rs) {
         // Reloading the ruleset runs its modules again: their own

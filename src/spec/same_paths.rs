@@ -62,10 +62,7 @@ fn make_rng(lua: &Lua, seed: u64) -> mlua::Result<Table> {
     let state = Rc::new(Cell::new(seed));
     let t = lua.create_table()?;
     let s = state.clone();
-    t.set(
-        "int",
-        lua.create_function(move |_, (_, lo, hi): (Value, i64, i64)| Ok(int_in(&s, lo, hi)))?,
-    )?;
+    t.set("int", lua.create_function(move |_, (_, lo, hi): (Value, i64, i64)| Ok(int_in(&s, lo, hi)))?)?;
     let s = state.clone();
     t.set(
         "chance",
@@ -141,8 +138,9 @@ fn fields(quiet: &Value, named: Option<Table>) -> mlua::Result<Vec<Value>> {
 #[expect(clippy::too_many_lines, reason = "one trial loop: board, full path, quiet path, the three comparisons")]
 pub fn same_paths(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<Table> {
     let board: Option<Function> = spec.get("board")?;
-    let full: Function =
-        spec.get::<Option<Function>>("full")?.ok_or_else(|| mlua::Error::runtime("give full = function(case) ... end"))?;
+    let full: Function = spec
+        .get::<Option<Function>>("full")?
+        .ok_or_else(|| mlua::Error::runtime("give full = function(case) ... end"))?;
     let quiet: Function = spec
         .get::<Option<Function>>("quiet")?
         .ok_or_else(|| mlua::Error::runtime("give quiet = function(case) ... end"))?;
@@ -192,8 +190,7 @@ pub fn same_paths(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<Table>
         }
         let before = st.world.borrow().clone();
         let run = |f: &Function| {
-            *st.asker.borrow_mut() =
-                random.then(|| Box::new(SeededAsker(Cell::new(s ^ 0xD1CE))) as Box<dyn Asker>);
+            *st.asker.borrow_mut() = random.then(|| Box::new(SeededAsker(Cell::new(s ^ 0xD1CE))) as Box<dyn Asker>);
             let r = call_with_traceback(lua, f, MultiValue::from_vec(vec![case.clone()]));
             *st.asker.borrow_mut() = None;
             r.map(|v| v.into_iter().next().unwrap_or(Value::Nil))
@@ -208,7 +205,8 @@ pub fn same_paths(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<Table>
             (Err(a), Err(b)) => {
                 let (a, b) = (bare(&a), bare(&b));
                 if a != b {
-                    outcome = Err(fail(format!("both paths failed, differently:\n  full path: {a}\n  quiet path: {b}")));
+                    outcome =
+                        Err(fail(format!("both paths failed, differently:\n  full path: {a}\n  quiet path: {b}")));
                     break 'trials;
                 }
                 both_failed += 1;
