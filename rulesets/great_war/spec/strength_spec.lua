@@ -81,8 +81,12 @@ end)
 local function pin(what, actual, expected, moves)
   local ok = pcall(function() expect(actual):to_equal(expected) end)
   if not ok then
-    error(what .. " changed (got " .. tostring(#actual > 0 and table.concat(actual, ", ") or actual)
-      .. "): README.md's analysis numbers move with it: " .. moves .. "; re-run them and update README.md", 2)
+    local got = {}
+    for i, v in ipairs(actual) do
+      got[i] = tostring(v)
+    end
+    error(what .. " changed (now " .. table.concat(got, ", ") .. "): README.md's analysis numbers move with it: "
+      .. moves .. "; re-run them and update README.md", 2)
   end
 end
 
@@ -155,29 +159,5 @@ describe("data pins", function()
     for _, f in ipairs({ "burst", "deadly", "hq", "flag" }) do
       expect(math.abs(counts[f] - 1000) < 120):to_be(true)
     end
-  end)
-
-  it("every terrain type's protection and flags" .. ANALYSIS, function()
-    local t = ruleset.terrain
-    expect(t.woods.protection):to_be(1)
-    expect(t.woods.ignore_flags):to_be(0)
-    expect(t.hills.protection):to_be(1)
-    expect(t.trenches.ranged.protection):to_be(2)
-    expect(t.trenches.ranged.ignore_flags):to_be(2)
-    expect(t.trenches.close.protection):to_be(1)
-    expect(t.trenches.close.ignore_flags):to_be(1)
-    expect(t.town.protection):to_be(1)
-    expect(t.town.ignore_flags):to_be(1)
-    expect(t.lake.impassable):to_be(true)
-    expect(ruleset.charts.token_terrain.crater.protection):to_be(1)
-    expect(ruleset.charts.token_terrain.crater.ignore_flags):to_be(1)
-  end)
-
-  it("every unit type's figures and movement" .. ANALYSIS, function()
-    local u = ruleset.unit_types
-    expect({ u.infantry.strength, u.infantry.move, u.infantry.move_and_fight }):to_equal({ 4, 2, 1 })
-    expect({ u.machine_gun.strength, u.machine_gun.move, u.machine_gun.move_and_fight }):to_equal({ 3, 1, 0 })
-    expect({ u.mortar.strength, u.mortar.move, u.mortar.move_and_fight }):to_equal({ 3, 1, 0 })
-    expect({ u.artillery.strength, u.artillery.move, u.artillery.move_and_fight }):to_equal({ 2, 1, 0 })
   end)
 end)
