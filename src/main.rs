@@ -92,7 +92,7 @@ Examples:
   sandtable test --coverage rulesets/great_war
   sandtable test --coverage rulesets/great_war --coverage-out target/great_war.lcov
   sandtable test --mutate rulesets/great_war
-  sandtable test --mutate rulesets/great_war --jobs 1 --mutant-budget 10000
+  sandtable test --mutate tests/fixtures/mini --threads 1 --mutant-budget 10000
   sandtable test --mutate tests/fixtures/mini --min-score 10")]
     Test {
         /// Spec files, or folders searched for *.lua (default: rulesets/*/spec and tests/).
@@ -126,7 +126,7 @@ struct StrengthArgs {
     #[arg(long, value_name = "PCT")]
     min_score: Option<f64>,
     /// Threads for --mutate (default: every core).
-    #[arg(long, value_name = "N")]
+    #[arg(long, visible_alias = "threads", value_name = "N")]
     jobs: Option<usize>,
     /// Time budget of one mutant over all its spec files, in milliseconds (--mutate;
     /// default: four times the clean run of all the specs, plus a second).

@@ -29,14 +29,17 @@ local RANGED = "ranged" -- the kind of combat, for the terrain data (lib/cc terr
 local WIRE, CRATER = "wire", "crater"
 local DIR = cc.DIR
 
--- Where each battle-die symbol comes in dice.counts("battle") results. A
--- symbol the die lacks maps past the end, so it always counts 0.
+-- Where each battle-die symbol comes in dice.counts("battle") results. The
+-- rules count all five symbols, so the die (ruleset.yaml dice.battle) must
+-- have every one of them.
 local FACES = cc.face_positions(BATTLE)
-local P_SOLDIER = FACES.soldier or 99
-local P_BURST = FACES.burst or 99
-local P_DEADLY = FACES.deadly or 99
-local P_HQ = FACES.hq or 99
-local P_FLAG = FACES.flag or 99
+for _, symbol in ipairs({ "soldier", "burst", "deadly", "hq", "flag" }) do
+  if FACES[symbol] == nil then
+    error("the battle die (ruleset.yaml dice.battle) has no '" .. symbol .. "' face; the reserve artillery "
+      .. "rules count soldier, burst, deadly, hq and flag symbols")
+  end
+end
+local P_SOLDIER, P_BURST, P_DEADLY, P_HQ, P_FLAG = FACES.soldier, FACES.burst, FACES.deadly, FACES.hq, FACES.flag
 
 -- Constant reasons for the quiet (simulation) path: no string building.
 local REASON_TARGETING = "reserve artillery targeting"
@@ -339,7 +342,7 @@ local function spend_hq(side, asked, quiet)
     end
     local options = {}
     for i = 1, most do
-      options[i] = i
+      table.insert(options, i)
     end
     hq = decide{
       side = side,
@@ -364,8 +367,8 @@ end
 
 -- Picks the five symbols out of dice.counts results.
 local function pick_symbols(...)
-  return (select(P_SOLDIER, ...)) or 0, (select(P_BURST, ...)) or 0, (select(P_DEADLY, ...)) or 0,
-    (select(P_HQ, ...)) or 0, (select(P_FLAG, ...)) or 0
+  return (select(P_SOLDIER, ...)), (select(P_BURST, ...)), (select(P_DEADLY, ...)), (select(P_HQ, ...)),
+    (select(P_FLAG, ...))
 end
 
 -- Rolls `n` battle dice as one pool; returns soldier, burst, deadly, hq, flag.
@@ -540,11 +543,7 @@ local function shell(f: Firing, h, n: number, how: How, slot)
   if on_target then
     sure += deadly
   end
-  local soldier_hits = soldier - protection
-  if soldier_hits < 0 then
-    soldier_hits = 0
-  end
-  local hits = sure + soldier_hits
+  local hits = sure + math.max(soldier - protection, 0)
 
   if hq > 0 then
     cc.collect_hq(side, hq, reason)
@@ -565,10 +564,7 @@ local function shell(f: Firing, h, n: number, how: How, slot)
   if unit ~= nil then
     removed, eliminated = cc.apply_hits(unit, hits, side, reason)
     if not eliminated and flag > 0 then
-      local retreat_flags = flag - ignore
-      if retreat_flags < 0 then
-        retreat_flags = 0
-      end
+      local retreat_flags = math.max(flag - ignore, 0)
       ignored = flag - retreat_flags
       if retreat_flags > 0 then
         local r = params.retreat

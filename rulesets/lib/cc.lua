@@ -80,7 +80,7 @@ end
 
 -- The terrain data flattened for one kind of combat, made once per kind:
 -- { terrain = { name -> { protection, ignore_flags, impassable } },
---   tokens = { { token, protection, ignore_flags }, ... } (sorted by token) }.
+--   tokens = { { token =, protection =, ignore_flags = }, ... } }.
 local EFFECTS = {}
 local function effects_for(combat)
   local e = EFFECTS[combat]
@@ -93,10 +93,14 @@ local function effects_for(combat)
         info.impassable == true,
       }
     end
+    -- (in any order: a hex takes the best of them)
     for token, info in pairs(TOKEN_TERRAIN_DATA) do
-      table.insert(e.tokens, { token, cc.terrain_value(info, combat, "protection"), cc.terrain_value(info, combat, "ignore_flags") })
+      table.insert(e.tokens, {
+        token = token,
+        protection = cc.terrain_value(info, combat, "protection"),
+        ignore_flags = cc.terrain_value(info, combat, "ignore_flags"),
+      })
     end
-    table.sort(e.tokens, function(a, b) return a[1] < b[1] end)
     EFFECTS[combat] = e
   end
   return e
@@ -126,9 +130,9 @@ function cc.terrain_effects(h, combat: string?, without: string?)
   local tokens = e.tokens
   for i = 1, #tokens do
     local t = tokens[i]
-    if t[1] ~= without and world:has_token(h, t[1]) then
-      if t[2] > protection then protection = t[2] end
-      if t[3] > ignore then ignore = t[3] end
+    if t.token ~= without and world:has_token(h, t.token) then
+      protection = math.max(protection, t.protection)
+      ignore = math.max(ignore, t.ignore_flags)
     end
   end
   return protection, ignore, impassable

@@ -130,6 +130,11 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
         "load a scenario file ({variant=, set={...}, seed=} adds overrides)",
         scenario,
     )?;
+    api.function(
+        "same_paths{board=, full=, quiet=, trials=, seed=, decisions=, fields=}",
+        "a rule's quiet (fast) path must leave the same battlefield and record numbers as its full path, on random boards with seeded dice and decisions",
+        crate::spec::same_paths::same_paths,
+    )?;
     Ok(())
 }
 
@@ -158,7 +163,19 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     if st.spec_path.borrow().last().is_some_and(|l| l.starts_with("\u{0}it:")) {
         return Err(mlua::Error::runtime("`it` cannot be nested inside another `it`"));
     }
+    // A mutation run needs only the first failure of a file.
+    if st.options.fail_fast && st.spec.borrow().failed() > 0 {
+        return Ok(false);
+    }
     let before = st.world.borrow().clone();
+    // A `scenario(path, {variant=, set=})` inside the case changes the
+    // ruleset's params: put them back afterwards, with the world.
+    let before_rs = st.ruleset.borrow().clone();
+    let before_scenario = st.scenario.borrow().clone();
+    // So are subscriptions (`on`) and policies made inside it.
+    let before_handlers = copy_registry(lua, keys::HANDLERS, true)?;
+    let before_policies = copy_registry(lua, keys::POLICIES, false)?;
+    let before_subscribed = st.subscribed.get();
     let mode = st.decision_mode.replace(DecisionMode::Strict);
     let saved_deadline = st.guard.deadline.get();
     st.guard.deadline.set(Some(Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
@@ -193,12 +210,51 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
         }
     }
     lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
+    let key = |rs: &Option<crate::ruleset::Ruleset>| {
+        rs.as_ref().map(|r| (r.dir.clone(), r.values.clone(), r.variant.clone()))
+    };
+    let changed = key(&st.ruleset.borrow()) != key(&before_rs);
+    if let (true, Some(rs)) = (changed, before_rs) {
+        // Reloading the ruleset runs its modules again: their own
+        // subscriptions and policies come back with them.
+        if let Err(e) = super::load_ruleset_into(lua, st, rs) {
+            error.get_or_insert(e);
+        }
+    } else {
+        lua.set_named_registry_value(keys::HANDLERS, before_handlers)?;
+        lua.set_named_registry_value(keys::POLICIES, before_policies)?;
+        st.subscribed.set(before_subscribed);
+    }
+    *st.scenario.borrow_mut() = before_scenario;
     *st.world.borrow_mut() = before;
     st.decision_mode.set(mode);
     st.guard.deadline.set(saved_deadline.map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
     let passed = error.is_none();
     st.spec.borrow_mut().cases.push(CaseResult { name: full, error });
     Ok(passed)
+}
+
+/// A copy of a registry table (one level deeper with `nested`: the
+/// subscriptions are lists per event), to put back after a case.
+fn copy_registry(lua: &Lua, key: &str, nested: bool) -> mlua::Result<mlua::Table> {
+    let out = lua.create_table()?;
+    if let Some(t) = lua.named_registry_value::<Option<mlua::Table>>(key)? {
+        for pair in t.pairs::<Value, Value>() {
+            let (k, v) = pair?;
+            match v {
+                Value::Table(list) if nested => {
+                    let copy = lua.create_table()?;
+                    for item in list.pairs::<Value, Value>() {
+                        let (i, f) = item?;
+                        copy.raw_set(i, f)?;
+                    }
+                    out.raw_set(k, copy)?;
+                }
+                other => out.raw_set(k, other)?,
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `scenario(path, opts?)`: load a scenario file ({variant=, set={...}, seed=} adds overrides).

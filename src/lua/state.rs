@@ -278,4 +278,7 @@ pub struct HostOptions {
     /// Module sources to use instead of the files, by canonical path: how
     /// `sandtable test --mutate` runs a mutant without writing to the ruleset.
     pub sources: Option<std::sync::Arc<std::collections::HashMap<PathBuf, String>>>,
+    /// Specs: once a case of the file has failed, skip the rest (a mutation
+    /// run needs only the first failure).
+    pub fail_fast: bool,
 }

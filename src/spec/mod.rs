@@ -6,6 +6,7 @@
 
 pub mod coverage;
 pub mod mutate;
+pub mod same_paths;
 
 use std::path::{Path, PathBuf};
 
