@@ -374,12 +374,14 @@ fn entries(
             Value::Object(_) => {
                 out.insert(name.clone(), v.value.clone());
             }
-            other => return Err((
-                v.referenced,
-                format!(
+            other => {
+                return Err((
+                    v.referenced,
+                    format!(
                     "{what} '{name}': expected a mapping of its properties (e.g. `{example}`, or `{{}}`), got {other}"
                 ),
-            )),
+                ))
+            }
         }
     }
     Ok(out)
