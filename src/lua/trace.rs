@@ -15,9 +15,9 @@ pub(super) fn trip_error(trip: Trip, state: &State) -> ScriptError {
 }
 
 /// Calls `f` so that a Lua error carries a traceback. An error object (a
-/// table) is shown by its own `__tostring` when it has one (run under
-/// `pcall` and the call's budgets), else by its fields read raw in Rust
-/// ([`describe_error_object`]).
+/// table) is shown by its fields, read raw in Rust ([`describe_error_object`]),
+/// without running its `__tostring` (an error object's metamethods are
+/// hostile territory: one may loop or fail).
 pub fn call_with_traceback(lua: &Lua, f: &Function, args: MultiValue) -> mlua::Result<MultiValue> {
     let runner: Function = match lua.named_registry_value::<Option<Function>>(keys::TBCALL)? {
         Some(r) => r,
@@ -29,14 +29,6 @@ return function(f, ...)
   local tb
   local res = table.pack(xpcall(f, function(e)
     tb = debug.traceback(nil, 2)
-    -- An error object with its own __tostring says what it is (under pcall:
-    -- a failing __tostring leaves the object as it was).
-    if type(e) == "table" and getmetatable(e) ~= nil then
-      local ok, text = pcall(tostring, e)
-      if ok and type(text) == "string" and string.sub(text, 1, 7) ~= "table: " then
-        return text
-      end
-    end
     return e
   end, ...))
   if res[1] then return true, table.unpack(res, 2, res.n) end
@@ -119,7 +111,7 @@ pub fn describe_error_object(v: &Value) -> String {
         Ok(())
     });
     if fields.is_empty() {
-        return "{} (an empty table)".into();
+        return if t.metatable().is_some() { "{} (a table with a metatable)" } else { "{} (an empty table)" }.into();
     }
     fields.sort();
     let mut parts: Vec<String> = fields.into_iter().map(|(k, v)| format!("{k} = {v}")).collect();
