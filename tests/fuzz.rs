@@ -99,7 +99,24 @@ where
         let _ = std::fs::write(out_dir().join(format!("{name}-failure.txt")), &report);
         panic!("{}", report.chars().take(6000).collect::<String>());
     }
-    eprintln!("fuzz {name}: {cases} cases in {:.1} s, no failure", start.elapsed().as_secs_f64());
+    let (loaded, refused) = TALLY.with(|t| t.replace((0, 0)));
+    eprintln!(
+        "fuzz {name}: {cases} cases in {:.1} s, no failure ({loaded} loaded or ran clean, {refused} refused with an error)",
+        start.elapsed().as_secs_f64()
+    );
+}
+
+thread_local! {
+    /// How the current fuzzer's cases ended: (answered with a result, refused with an error).
+    static TALLY: std::cell::Cell<(u64, u64)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// Counts a case that loaded (`true`) or was refused with an error (`false`).
+fn tally(loaded: bool) {
+    TALLY.with(|t| {
+        let (a, b) = t.get();
+        t.set(if loaded { (a + 1, b) } else { (a, b + 1) });
+    });
 }
 
 /// A panic's message.
@@ -364,8 +381,14 @@ fn check_scenario_text(dir: &Path, name: &str, text: &[u8]) -> Result<(), String
     let r = catch_unwind(AssertUnwindSafe(|| open_scenario(&path)))
         .map_err(|p| format!("loading panicked: {}", panic_text(&*p)));
     let verdict = match r {
-        Ok(Ok(w)) => check_world(&w),
-        Ok(Err(e)) => check_error(&e),
+        Ok(Ok(w)) => {
+            tally(true);
+            check_world(&w)
+        }
+        Ok(Err(e)) => {
+            tally(false);
+            check_error(&e)
+        }
         Err(e) => Err(e),
     };
     verdict.map_err(|e| format!("{e}\n--- file ---\n{}", String::from_utf8_lossy(text)))
@@ -511,6 +534,7 @@ fn ruleset_yaml() {
         let with_text = |e: String| format!("{e}\n--- file ---\n{text}");
         let r = catch_unwind(AssertUnwindSafe(|| Ruleset::parse(path, &text)))
             .map_err(|p| with_text(format!("parsing panicked: {}", panic_text(&*p))))?;
+        tally(r.is_ok());
         let verdict = match r {
             Ok(rs) => {
                 for d in &rs.dice {
@@ -569,6 +593,7 @@ fn shard_json() {
             })
         }))
         .map_err(|p| format!("merging panicked: {}", panic_text(&*p)))?;
+        tally(r.is_ok());
         match r {
             Ok(_) => Ok(()),
             Err(e) if e.trim().is_empty() => Err("an empty error".into()),
@@ -757,7 +782,10 @@ fn run_script(source: &str, tabletop: bool, dir: &Path) -> Result<(), String> {
         let _ = e.read_to_string(&mut stderr);
     }
     match status.code() {
-        Some(0..=2) => Ok(()),
+        Some(code @ 0..=2) => {
+            tally(code == 0);
+            Ok(())
+        }
         code => {
             let head: String = stderr.chars().take(1500).collect();
             Err(format!("crash: exit {code:?} ({status})\n{head}"))

@@ -243,7 +243,7 @@ fn value_text(source: &str, line: usize, column: usize) -> String {
 }
 
 /// The line of the first `key:` before a duplicate at `line`/`column`: in
-/// block style at the same column, in flow style anywhere before it.
+/// block style at the same column, in flow style on the same line.
 fn first_key(source: &str, key: &str, line: usize, column: usize) -> Option<usize> {
     let at = offset_of(source, line, column);
     let before = &source[..at];
@@ -255,7 +255,7 @@ fn first_key(source: &str, key: &str, line: usize, column: usize) -> Option<usiz
             after.starts_with(':') && prev.is_none_or(|c| matches!(c, ' ' | '\t' | '\n' | '{' | ','))
         })
         .map(|(i, _)| line_column(source, i))
-        .filter(|(_, c)| *c == column || source[..at].rfind('{').is_some())
+        .filter(|&(l, c)| c == column || l == line)
         .map(|(l, _)| l)
         .last()
 }
