@@ -100,7 +100,10 @@ fn a_duplicate_key_names_both_lines() {
     let e = scenario_error(&bombardment().replace("seed: 7\n", "seed: 7\nseed: 8\n"));
     expect(&e, (11, 1), "`seed` is given twice in the same mapping (first on line 10)");
     let e = scenario_error(&bombardment().replace("{ id: c1, side: central,", "{ id: c1, side: central, id: c9,"));
-    assert!(e.message.contains("`id` is given twice"), "{}", e.message);
+    assert!(e.message.contains("`id` is given twice in the same mapping (first on line 28)"), "{}", e.message);
+    // In a ruleset too.
+    let e = ruleset_error(&great_war().replace("tokens: [wire, crater]", "tokens: [wire, crater]\ntokens: [wire]"));
+    assert!(e.message.contains("`tokens` is given twice in the same mapping (first on line 43)"), "{}", e.message);
 }
 
 #[test]
@@ -108,6 +111,8 @@ fn a_second_document_is_named_as_such() {
     let e = scenario_error(&format!("{}---\nname: other\n", bombardment()));
     expect(&e, (42, 1), "a second YAML document starts here: the file must hold one");
     assert!(e.help.unwrap_or_default().contains("remove the `---` line"));
+    let e = ruleset_error(&format!("{}---\nname: other\n", great_war()));
+    assert!(e.message.contains("a second YAML document starts here"), "{}", e.message);
 }
 
 #[test]
