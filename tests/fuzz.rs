@@ -473,7 +473,8 @@ fn file_and_mutations() -> impl Strategy<Value = (Index, Vec<Mutation>)> {
     (any::<Index>(), prop::collection::vec(mutation(), 1..4))
 }
 
-/// This process's scratch folder (under the system's temp folder).
+/// This process's scratch folder for the REPL saves made once (under the
+/// system's temp folder; small, left for inspection).
 fn scratch() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sandtable-fuzz-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
@@ -506,20 +507,22 @@ fn absolute_ruleset(path: &Path, text: &str) -> String {
 fn scenario_yaml() {
     let corpus = scenarios();
     assert!(corpus.len() >= 5, "scenario corpus: {}", corpus.len());
-    let dir = scratch();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
     fuzz("scenario_yaml", file_and_mutations(), |(i, ms)| {
         let (_, text) = &corpus[i.index(corpus.len())];
-        check_scenario_text(&dir, "scenario.yaml", &mutated(text, ms))
+        check_scenario_text(dir, "scenario.yaml", &mutated(text, ms))
     });
 }
 
 #[test]
 fn saves_yaml() {
     let corpus = saves();
-    let dir = scratch();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let dir = dir.path();
     fuzz("saves", file_and_mutations(), |(i, ms)| {
         let (_, text) = &corpus[i.index(corpus.len())];
-        check_scenario_text(&dir, "save.yaml", &mutated(text, ms))
+        check_scenario_text(dir, "save.yaml", &mutated(text, ms))
     });
 }
 
