@@ -313,7 +313,8 @@ const RUST_WORDS: &[&str] = &[
     "variant of",
 ];
 
-/// An error as the person sees it, checked: rendered without a panic, no Rust words.
+/// An error as the person sees it, checked: rendered without a panic, no
+/// Rust words, and located inside its file.
 fn check_error(e: &ScriptError) -> Result<(), String> {
     let shown = catch_unwind(AssertUnwindSafe(|| render_error(e, false)))
         .map_err(|p| format!("rendering the error panicked: {}\nerror: {e}", panic_text(&*p)))?;
@@ -323,6 +324,15 @@ fn check_error(e: &ScriptError) -> Result<(), String> {
     }
     if message.trim().is_empty() {
         return Err(format!("an empty error message:\n{shown}"));
+    }
+    if let ScriptError::Located(l) = e {
+        let lines = l.src.inner().lines().count() + 1;
+        if l.line == 0 || l.column == 0 || l.line > lines {
+            return Err(format!(
+                "the error points outside its file ({}:{}, {lines} lines):\n{shown}",
+                l.line, l.column
+            ));
+        }
     }
     Ok(())
 }
