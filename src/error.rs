@@ -5,6 +5,9 @@ use std::path::Path;
 
 use miette::{Diagnostic, NamedSource, SourceSpan};
 
+mod yaml;
+pub use yaml::{read_text, yaml_error};
+
 /// An error located in a source file.
 #[derive(Debug, thiserror::Error, Diagnostic)]
 #[error("{file}:{line}:{column}: {message}")]
@@ -69,22 +72,6 @@ pub fn offset_of(source: &str, line: usize, column: usize) -> usize {
         offset += l.len();
     }
     source.len()
-}
-
-/// Turns a serde-saphyr error into a located error for `file`.
-pub fn yaml_error(file: &Path, source: &str, err: &serde_saphyr::Error) -> LocatedError {
-    let (line, column) = err.location().map(|l| (l.line() as usize, l.column() as usize)).unwrap_or((1, 1));
-    // The library's message repeats the position; keep the first line, which says what is wrong.
-    let text = err.to_string();
-    let first = text.lines().next().unwrap_or("invalid YAML");
-    // The library prefixes "error: line L column C: "; we show the position ourselves.
-    let message = first.strip_prefix("error: ").unwrap_or(first);
-    let message = match message.split_once(": ") {
-        Some((pos, rest)) if pos.starts_with("line ") && pos.contains(" column ") => rest,
-        _ => message,
-    }
-    .to_string();
-    LocatedError::at(file, source, line.max(1), column.max(1), message)
 }
 
 #[cfg(test)]

@@ -369,8 +369,42 @@ fn mutate(files: &[PathBuf], limits: &LimitArgs, overrides: &ScenarioOverrides, 
     }
 }
 
+/// A command-line error; a negative number given to a count or a limit
+/// (`--trials -5`) is named as such instead of clap's tip to write `-- -5`.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    let context = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.clone()),
+        _ => None,
+    };
+    let negative = |s: &str| s.starts_with('-') && s[1..].parse::<f64>().is_ok();
+    let found = match e.kind() {
+        ErrorKind::UnknownArgument => context(ContextKind::InvalidArg).filter(|v| negative(v)).and_then(|value| {
+            let args: Vec<String> = std::env::args().collect();
+            let at = args.iter().position(|a| *a == value)?;
+            let flag = args[..at].last().filter(|f| f.starts_with("--"))?;
+            Some((flag.clone(), value))
+        }),
+        ErrorKind::ValueValidation => context(ContextKind::InvalidValue)
+            .filter(|v| negative(v))
+            .zip(context(ContextKind::InvalidArg))
+            .map(|(value, arg)| (arg.split_whitespace().next().unwrap_or_default().to_string(), value)),
+        _ => None,
+    };
+    match found {
+        Some((flag, value)) => {
+            eprintln!("error: {flag} {value}: {flag} takes a number that is not negative\n\nFor more information, try '--help'.");
+            ExitCode::from(2)
+        }
+        None => e.exit(),
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
     match cli.command {
         Some(Command::Sim(a)) => sandtable::analysis::cli::sim(&a),
         Some(Command::Exact(a)) => sandtable::analysis::cli::exact(&a),

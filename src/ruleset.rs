@@ -14,7 +14,7 @@ use serde_json::Value;
 use serde_saphyr::Spanned;
 
 use crate::dice::{DieKind, Face};
-use crate::error::{yaml_error, LocatedError};
+use crate::error::{read_text, yaml_error, LocatedError};
 
 /// What a param holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -188,12 +188,15 @@ struct RawRuleset {
     title: String,
     #[serde(default)]
     modules: Vec<Spanned<String>>,
+    /// Die name -> number of sides or list of faces (checked in `parse_die`).
     #[serde(default)]
-    dice: BTreeMap<String, Spanned<RawDie>>,
+    dice: BTreeMap<String, Spanned<Value>>,
+    /// Terrain kind -> mapping of its properties.
     #[serde(default)]
-    terrain: serde_json::Map<String, Value>,
+    terrain: BTreeMap<String, Spanned<Value>>,
+    /// Unit type -> mapping of its properties.
     #[serde(default)]
-    unit_types: serde_json::Map<String, Value>,
+    unit_types: BTreeMap<String, Spanned<Value>>,
     #[serde(default)]
     tokens: Vec<String>,
     #[serde(default)]
@@ -211,13 +214,6 @@ struct RawRuleset {
     events: BTreeMap<String, String>,
     #[serde(default)]
     stacking: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum RawDie {
-    Sides(u32),
-    Faces(Vec<Value>),
 }
 
 #[derive(Deserialize)]
@@ -335,6 +331,73 @@ fn located(file: &Path, src: &str, loc: serde_saphyr::Location, msg: String) -> 
     )))
 }
 
+/// The most faces a die may have (as `DieKind::new` checks).
+const MAX_SIDES: u64 = 250;
+
+/// A die of ruleset.yaml: a number of sides (`d6: 6`) or a list of faces.
+fn parse_die(name: &str, die: &Value) -> Result<DieKind, String> {
+    let kind = match die {
+        Value::Number(n) => match n.as_u64().filter(|n| (1..=MAX_SIDES).contains(n)) {
+            Some(sides) => DieKind::numeric(name, sides as u32),
+            None => return Err(format!("die '{name}': a die has 1 to {MAX_SIDES} sides, not {n}")),
+        },
+        Value::Array(faces) => {
+            let mut fs = Vec::new();
+            for f in faces {
+                fs.push(match f {
+                    Value::Number(n) if n.as_i64().is_some() => Face::Num(n.as_i64().unwrap_or_default()),
+                    Value::String(s) => Face::Sym(s.as_str().into()),
+                    other => return Err(format!("die '{name}': a face must be a whole number or a name, not {other}")),
+                });
+            }
+            DieKind::new(name, fs)
+        }
+        other => {
+            return Err(format!(
+                "die '{name}': a die is a number of sides (`d6: 6`) or a list of faces (`battle: [infantry, flag]`), not {other}"
+            ))
+        }
+    };
+    kind.map_err(|e| e.to_string())
+}
+
+/// Checks that each entry of a `terrain:` or `unit_types:` table is a
+/// mapping of properties, and collects them.
+fn entries(
+    raw: &BTreeMap<String, Spanned<Value>>,
+    what: &str,
+    example: &str,
+) -> Result<serde_json::Map<String, Value>, (serde_saphyr::Location, String)> {
+    let mut out = serde_json::Map::new();
+    for (name, v) in raw {
+        match &v.value {
+            Value::Object(_) => {
+                out.insert(name.clone(), v.value.clone());
+            }
+            other => {
+                return Err((
+                    v.referenced,
+                    format!(
+                    "{what} '{name}': expected a mapping of its properties (e.g. `{example}`, or `{{}}`), got {other}"
+                ),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A unit type's `strength` (its default) and base size, checked where the
+/// ruleset defines them rather than where a scenario first uses them.
+fn check_unit_type(name: &str, ty: &Value) -> Result<(), String> {
+    if let Some(s) = ty.get("strength") {
+        if !s.as_i64().is_some_and(|n| (1..=i64::from(i32::MAX)).contains(&n)) {
+            return Err(format!("unit type '{name}': strength must be a whole number, 1 or more, not {s}"));
+        }
+    }
+    crate::tabletop::terrain::base_spec(name, ty).map(|_| ())
+}
+
 impl Ruleset {
     /// Loads a ruleset by name or path.
     pub fn load(name: &str) -> Result<Ruleset, RulesetError> {
@@ -344,7 +407,7 @@ impl Ruleset {
     /// Loads a ruleset named by a scenario in folder `base` (a relative path there, or a name).
     pub fn load_from(name: &str, base: Option<&Path>) -> Result<Ruleset, RulesetError> {
         let file = find_from(name, base)?;
-        let src = std::fs::read_to_string(&file).map_err(|e| RulesetError::Io(file.display().to_string(), e))?;
+        let src = read_text(&file, "ruleset")?;
         Ruleset::parse(&file, &src)
     }
 
@@ -374,28 +437,14 @@ impl Ruleset {
         }
         let mut dice = Vec::new();
         for (name, die) in &raw.dice {
-            let kind = match &die.value {
-                RawDie::Sides(n) => DieKind::numeric(name, *n),
-                RawDie::Faces(faces) => {
-                    let mut fs = Vec::new();
-                    for f in faces {
-                        fs.push(match f {
-                            Value::Number(n) if n.as_i64().is_some() => Face::Num(n.as_i64().unwrap_or_default()),
-                            Value::String(s) => Face::Sym(s.as_str().into()),
-                            other => {
-                                return Err(located(
-                                    file,
-                                    src,
-                                    die.referenced,
-                                    format!("die '{name}': a face must be a whole number or a name, not {other}"),
-                                ))
-                            }
-                        });
-                    }
-                    DieKind::new(name, fs)
-                }
-            };
-            dice.push(kind.map_err(|e| located(file, src, die.referenced, e.to_string()))?);
+            dice.push(parse_die(name, &die.value).map_err(|e| located(file, src, die.referenced, e))?);
+        }
+        let terrain = entries(&raw.terrain, "terrain", "woods: { blocks_los: true }")
+            .map_err(|(loc, e)| located(file, src, loc, e))?;
+        let unit_types = entries(&raw.unit_types, "unit type", "infantry: { strength: 4 }")
+            .map_err(|(loc, e)| located(file, src, loc, e))?;
+        for (name, ty) in &raw.unit_types {
+            check_unit_type(name, &ty.value).map_err(|e| located(file, src, ty.referenced, e))?;
         }
         let mut params = BTreeMap::new();
         for (module, defs) in &raw.params {
@@ -454,8 +503,8 @@ impl Ruleset {
             dir,
             modules: raw.modules.iter().map(|m| m.value.clone()).collect(),
             dice,
-            terrain: raw.terrain,
-            unit_types: raw.unit_types,
+            terrain,
+            unit_types,
             tokens: raw.tokens,
             charts: raw.charts,
             params,

@@ -42,7 +42,7 @@ use serde_json::Value;
 use serde_saphyr::{Location, Spanned};
 
 use crate::battlefield::{Edge, Map, Section, Side, World};
-use crate::error::{yaml_error, LocatedError};
+use crate::error::{read_text, yaml_error, LocatedError};
 use crate::hex::{Hex, OffsetKind};
 use crate::ruleset::Ruleset;
 use crate::tabletop::Point;
@@ -150,7 +150,7 @@ struct RawUnit {
     #[serde(default)]
     at: Option<Spanned<[f64; 2]>>,
     #[serde(default)]
-    facing: Option<f64>,
+    facing: Option<Spanned<f64>>,
     /// A tabletop unit's formation (one of its type's `formations`).
     #[serde(default)]
     formation: Option<Spanned<String>>,
@@ -162,6 +162,15 @@ struct RawUnit {
     leader: Option<String>,
     #[serde(default)]
     props: BTreeMap<String, Value>,
+}
+
+/// A number as YAML writes it (`.nan`, `.inf`), for errors about the file.
+fn yaml_number(n: f64) -> String {
+    match n {
+        n if n.is_nan() => ".nan".into(),
+        n if n.is_infinite() => if n > 0.0 { ".inf" } else { "-.inf" }.into(),
+        n => crate::lua::format_number(n),
+    }
 }
 
 /// Turns a YAML value into a unit property.
@@ -177,8 +186,7 @@ pub fn prop_from_json(v: &Value) -> Option<Prop> {
 impl Scenario {
     /// Reads and parses a scenario file (syntax and shape only).
     pub fn load(path: &Path) -> Result<Scenario, Box<LocatedError>> {
-        let source = std::fs::read_to_string(path)
-            .map_err(|e| Box::new(LocatedError::at(path, "", 1, 1, format!("cannot read scenario: {e}"))))?;
+        let source = read_text(path, "scenario")?;
         Scenario::parse(path, source)
     }
 
@@ -241,8 +249,15 @@ impl Scenario {
                 Map::Hex { cols, rows, offset }
             }
             (None, None, Some(width), Some(height)) if m.offset.is_none() => {
-                if !(width > 0.0 && height > 0.0) {
-                    return Err(self.err(raw.map.referenced, "width and height must be positive (centimetres)"));
+                if !(width > 0.0 && height > 0.0 && width.is_finite() && height.is_finite()) {
+                    return Err(self.err(
+                        raw.map.referenced,
+                        format!(
+                            "width and height must be positive numbers of centimetres, not {} and {}",
+                            yaml_number(width),
+                            yaml_number(height)
+                        ),
+                    ));
                 }
                 Map::Table { width, height }
             }
@@ -294,6 +309,17 @@ impl Scenario {
                 return Err(
                     self.err(range.referenced, format!("section '{name}': first column {a} is after last column {b}"))
                 );
+            }
+            if let Map::Hex { cols, .. } = world.map {
+                if a < 0 || b >= cols {
+                    return Err(self.err(
+                        range.referenced,
+                        format!(
+                            "section '{name}': columns {a} to {b} run off the board (its columns are 0 to {})",
+                            cols - 1
+                        ),
+                    ));
+                }
             }
             sections.push(Section { name: name.as_str().into(), first_col: a, last_col: b });
         }
@@ -383,7 +409,19 @@ impl Scenario {
                     if !world.on_table(p) {
                         return Err(self.err(at.referenced, format!("point {p} is off the table")));
                     }
-                    Position::Table { at: p, facing: crate::tabletop::normalise(r.facing.unwrap_or(0.0)) }
+                    let facing = r.facing.as_ref().map_or(0.0, |f| f.value);
+                    if !facing.is_finite() {
+                        let loc = r.facing.as_ref().map_or(u.referenced, |f| f.referenced);
+                        return Err(self.err(
+                            loc,
+                            format!(
+                                "unit '{}': facing must be a number of degrees, not {}",
+                                r.id.value,
+                                yaml_number(facing)
+                            ),
+                        ));
+                    }
+                    Position::Table { at: p, facing: crate::tabletop::normalise(facing) }
                 }
                 (None, None, _) => Position::Off,
                 (_, _, Map::Hex { .. }) => return Err(self.err(u.referenced, "on a hex map a unit has `hex: [q, r]`")),

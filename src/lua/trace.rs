@@ -14,9 +14,10 @@ pub(super) fn trip_error(trip: Trip, state: &State) -> ScriptError {
     }
 }
 
-/// Calls `f` so that a Lua error carries a traceback. The error value is
-/// turned into a message in Rust, without running a script's `__tostring`
-/// (an error object's metamethods are hostile territory).
+/// Calls `f` so that a Lua error carries a traceback. An error object (a
+/// table) is shown by its fields, read raw in Rust ([`describe_error_object`]),
+/// without running its `__tostring` (an error object's metamethods are
+/// hostile territory: one may loop or fail).
 pub fn call_with_traceback(lua: &Lua, f: &Function, args: MultiValue) -> mlua::Result<MultiValue> {
     let runner: Function = match lua.named_registry_value::<Option<Function>>(keys::TBCALL)? {
         Some(r) => r,
@@ -68,8 +69,62 @@ end
                 mlua::Error::RuntimeError(format!("{m}\n{tb}"))
             }
         }
-        other => mlua::Error::RuntimeError(format!("error object: {}\n{tb}", display_value(&other))),
+        other => mlua::Error::RuntimeError(format!("error object: {}\n{tb}", describe_error_object(&other))),
     })
+}
+
+/// An error value that is not text, shown by its fields (`{ code = 3, why =
+/// "blocked" }`), read raw: no metamethod of the object runs.
+pub fn describe_error_object(v: &Value) -> String {
+    const MAX_FIELDS: usize = 8;
+    let Value::Table(t) = v else {
+        return display_value(v);
+    };
+    let mut fields: Vec<(String, String)> = Vec::new();
+    let mut more = 0;
+    // `for_each` reads raw (no __pairs / __index), so a hostile object cannot run code here.
+    let _ = t.for_each::<Value, Value>(|k, v| {
+        if fields.len() == MAX_FIELDS {
+            more += 1;
+            return Ok(());
+        }
+        let key = match &k {
+            Value::String(s) => {
+                let s = s.to_string_lossy();
+                if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                    s.to_string()
+                } else {
+                    format!("[{}]", display_value(&k))
+                }
+            }
+            other => format!("[{}]", display_value(other)),
+        };
+        let shown = match &v {
+            Value::Table(_) => "{...}".to_string(),
+            Value::String(s) if s.as_bytes().len() > 60 => {
+                let text: String = s.to_string_lossy().chars().take(60).collect();
+                format!("{text:?}...")
+            }
+            other => display_value(other),
+        };
+        fields.push((key, shown));
+        Ok(())
+    });
+    if fields.is_empty() {
+        return if t.metatable().is_some() { "{} (a table with a metatable)" } else { "{} (an empty table)" }.into();
+    }
+    fields.sort();
+    let mut parts: Vec<String> = fields.into_iter().map(|(k, v)| format!("{k} = {v}")).collect();
+    if more > 0 {
+        parts.push(format!("... ({more} more)"));
+    }
+    let text = format!("{{ {} }}", parts.join(", "));
+    // One long string field must not make a huge message.
+    if text.chars().count() > 400 {
+        let cut: String = text.chars().take(400).collect();
+        return format!("{cut}... }}");
+    }
+    text
 }
 
 /// Keeps a traceback readable: drops our own runner frames and caps its length

@@ -27,7 +27,8 @@ pub fn emit(lua: &Lua, event: &str, args: MultiValue) -> mlua::Result<()> {
     let mut fns: Vec<(i64, Function)> = list.pairs::<i64, Function>().filter_map(|p| p.ok()).collect();
     fns.sort_by_key(|(id, _)| *id);
     for (_, f) in fns {
-        f.call::<()>(args.clone())?;
+        // Through the traceback runner, so an error object (a table) is shown by its fields.
+        super::super::call_with_traceback(lua, &f, args.clone())?;
     }
     Ok(())
 }
