@@ -25,6 +25,8 @@ impl Session {
         if expr.is_empty() {
             return Err(Self::usage(if exact { "exact" } else { "sim" }));
         }
+        super::super::save::check_savable(&self.host.state.world.borrow())
+            .map_err(|e| CmdError::Text(format!("cannot copy the battlefield for the trials: {e}")))?;
         static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = std::env::temp_dir().join(format!("sandtable-odds-{}-{n}", std::process::id()));
