@@ -134,11 +134,7 @@ fn same_sources(
                      rerun the shards against one version"
                 ))
             }
-            None => {
-                return Err(format!(
-                    "{file} read {name} but {first_file} did not: they come from different runs"
-                ))
-            }
+            None => return Err(format!("{file} read {name} but {first_file} did not: they come from different runs")),
         }
     }
     if let Some(name) = b.keys().find(|k| !a.contains_key(*k)) {

@@ -141,7 +141,9 @@ impl Asker for ReplayAsker {
     fn ask(&mut self, req: &DecisionRequest) -> Result<usize, String> {
         match self.answers.pop_front() {
             Some(i) if i < req.options.len() => Ok(i),
-            Some(i) => Err(format!("the journal answered option {} but '{}' now has {}", i + 1, req.prompt, req.options.len())),
+            Some(i) => {
+                Err(format!("the journal answered option {} but '{}' now has {}", i + 1, req.prompt, req.options.len()))
+            }
             None => Err(format!("the journal has no answer for '{}' (this input asks more than it did)", req.prompt)),
         }
     }
@@ -262,9 +264,10 @@ fn newest_unfinished(dir: &Path) -> Option<PathBuf> {
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();
     names.sort();
-    names.into_iter().rev().find(|p| {
-        read(p).is_ok_and(|past| !past.closed && !running(past.head["pid"].as_u64().unwrap_or(0)))
-    })
+    names
+        .into_iter()
+        .rev()
+        .find(|p| read(p).is_ok_and(|past| !past.closed && !running(past.head["pid"].as_u64().unwrap_or(0))))
 }
 
 /// Drops the oldest unfinished journals beyond [`KEEP`].
@@ -344,7 +347,9 @@ pub fn start(
     let session = setup(opts, out, err, interactive, capture)?;
     let target = match (&opts.journal, interactive) {
         (Some(p), _) => Some((p.clone(), true)),
-        (None, true) => folder(opts).map(|d| (d.join(format!("{:012}-{}.jsonl", now_secs(), std::process::id())), false)),
+        (None, true) => {
+            folder(opts).map(|d| (d.join(format!("{:012}-{}.jsonl", now_secs(), std::process::id())), false))
+        }
         (None, false) => None,
     };
     let journal: Shared = Rc::new(RefCell::new(None));
@@ -361,7 +366,9 @@ pub fn start(
                 j.write(&head);
                 *journal.borrow_mut() = Some(j);
             }
-            Err(e) => eprintln!("warning: no session journal ({e}); `--resume` will not be able to restore this session"),
+            Err(e) => {
+                eprintln!("warning: no session journal ({e}); `--resume` will not be able to restore this session")
+            }
         }
     }
     Ok((session, journal, None))
@@ -389,15 +396,14 @@ fn resume(
     let (old, explicit) = match &opts.journal {
         Some(p) => (p.clone(), true),
         None => {
-            let dir = folder(opts).ok_or_else(|| ScriptError::plain("no state folder for journals: give --journal FILE"))?;
+            let dir =
+                folder(opts).ok_or_else(|| ScriptError::plain("no state folder for journals: give --journal FILE"))?;
             match newest_unfinished(&dir) {
                 Some(p) => (p, false),
-                None => {
-                    return Err(ScriptError::plain(format!(
-                        "nothing to resume: no session in {} ended without a clean exit (a clean exit removes its journal)",
-                        dir.display()
-                    )))
-                }
+                None => return Err(ScriptError::plain(format!(
+                    "nothing to resume: no session in {} ended without a clean exit (a clean exit removes its journal)",
+                    dir.display()
+                ))),
             }
         }
     };
@@ -421,7 +427,9 @@ fn resume(
         if here.as_deref() != Some(Path::new(cwd)) {
             match std::env::set_current_dir(cwd) {
                 Ok(()) => notes.push(format!("working folder: {cwd} (as in the session)")),
-                Err(e) => notes.push(format!("cannot go back to the session's folder {cwd} ({e}); paths resolve from here")),
+                Err(e) => {
+                    notes.push(format!("cannot go back to the session's folder {cwd} ({e}); paths resolve from here"))
+                }
             }
         }
     }
@@ -433,7 +441,10 @@ fn resume(
     setup_opts.ruleset = text("ruleset");
     setup_opts.variant = text("variant");
     setup_opts.seed = s["seed"].as_u64();
-    setup_opts.set = s["set"].as_array().map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect()).unwrap_or_default();
+    setup_opts.set = s["set"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+        .unwrap_or_default();
     setup_opts.time_ms = s["time_ms"].as_u64();
     setup_opts.memory_mb = s["memory_mb"].as_u64();
     let mut session = setup(&setup_opts, out, err, interactive, capture)?;
@@ -519,7 +530,8 @@ fn resume(
     }
 
     let now = crate::analysis::sources(&session.host, None);
-    let changed: Vec<&String> = past.files.iter().filter(|(k, h)| now.get(*k).is_some_and(|n| n != *h)).map(|(k, _)| k).collect();
+    let changed: Vec<&String> =
+        past.files.iter().filter(|(k, h)| now.get(*k).is_some_and(|n| n != *h)).map(|(k, _)| k).collect();
 
     let ago = now_secs().saturating_sub(past.head["started"].as_u64().unwrap_or(0));
     let mut report = format!(
@@ -536,7 +548,9 @@ fn resume(
         report.push_str(&format!("\nnot replayed (they only look or write files): {}", skipped.join(", ")));
     }
     if let Some(u) = unfinished {
-        report.push_str(&format!("\nnot replayed: `{u}`, which was running when the session ended (it may be what ended it)"));
+        report.push_str(&format!(
+            "\nnot replayed: `{u}`, which was running when the session ended (it may be what ended it)"
+        ));
     }
     for d in &differ {
         report.push_str(&format!("\nwarning: {d}"));

@@ -66,7 +66,7 @@ fn yaml_json(v: &serde_json::Value) -> String {
 }
 
 /// Columns a written line aims to stay within (items longer than that get a line each).
-const LINE: usize = 100;
+const LINE: usize = 120;
 
 /// A flow collection (`[a, b]` or `{ a, b }`) of `items`, wrapped at about
 /// [`LINE`] columns; lines after the first start with `indent` spaces. `col`
@@ -342,7 +342,8 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
         for a in &world.board.tabletop.areas {
             let pts: Vec<String> =
                 a.points.iter().map(|p| format!("[{}, {}]", yaml_number(p.x), yaml_number(p.y))).collect();
-            let mut parts = vec![format!("kind: {}", yaml_str(&a.kind)), format!("points: {}", flow(&pts, "[", "]", 12, 6))];
+            let mut parts =
+                vec![format!("kind: {}", yaml_str(&a.kind)), format!("points: {}", flow(&pts, "[", "]", 12, 6))];
             parts.push(format!("level: {}", a.level));
             if let Some(c) = &a.cover {
                 parts.push(format!("cover: {}", yaml_str(c)));
