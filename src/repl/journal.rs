@@ -400,10 +400,12 @@ fn resume(
                 folder(opts).ok_or_else(|| ScriptError::plain("no state folder for journals: give --journal FILE"))?;
             match newest_unfinished(&dir) {
                 Some(p) => (p, false),
-                None => return Err(ScriptError::plain(format!(
+                None => {
+                    return Err(ScriptError::plain(format!(
                     "nothing to resume: no session in {} ended without a clean exit (a clean exit removes its journal)",
                     dir.display()
-                ))),
+                )))
+                }
             }
         }
     };
@@ -468,55 +470,7 @@ fn resume(
         Err(e) => notes.push(format!("no new journal ({e}): a crash from here on cannot be resumed")),
     }
 
-    // Replay quietly: output, errors and Lua's print go to buffers.
-    let errors = Buf::default();
-    let saved_out = std::mem::replace(&mut session.out, Box::new(std::io::sink()));
-    let saved_err = std::mem::replace(&mut session.err, Box::new(errors.clone()));
-    let saved_print = std::mem::replace(&mut *session.host.state.output.borrow_mut(), Output::Buffer(Vec::new()));
-    let mut replayed = Vec::new();
-    let mut skipped = Vec::new();
-    let mut differ = Vec::new();
-    let mut unfinished = None;
-    for e in &past.entries {
-        let Some((ok_then, seed_then)) = e.done else {
-            unfinished = Some(short(&e.input));
-            continue;
-        };
-        if !replayed_command(&e.input) {
-            skipped.push(short(&e.input));
-            continue;
-        }
-        input(&journal, &e.input);
-        session.host.set_asker(Some(Box::new(JournalAsker {
-            inner: Box::new(ReplayAsker { answers: e.answers.iter().copied().collect() }),
-            journal: journal.clone(),
-        })));
-        errors.0.borrow_mut().clear();
-        let ok = session.handle(&e.input);
-        let _ = session.host.take_output();
-        if ok != ok_then {
-            let why = String::from_utf8_lossy(&errors.0.borrow()).lines().next().unwrap_or("").to_string();
-            differ.push(if ok_then {
-                format!("`{}` succeeded in the session but failed now: {why}", short(&e.input))
-            } else {
-                format!("`{}` failed in the session but succeeded now", short(&e.input))
-            });
-        }
-        if let Some(seed) = seed_then {
-            if session.seed != Some(seed) {
-                // A `:load` without a seed picked a random one: use the session's.
-                session.host.state.world.borrow_mut().dice.seed(seed);
-                session.seed = Some(seed);
-            }
-        }
-        done(&journal, &session, ok);
-        replayed.push(short(&e.input));
-    }
-    session.host.set_asker(None);
-    session.out = saved_out;
-    session.err = saved_err;
-    *session.host.state.output.borrow_mut() = saved_print;
-    session.failures = 0;
+    let done_list = replay(&mut session, &past, &journal);
 
     if explicit {
         if let Some(j) = journal.borrow_mut().as_mut() {
@@ -530,6 +484,12 @@ fn resume(
     }
 
     let now = crate::analysis::sources(&session.host, None);
+    let report = report(&past, &old, &done_list, &now, &notes);
+    Ok((session, journal, Some(report)))
+}
+
+/// What a resume says it did.
+fn report(past: &Past, old: &Path, done_list: &Replayed, now: &BTreeMap<String, String>, notes: &[String]) -> String {
     let changed: Vec<&String> =
         past.files.iter().filter(|(k, h)| now.get(*k).is_some_and(|n| n != *h)).map(|(k, _)| k).collect();
 
@@ -537,22 +497,22 @@ fn resume(
     let mut report = format!(
         "resumed the session started {} ago from {}: replayed {} input{}",
         human_age(ago),
-        crate::lua::display_path(&old),
-        replayed.len(),
-        if replayed.len() == 1 { "" } else { "s" }
+        crate::lua::display_path(old),
+        done_list.replayed.len(),
+        if done_list.replayed.len() == 1 { "" } else { "s" }
     );
-    for r in &replayed {
+    for r in &done_list.replayed {
         report.push_str(&format!("\n  {r}"));
     }
-    if !skipped.is_empty() {
-        report.push_str(&format!("\nnot replayed (they only look or write files): {}", skipped.join(", ")));
+    if !done_list.skipped.is_empty() {
+        report.push_str(&format!("\nnot replayed (they only look or write files): {}", done_list.skipped.join(", ")));
     }
-    if let Some(u) = unfinished {
+    if let Some(u) = &done_list.unfinished {
         report.push_str(&format!(
             "\nnot replayed: `{u}`, which was running when the session ended (it may be what ended it)"
         ));
     }
-    for d in &differ {
+    for d in &done_list.differ {
         report.push_str(&format!("\nwarning: {d}"));
     }
     if !changed.is_empty() {
@@ -565,7 +525,72 @@ fn resume(
     for n in notes {
         report.push_str(&format!("\n{n}"));
     }
-    Ok((session, journal, Some(report)))
+    report
+}
+
+/// What a replay did.
+#[derive(Default)]
+struct Replayed {
+    /// The inputs replayed (shortened).
+    replayed: Vec<String>,
+    /// Commands left out (they only look or write files).
+    skipped: Vec<String>,
+    /// Inputs whose outcome differs from the session's.
+    differ: Vec<String>,
+    /// The input that was running when the session ended.
+    unfinished: Option<String>,
+}
+
+/// Replays a journal's finished inputs into `session` quietly (output,
+/// errors and Lua's `print` go to buffers), journaling them again.
+fn replay(session: &mut Session, past: &Past, journal: &Shared) -> Replayed {
+    // Replay quietly: output, errors and Lua's print go to buffers.
+    let errors = Buf::default();
+    let saved_out = std::mem::replace(&mut session.out, Box::new(std::io::sink()));
+    let saved_err = std::mem::replace(&mut session.err, Box::new(errors.clone()));
+    let saved_print = std::mem::replace(&mut *session.host.state.output.borrow_mut(), Output::Buffer(Vec::new()));
+    let mut r = Replayed::default();
+    for e in &past.entries {
+        let Some((ok_then, seed_then)) = e.done else {
+            r.unfinished = Some(short(&e.input));
+            continue;
+        };
+        if !replayed_command(&e.input) {
+            r.skipped.push(short(&e.input));
+            continue;
+        }
+        input(journal, &e.input);
+        session.host.set_asker(Some(Box::new(JournalAsker {
+            inner: Box::new(ReplayAsker { answers: e.answers.iter().copied().collect() }),
+            journal: journal.clone(),
+        })));
+        errors.0.borrow_mut().clear();
+        let ok = session.handle(&e.input);
+        let _ = session.host.take_output();
+        if ok != ok_then {
+            let why = String::from_utf8_lossy(&errors.0.borrow()).lines().next().unwrap_or("").to_string();
+            r.differ.push(if ok_then {
+                format!("`{}` succeeded in the session but failed now: {why}", short(&e.input))
+            } else {
+                format!("`{}` failed in the session but succeeded now", short(&e.input))
+            });
+        }
+        if let Some(seed) = seed_then {
+            if session.seed != Some(seed) {
+                // A `:load` without a seed picked a random one: use the session's.
+                session.host.state.world.borrow_mut().dice.seed(seed);
+                session.seed = Some(seed);
+            }
+        }
+        done(journal, session, ok);
+        r.replayed.push(short(&e.input));
+    }
+    session.host.set_asker(None);
+    session.out = saved_out;
+    session.err = saved_err;
+    *session.host.state.output.borrow_mut() = saved_print;
+    session.failures = 0;
+    r
 }
 
 fn human_age(secs: u64) -> String {
