@@ -188,6 +188,19 @@ fn a_log_that_cannot_be_written_is_an_error() {
     let (code, _, err) = sandtable(&args, home.path(), "");
     assert_eq!(code, 0, "{err}");
     assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 200);
+
+    // A shard's JSON sent to a full disk is an error, not a panic or a cut file.
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = Command::new(BIN)
+        .args(["sim", "tests/fixtures/odds/attack_trial.lua", "--ruleset", "tests/fixtures/odds", "--trials", "100"])
+        .args(["--json", "--shard", "1/2"])
+        .current_dir(root())
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("cannot write the JSON to standard output") && !err.contains("panicked"), "{err}");
 }
 
 #[test]

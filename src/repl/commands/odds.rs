@@ -115,7 +115,9 @@ impl Session {
         }
         let _ = writeln!(s, "  end)");
         let _ = writeln!(s, "end)");
-        std::fs::write(&path, s).map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
+        super::super::save::write_atomic(&path, &s).map_err(|e| {
+            CmdError::Text(format!("cannot write {}: {e} (a file already there is as it was)", path.display()))
+        })?;
         self.say(&format!("wrote the session as a spec to {file}; `sandtable test {file}` replays it"));
         Ok(())
     }
