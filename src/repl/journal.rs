@@ -409,6 +409,8 @@ fn resume(
             }
         }
     };
+    // Absolute before the working folder may change below.
+    let old = std::path::absolute(&old).unwrap_or(old);
     let past = read(&old).map_err(ScriptError::plain)?;
     if past.closed {
         return Err(ScriptError::plain(format!(
