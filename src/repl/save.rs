@@ -418,4 +418,41 @@ mod tests {
         assert_eq!(yaml_str(""), "\"\"");
         assert_eq!(yaml_str("it's \"x\""), "\"it's \\\"x\\\"\"");
     }
+
+    #[test]
+    fn numbers_read_back_exactly() {
+        for n in [0.0, 4.0, -3.0, 0.1, 1.0 / 3.0, 1e20, -1e-7, 123_456.789, f64::MAX, f64::MIN_POSITIVE] {
+            let text = yaml_number(n);
+            let back: f64 = serde_saphyr::from_str(&text).unwrap_or(f64::NAN);
+            assert_eq!(back, n, "{n} written as {text}");
+        }
+    }
+
+    #[test]
+    fn long_lists_wrap() {
+        let list: Vec<Hex> = (0..1000).map(|i| Hex::new(i, -i)).collect();
+        let text = hexes(&list, 9);
+        assert!(text.lines().count() > 50);
+        assert!(text.lines().all(|l| l.len() <= LINE + 1), "{text}");
+        let back: Vec<[i32; 2]> = serde_saphyr::from_str(&text).unwrap_or_default();
+        assert_eq!(back.len(), 1000);
+        assert_eq!(back[999], [999, -999]);
+    }
+
+    #[test]
+    fn atomic_write_replaces_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("save.yaml");
+        write_atomic(&path, "first").unwrap_or_else(|e| panic!("{e}"));
+        write_atomic(&path, "second").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(std::fs::read_to_string(&path).ok().as_deref(), Some("second"));
+        // A folder in the way: the write fails and leaves nothing behind.
+        let blocked = dir.path().join("blocked");
+        std::fs::create_dir(&blocked).unwrap_or_else(|e| panic!("{e}"));
+        assert!(write_atomic(&blocked, "third").is_err());
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .map(|rd| rd.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().to_string()).collect())
+            .unwrap_or_default();
+        assert_eq!(names.len(), 2, "{names:?}");
+    }
 }
