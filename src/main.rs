@@ -36,6 +36,20 @@ struct Cli {
     /// History file of the REPL (see `sandtable repl --help`).
     #[arg(long, value_name = "FILE")]
     history: Option<PathBuf>,
+    #[command(flatten)]
+    journal: JournalArgs,
+}
+
+/// The REPL's session journal.
+#[derive(Args, Clone, Default)]
+struct JournalArgs {
+    /// Journal the session to FILE (default: one file per interactive session in
+    /// `journals/` beside the history file; piped sessions only with this option).
+    #[arg(long, value_name = "FILE")]
+    journal: Option<PathBuf>,
+    /// Replay the last session that did not end cleanly (or --journal FILE's) and go on from there.
+    #[arg(long)]
+    resume: bool,
 }
 
 #[derive(Subcommand)]
@@ -47,6 +61,8 @@ enum Command {
         /// History file (default: $SANDTABLE_HISTORY, else ~/.local/state/sandtable/history).
         #[arg(long, value_name = "FILE")]
         history: Option<PathBuf>,
+        #[command(flatten)]
+        journal: JournalArgs,
     },
     /// Monte Carlo: run a trial script's `trial()` N times and report every metric.
     Sim(sandtable::analysis::cli::SimArgs),
@@ -234,29 +250,61 @@ fn run(script: &std::path::Path, setup: &Setup, log: Option<&PathBuf>, show_log:
     host.set_decision_mode(DecisionMode::Auto);
     let result = host.exec_file(script);
     let world = host.state.world.borrow();
+    // Both can fail: the script's error is shown first, then what went wrong
+    // with the output, and neither hides the other.
+    let mut output_failed = Vec::new();
     if show_log {
-        println!("---- event log ({} events) ----", world.log.events.len());
-        for e in &world.log.events {
-            println!("{e}");
+        if let Err(e) = print_log(&world.log) {
+            output_failed.push(format!("cannot print the event log: {e}"));
         }
     }
     if let Some(path) = log {
-        let written = std::fs::File::create(path).and_then(|f| {
-            let mut w = std::io::BufWriter::new(f);
-            world.log.write_jsonl(0, &mut w)
-        });
-        if let Err(e) = written {
-            eprintln!("error: cannot write the log to {}: {e}", path.display());
-            return ExitCode::from(2);
+        if let Err(e) = write_log(path, &world.log) {
+            output_failed.push(format!("cannot write the log to {}: {e}", path.display()));
         }
     }
-    match result {
+    let code = match &result {
         Ok(_) => ExitCode::SUCCESS,
         Err(e) => {
-            report(&e);
+            report(e);
             ExitCode::FAILURE
         }
+    };
+    if output_failed.is_empty() {
+        return code;
     }
+    for msg in &output_failed {
+        eprintln!("error: {msg}");
+    }
+    ExitCode::from(2)
+}
+
+/// The readable event log on stdout (an error, not a panic, when stdout is full or closed).
+fn print_log(log: &sandtable::log::EventLog) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "---- event log ({} events) ----", log.events.len())?;
+    for e in &log.events {
+        writeln!(out, "{e}")?;
+    }
+    out.flush()
+}
+
+/// The event log as JSON Lines in `path`, flushed and checked: a full disk
+/// (or `/dev/full`) is an error, not a silently empty file.
+fn write_log(path: &std::path::Path, log: &sandtable::log::EventLog) -> std::io::Result<()> {
+    use std::io::Write;
+    let f = std::fs::File::create(path)?;
+    let mut w = std::io::BufWriter::new(f);
+    log.write_jsonl(0, &mut w)?;
+    w.flush()?;
+    let f = w.into_inner().map_err(std::io::IntoInnerError::into_error)?;
+    // A regular file is synced so that a full disk shows now; a device
+    // (`/dev/stdout`, a pipe) may not support it, which is fine.
+    if f.metadata().is_ok_and(|m| m.is_file()) {
+        f.sync_all()?;
+    }
+    Ok(())
 }
 
 fn test(
@@ -413,13 +461,13 @@ fn main() -> ExitCode {
         Some(Command::Test { paths, limits, set, variant, strength }) => {
             test(&paths, &limits, &set, &variant, &strength)
         }
-        Some(Command::Repl { setup, history }) => repl(&setup, history),
-        None => repl(&cli.setup, cli.history),
+        Some(Command::Repl { setup, history, journal }) => repl(&setup, history, journal),
+        None => repl(&cli.setup, cli.history, cli.journal),
     }
 }
 
 /// The REPL with the command line's setup.
-fn repl(setup: &Setup, history: Option<PathBuf>) -> ExitCode {
+fn repl(setup: &Setup, history: Option<PathBuf>, journal: JournalArgs) -> ExitCode {
     sandtable::repl::run(sandtable::repl::ReplOptions {
         scenario: setup.scenario.clone(),
         ruleset: setup.ruleset.clone(),
@@ -429,5 +477,7 @@ fn repl(setup: &Setup, history: Option<PathBuf>) -> ExitCode {
         time_ms: setup.limits.time_limit,
         memory_mb: setup.limits.memory_limit,
         history,
+        journal: journal.journal,
+        resume: journal.resume,
     })
 }

@@ -173,6 +173,24 @@ fn yaml_number(n: f64) -> String {
     }
 }
 
+/// The YAML parser's budgets for a scenario of `len` bytes.
+///
+/// The library's defaults (250 000 nodes, 1 000 000 events) are smaller than
+/// what `:save` writes for a large battlefield (a 200x200 map with 20 000
+/// units is about 500 000 nodes), so the node and event budgets grow with the
+/// file: a node takes at least one byte of text and about two events, so a
+/// file without aliases always fits. What the budgets are for stays guarded:
+/// alias expansion (billion laughs) still trips the alias and anchor limits,
+/// and the work stays linear in the file's size.
+pub fn yaml_options(len: usize) -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_nodes = budget.max_nodes.max(len.saturating_add(1));
+    budget.max_events = budget.max_events.max(len.saturating_mul(2).saturating_add(16));
+    let mut options = serde_saphyr::Options::default();
+    options.budget = Some(budget);
+    options
+}
+
 /// Turns a YAML value into a unit property.
 pub fn prop_from_json(v: &Value) -> Option<Prop> {
     match v {
@@ -191,7 +209,8 @@ impl Scenario {
     }
 
     pub fn parse(path: &Path, source: String) -> Result<Scenario, Box<LocatedError>> {
-        let raw: RawScenario = serde_saphyr::from_str(&source).map_err(|e| Box::new(yaml_error(path, &source, &e)))?;
+        let raw: RawScenario = serde_saphyr::from_str_with_options(&source, yaml_options(source.len()))
+            .map_err(|e| Box::new(yaml_error(path, &source, &e)))?;
         let _ = &raw.description;
         Ok(Scenario {
             path: path.to_path_buf(),

@@ -232,8 +232,17 @@ fn write_plot(path: &PathBuf, title: &str, panels: &[super::plot::Panel]) -> Res
     Ok(())
 }
 
+/// Prints the JSON on stdout; a stdout that cannot take it all (a full disk
+/// under `> part.json`, a closed pipe) is an error with exit status 2, not a
+/// panic or a silently cut shard.
 fn print_json(v: &serde_json::Value) {
-    println!("{}", serde_json::to_string_pretty(v).unwrap_or_default());
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    let written = writeln!(out, "{}", serde_json::to_string_pretty(v).unwrap_or_default()).and_then(|()| out.flush());
+    if let Err(e) = written {
+        eprintln!("error: cannot write the JSON to standard output: {e}");
+        std::process::exit(2);
+    }
 }
 
 fn show_top_output(out: &str) {

@@ -96,7 +96,51 @@ pub fn parse_sim(v: &Value, file: &str) -> Result<SimResult, String> {
         Some(d) => Some(parse_metrics(d, file)?),
         None => None,
     };
-    Ok(SimResult { setup, vs, seed, total_trials, ranges, shard, metrics, vs_metrics, diff })
+    let sources = match v.get("sources") {
+        None => BTreeMap::new(),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, h)| match h.as_str() {
+                Some(h) => Ok((k.clone(), h.to_string())),
+                None => Err(format!("{file}: bad hash of {k} in `sources`")),
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err(format!("{file}: `sources` is not an object")),
+    };
+    Ok(SimResult { setup, vs, seed, total_trials, ranges, shard, metrics, vs_metrics, diff, sources })
+}
+
+/// Refuses shards whose runs read different versions of a file (the script,
+/// scenario or a ruleset file edited between the runs), naming the file.
+fn same_sources(
+    file: &str,
+    a: &BTreeMap<String, String>,
+    first_file: &str,
+    b: &BTreeMap<String, String>,
+) -> Result<(), String> {
+    if a.is_empty() != b.is_empty() {
+        let (with, without) = if a.is_empty() { (first_file, file) } else { (file, first_file) };
+        return Err(format!(
+            "{without} does not record the files it was run on (written by an older sandtable?) and {with} does: \
+             rerun the older shards so that every shard's files can be checked"
+        ));
+    }
+    for (name, hash) in a {
+        match b.get(name) {
+            Some(h) if h == hash => {}
+            Some(_) => {
+                return Err(format!(
+                    "{file} and {first_file} were run on different versions of {name} (it changed between the runs): \
+                     rerun the shards against one version"
+                ))
+            }
+            None => return Err(format!("{file} read {name} but {first_file} did not: they come from different runs")),
+        }
+    }
+    if let Some(name) = b.keys().find(|k| !a.contains_key(*k)) {
+        return Err(format!("{first_file} read {name} but {file} did not: they come from different runs"));
+    }
+    Ok(())
 }
 
 /// Joins sorted ranges that touch; fails on overlaps.
@@ -139,6 +183,7 @@ pub fn merge(parts: Vec<(String, SimResult)>) -> Result<SimResult, String> {
         if r.total_trials != acc.total_trials {
             return Err(differs("--trials"));
         }
+        same_sources(&file, &r.sources, &first_file, &acc.sources)?;
         ranges.extend(r.ranges.iter().copied());
         super::stats::merge_metrics(&mut acc.metrics, &r.metrics);
         if let (Some(a), Some(b)) = (&mut acc.vs_metrics, &r.vs_metrics) {

@@ -189,6 +189,59 @@ pub struct Worker {
     pub values: Vec<f64>,
     /// Anything the script's top level printed.
     pub top_output: String,
+    /// The files the run read, with a hash of each one's content (see [`sources`]).
+    pub sources: std::collections::BTreeMap<String, String>,
+}
+
+/// A 64-bit FNV-1a hash of `bytes`, as 16 hex digits: enough to tell that a
+/// file changed between two runs (not a defence against forgery).
+pub fn content_hash(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The files a world came from, by name, with their content hashes: the
+/// script (a trial script; none at the REPL), the scenario (given or loaded by the script), and the
+/// ruleset's `ruleset.yaml` and every Lua module it loaded (its own and
+/// `lib/` ones). Ruleset files are named from the rulesets folder
+/// (`great_war/ruleset.yaml`, `lib/cc.lua`), so runs from different working
+/// folders compare. `merge` refuses shards whose files differ.
+pub fn sources(host: &Host, script: Option<&std::path::Path>) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut add = |name: String, path: &std::path::Path| {
+        let hash = std::fs::read(path).map_or_else(|e| format!("unreadable ({e})"), |b| content_hash(&b));
+        out.insert(name, hash);
+    };
+    if let Some(script) = script {
+        add(script.display().to_string(), script);
+    }
+    if let Some(sc) = host.state.scenario.borrow().as_ref() {
+        add(crate::lua::display_path(sc), sc);
+    }
+    let rs_dir = host.state.ruleset.borrow().as_ref().map(|r| r.dir.clone());
+    if let Some(dir) = rs_dir {
+        let root = dir.parent().and_then(|p| p.canonicalize().ok());
+        let name = |p: &std::path::Path| {
+            let c = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+            match root.as_ref().and_then(|r| c.strip_prefix(r).ok()) {
+                Some(rel) => rel.display().to_string(),
+                None => c.display().to_string(),
+            }
+        };
+        let yaml = dir.join("ruleset.yaml");
+        add(name(&yaml), &yaml);
+        if let Ok(loaded) = host.lua.named_registry_value::<mlua::Table>(crate::lua::keys::LOADED) {
+            for (key, _) in loaded.pairs::<String, Value>().flatten() {
+                let p = PathBuf::from(&key);
+                add(name(&p), &p);
+            }
+        }
+    }
+    out
 }
 
 impl Worker {
@@ -251,7 +304,8 @@ impl Worker {
         let mut template = host.snapshot();
         template.log.recording = false;
         template.log.events.clear();
-        Ok(Worker { host, trial, template, names: MetricNames::default(), values: Vec::new(), top_output })
+        let sources = sources(&host, Some(&setup.script));
+        Ok(Worker { host, trial, template, names: MetricNames::default(), values: Vec::new(), top_output, sources })
     }
 
     /// Puts the template world back before a trial.

@@ -78,6 +78,9 @@ pub fn sim_json(r: &SimResult) -> Value {
     if let Some((k, n)) = r.shard {
         o.insert("shard".into(), json!(format!("{k}/{n}")));
     }
+    if !r.sources.is_empty() {
+        o.insert("sources".into(), json!(r.sources));
+    }
     o.insert("metrics".into(), metrics_json(&r.metrics, false));
     if let (Some(vs), Some(vm)) = (&r.vs, &r.vs_metrics) {
         o.insert(

@@ -51,6 +51,10 @@ pub struct SimResult {
     pub vs_metrics: Option<Metrics>,
     /// Paired differences B − A per metric (trials where both returned it).
     pub diff: Option<Metrics>,
+    /// The files the run read (script, scenario, ruleset files) and a hash
+    /// of each one's content, so `merge` can refuse shards run on different
+    /// versions of them. Empty in JSON written before this was recorded.
+    pub sources: std::collections::BTreeMap<String, String>,
 }
 
 impl SimResult {
@@ -138,7 +142,8 @@ impl Shared<'_> {
     }
 }
 
-type WorkerOutput = (Metrics, Option<Metrics>, Option<Metrics>, String);
+/// A worker's metrics (A, B, B − A), what the top level printed, and the files its runs read.
+type WorkerOutput = (Metrics, Option<Metrics>, Option<Metrics>, String, std::collections::BTreeMap<String, String>);
 
 fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
     let cfg = sh.cfg;
@@ -231,7 +236,11 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
         Some(b) => (Some(to_metrics(&b.names, loc.b)), Some(to_metrics(&a.names, loc.d))),
         None => (None, None),
     };
-    Some((ma, mb, md, a.top_output))
+    let mut sources = a.sources;
+    if let Some(b) = b {
+        sources.extend(b.sources);
+    }
+    Some((ma, mb, md, a.top_output, sources))
 }
 
 /// The output of a run: the result and what the script's top level printed.
@@ -298,7 +307,9 @@ pub fn run(cfg: &SimConfig) -> Result<SimRun, AnalysisError> {
     let mut diff = cfg.vs.as_ref().map(|_| Metrics::new());
     let mut top_output = None;
     let threads = outputs.len();
-    for (ma, mb, md, out) in outputs.into_iter().flatten() {
+    let mut sources = std::collections::BTreeMap::new();
+    for (ma, mb, md, out, src) in outputs.into_iter().flatten() {
+        sources.extend(src);
         super::stats::merge_metrics(&mut metrics, &ma);
         if let (Some(v), Some(mb)) = (&mut vs_metrics, &mb) {
             super::stats::merge_metrics(v, mb);
@@ -319,6 +330,7 @@ pub fn run(cfg: &SimConfig) -> Result<SimRun, AnalysisError> {
             metrics,
             vs_metrics,
             diff,
+            sources,
         },
         elapsed: started.elapsed(),
         top_output: top_output.unwrap_or_default(),

@@ -17,7 +17,8 @@
 //! The parts: `api` (the command and Lua API list that `:help` prints),
 //! `eval` (compiling input), `pretty` (printing values), `complete` and
 //! `helper` (completion, hints, colours, multi-line input), `ask`
-//! (decisions), `save` (`:save` as scenario YAML), `watch` (file watching),
+//! (decisions), `save` (`:save` as scenario YAML), `journal` (the session
+//! journal and `--resume`), `watch` (file watching),
 //! `commands` (the `:commands`), `run` (setting up and running a session).
 
 mod api;
@@ -26,6 +27,7 @@ mod commands;
 mod complete;
 mod eval;
 mod helper;
+pub mod journal;
 pub(crate) mod lexer;
 mod pretty;
 mod rules_help;
@@ -81,6 +83,11 @@ pub struct ReplOptions {
     pub memory_mb: Option<u64>,
     /// History file (else `$SANDTABLE_HISTORY`, else the platform's state folder).
     pub history: Option<PathBuf>,
+    /// The session journal (else one per session in `journals/` beside the
+    /// history file, for interactive sessions); see [`journal`].
+    pub journal: Option<PathBuf>,
+    /// Replay the last journal that did not end cleanly, then go on.
+    pub resume: bool,
 }
 
 /// The battlefield before a command, to go back to.

@@ -155,16 +155,23 @@ pub fn run(opts: ReplOptions) -> ExitCode {
 /// order and exits at the end: 0 if all succeeded, 1 if any failed.
 pub fn run_piped(opts: ReplOptions, input: Box<dyn std::io::BufRead>) -> ExitCode {
     let err_color = color_on(std::io::stderr().is_terminal());
-    let mut session = match setup(&opts, Box::new(std::io::stdout()), Box::new(std::io::stderr()), false, false) {
+    let started = journal::start(&opts, Box::new(std::io::stdout()), Box::new(std::io::stderr()), false, false);
+    let (mut session, journal, resumed) = match started {
         Ok(s) => s,
         Err(e) => {
             eprint!("{}", render_error(&e, err_color));
             return ExitCode::from(2);
         }
     };
+    if let Some(report) = resumed {
+        eprintln!("{report}");
+    }
     session.color = false;
     let lines: ask::Lines = Rc::new(RefCell::new(input));
-    session.host.set_asker(Some(Box::new(ask::LineAsker { lines: lines.clone() })));
+    session.host.set_asker(Some(Box::new(journal::JournalAsker {
+        inner: Box::new(ask::LineAsker { lines: lines.clone() }),
+        journal: journal.clone(),
+    })));
     let mut line_no = 0usize;
     while !session.quit {
         let Some(first) = ask::next_line(&lines) else { break };
@@ -181,8 +188,11 @@ pub fn run_piped(opts: ReplOptions, input: Box<dyn std::io::BufRead>) -> ExitCod
                 None => break,
             }
         }
-        session.handle_at(&chunk, Some(start));
+        journal::input(&journal, &chunk);
+        let ok = session.handle_at(&chunk, Some(start));
+        journal::done(&journal, &session, ok);
     }
+    journal::close(&journal);
     session.host.set_asker(None);
     if session.failures > 0 {
         ExitCode::FAILURE
@@ -193,7 +203,8 @@ pub fn run_piped(opts: ReplOptions, input: Box<dyn std::io::BufRead>) -> ExitCod
 
 fn run_interactive(opts: ReplOptions) -> ExitCode {
     let color = color_on(std::io::stdout().is_terminal());
-    let mut session = match setup(&opts, Box::new(std::io::stdout()), Box::new(std::io::stderr()), true, false) {
+    let started = journal::start(&opts, Box::new(std::io::stdout()), Box::new(std::io::stderr()), true, false);
+    let (mut session, journal, resumed) = match started {
         Ok(s) => s,
         Err(e) => {
             eprint!("{}", render_error(&e, color_on(std::io::stderr().is_terminal())));
@@ -234,8 +245,14 @@ fn run_interactive(opts: ReplOptions) -> ExitCode {
             }
         }
     }
-    session.host.set_asker(Some(Box::new(ask::TerminalAsker { editor: editor.clone(), asking })));
+    session.host.set_asker(Some(Box::new(journal::JournalAsker {
+        inner: Box::new(ask::TerminalAsker { editor: editor.clone(), asking }),
+        journal: journal.clone(),
+    })));
     print!("{}", session.banner());
+    if let Some(report) = resumed {
+        println!("{report}");
+    }
     let _ = std::io::stdout().flush();
 
     let mut history_warned = false;
@@ -264,17 +281,22 @@ fn run_interactive(opts: ReplOptions) -> ExitCode {
                         }
                     }
                 }
-                session.handle(&input);
+                journal::input(&journal, &input);
+                let ok = session.handle(&input);
+                journal::done(&journal, &session, ok);
             }
             // Ctrl-C at the prompt clears the input.
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
             Err(e) => {
+                // Not a clean end: the journal stays open for --resume.
                 eprintln!("error: cannot read input: {e}");
-                break;
+                session.host.set_asker(None);
+                return ExitCode::from(2);
             }
         }
     }
+    journal::close(&journal);
     session.host.set_asker(None);
     ExitCode::SUCCESS
 }

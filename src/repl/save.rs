@@ -8,6 +8,13 @@
 //! ruleset's defaults and variant, and the marks. What it cannot carry is
 //! said in the file's header: the event log, dice queued with `:force`, and
 //! the dice generator's position (dice restart from the saved seed).
+//!
+//! What it writes, `:open` reads: [`check_savable`] refuses a world holding a
+//! number YAML cannot carry back (NaN or an infinity in a facing, a position,
+//! a prop or an outline), naming the unit and field; long lists (terrain,
+//! tokens, outlines, props) are wrapped over several lines; and
+//! [`write_atomic`] writes a temporary file beside the target and renames it
+//! over, so a failed write (a full disk) leaves the previous save whole.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -58,9 +65,121 @@ fn yaml_json(v: &serde_json::Value) -> String {
     }
 }
 
-fn hexes(list: &[Hex]) -> String {
+/// Columns a written line aims to stay within (items longer than that get a line each).
+const LINE: usize = 120;
+
+/// A flow collection (`[a, b]` or `{ a, b }`) of `items`, wrapped at about
+/// [`LINE`] columns; lines after the first start with `indent` spaces. `col`
+/// is the column the collection starts at.
+fn flow(items: &[String], open: &str, close: &str, col: usize, indent: usize) -> String {
+    let mut out = String::from(open);
+    let mut at = col + open.len();
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+            at += 1;
+            if at + 1 + item.len() > LINE {
+                out.push('\n');
+                out.push_str(&" ".repeat(indent));
+                at = indent;
+            } else {
+                out.push(' ');
+                at += 1;
+            }
+        }
+        out.push_str(item);
+        at += item.len();
+    }
+    out.push_str(close);
+    out
+}
+
+fn hexes(list: &[Hex], col: usize) -> String {
     let items: Vec<String> = list.iter().map(|h| format!("[{}, {}]", h.q, h.r)).collect();
-    format!("[{}]", items.join(", "))
+    flow(&items, "[", "]", col, 4)
+}
+
+/// A finite number as YAML reads it back exactly: an integer when it is
+/// one, else Rust's shortest round-trip form (`0.1`, `1e20`, `1e-7`).
+pub fn yaml_number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n:?}")
+    }
+}
+
+/// Refuses a world holding a number a save could not carry back (NaN or an
+/// infinity): names where it is, so the person can fix it and save again.
+pub fn check_savable(world: &World) -> Result<(), String> {
+    let bad = |what: String, v: f64| {
+        Err(format!(
+            "{what} is {}: a save could not be opened again, so nothing was written; set it to a finite number and :save again",
+            format_number(v)
+        ))
+    };
+    if let Map::Table { width, height } = world.map {
+        for (name, v) in [("width", width), ("height", height)] {
+            if !v.is_finite() {
+                return bad(format!("the table's {name}"), v);
+            }
+        }
+    }
+    for u in &world.units {
+        if let Position::Table { at, facing } = u.pos {
+            for (name, v) in [("x position", at.x), ("y position", at.y), ("facing", facing)] {
+                if !v.is_finite() {
+                    return bad(format!("unit '{}': its {name}", u.id), v);
+                }
+            }
+        }
+        let mut props: Vec<(&str, &Prop)> = u.props.iter().map(|(k, v)| (&**k, v)).collect();
+        props.sort_by(|a, b| a.0.cmp(b.0));
+        for (k, v) in props {
+            if let Prop::Num(n) = v {
+                if !n.is_finite() {
+                    return bad(format!("unit '{}': prop '{k}'", u.id), *n);
+                }
+            }
+        }
+    }
+    for (i, a) in world.board.tabletop.areas.iter().enumerate() {
+        for p in &a.points {
+            for v in [p.x, p.y] {
+                if !v.is_finite() {
+                    let name = a.name.as_deref().map_or_else(|| format!("area {}", i + 1), |n| format!("area '{n}'"));
+                    return bad(format!("{name}: a point of its outline"), v);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes `text` to `path` whole or not at all: into a temporary file in the
+/// same folder (so the rename stays on one file system), flushed to disk,
+/// then renamed over `path`. On any failure the temporary file is removed and
+/// what `path` held before is untouched.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => std::path::PathBuf::from("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "save".into());
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.flush()?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
 }
 
 /// How the file names its ruleset: by name when `rulesets/<name>` finds it,
@@ -166,7 +285,7 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
             let _ = writeln!(y, "map: {{ cols: {cols}, rows: {rows}, offset: {} }}", offset.name());
         }
         Map::Table { width, height } => {
-            let _ = writeln!(y, "map: {{ width: {}, height: {} }}", format_number(width), format_number(height));
+            let _ = writeln!(y, "map: {{ width: {}, height: {} }}", yaml_number(width), yaml_number(height));
         }
     }
     if !world.sections.is_empty() {
@@ -175,7 +294,7 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
             .iter()
             .map(|s| format!("{}: [{}, {}]", yaml_str(&s.name), s.first_col, s.last_col))
             .collect();
-        let _ = writeln!(y, "sections: {{ {} }}", items.join(", "));
+        let _ = writeln!(y, "sections: {}", flow(&items, "{ ", " }", 10, 4));
     }
     if !world.sides.is_empty() {
         let _ = writeln!(y, "sides:");
@@ -188,9 +307,9 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
             pools.sort();
             if !pools.is_empty() {
                 let p: Vec<String> = pools.iter().map(|(k, v)| format!("{}: {v}", yaml_str(k))).collect();
-                parts.push(format!("pools: {{ {} }}", p.join(", ")));
+                parts.push(format!("pools: {}", flow(&p, "{ ", " }", 4, 8)));
             }
-            let _ = writeln!(y, "  {}: {{ {} }}", yaml_str(&s.name), parts.join(", "));
+            let _ = writeln!(y, "  {}: {}", yaml_str(&s.name), flow(&parts, "{ ", " }", 4, 6));
         }
     }
     if let Some(first) = &world.current_side {
@@ -203,7 +322,8 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
     if !terrain.is_empty() {
         let _ = writeln!(y, "terrain:");
         for (t, list) in terrain {
-            let _ = writeln!(y, "  {}: {}", yaml_str(t), hexes(&list));
+            let key = yaml_str(t);
+            let _ = writeln!(y, "  {key}: {}", hexes(&list, key.len() + 4));
         }
     }
     let mut tokens: BTreeMap<&str, Vec<Hex>> = BTreeMap::new();
@@ -213,15 +333,17 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
     if !tokens.is_empty() {
         let _ = writeln!(y, "tokens:");
         for (t, list) in tokens {
-            let _ = writeln!(y, "  {}: {}", yaml_str(t), hexes(&list));
+            let key = yaml_str(t);
+            let _ = writeln!(y, "  {key}: {}", hexes(&list, key.len() + 4));
         }
     }
     if !world.board.tabletop.areas.is_empty() {
         let _ = writeln!(y, "areas:");
         for a in &world.board.tabletop.areas {
             let pts: Vec<String> =
-                a.points.iter().map(|p| format!("[{}, {}]", format_number(p.x), format_number(p.y))).collect();
-            let mut parts = vec![format!("kind: {}", yaml_str(&a.kind)), format!("points: [{}]", pts.join(", "))];
+                a.points.iter().map(|p| format!("[{}, {}]", yaml_number(p.x), yaml_number(p.y))).collect();
+            let mut parts =
+                vec![format!("kind: {}", yaml_str(&a.kind)), format!("points: {}", flow(&pts, "[", "]", 12, 6))];
             parts.push(format!("level: {}", a.level));
             if let Some(c) = &a.cover {
                 parts.push(format!("cover: {}", yaml_str(c)));
@@ -229,7 +351,7 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
             if let Some(n) = &a.name {
                 parts.push(format!("name: {}", yaml_str(n)));
             }
-            let _ = writeln!(y, "  - {{ {} }}", parts.join(", "));
+            let _ = writeln!(y, "  - {}", flow(&parts, "{ ", " }", 4, 6));
         }
     }
     if !world.units.is_empty() {
@@ -243,8 +365,8 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
             match u.pos {
                 Position::Hex(h) => parts.push(format!("hex: [{}, {}]", h.q, h.r)),
                 Position::Table { at, facing } => {
-                    parts.push(format!("at: [{}, {}]", format_number(at.x), format_number(at.y)));
-                    parts.push(format!("facing: {}", format_number(facing)));
+                    parts.push(format!("at: [{}, {}]", yaml_number(at.x), yaml_number(at.y)));
+                    parts.push(format!("facing: {}", yaml_number(facing)));
                 }
                 Position::Off => {}
             }
@@ -261,15 +383,15 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
                     .map(|(k, v)| {
                         let val = match v {
                             Prop::Bool(b) => b.to_string(),
-                            Prop::Num(n) => format_number(*n),
+                            Prop::Num(n) => yaml_number(*n),
                             Prop::Str(s) => yaml_str(s),
                         };
                         format!("{}: {val}", yaml_str(k))
                     })
                     .collect();
-                parts.push(format!("props: {{ {} }}", p.join(", ")));
+                parts.push(format!("props: {}", flow(&p, "{ ", " }", 4, 8)));
             }
-            let _ = writeln!(y, "  - {{ {} }}", parts.join(", "));
+            let _ = writeln!(y, "  - {}", flow(&parts, "{ ", " }", 4, 6));
         }
     }
     if !world.marks.is_empty() {
@@ -295,5 +417,42 @@ mod tests {
         assert_eq!(yaml_str("#1"), "\"#1\"");
         assert_eq!(yaml_str(""), "\"\"");
         assert_eq!(yaml_str("it's \"x\""), "\"it's \\\"x\\\"\"");
+    }
+
+    #[test]
+    fn numbers_read_back_exactly() {
+        for n in [0.0, 4.0, -3.0, 0.1, 1.0 / 3.0, 1e20, -1e-7, 123_456.789, f64::MAX, f64::MIN_POSITIVE] {
+            let text = yaml_number(n);
+            let back: f64 = serde_saphyr::from_str(&text).unwrap_or(f64::NAN);
+            assert_eq!(back, n, "{n} written as {text}");
+        }
+    }
+
+    #[test]
+    fn long_lists_wrap() {
+        let list: Vec<Hex> = (0..1000).map(|i| Hex::new(i, -i)).collect();
+        let text = hexes(&list, 9);
+        assert!(text.lines().count() > 50);
+        assert!(text.lines().all(|l| l.len() <= LINE + 1), "{text}");
+        let back: Vec<[i32; 2]> = serde_saphyr::from_str(&text).unwrap_or_default();
+        assert_eq!(back.len(), 1000);
+        assert_eq!(back[999], [999, -999]);
+    }
+
+    #[test]
+    fn atomic_write_replaces_whole_or_not_at_all() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("save.yaml");
+        write_atomic(&path, "first").unwrap_or_else(|e| panic!("{e}"));
+        write_atomic(&path, "second").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(std::fs::read_to_string(&path).ok().as_deref(), Some("second"));
+        // A folder in the way: the write fails and leaves nothing behind.
+        let blocked = dir.path().join("blocked");
+        std::fs::create_dir(&blocked).unwrap_or_else(|e| panic!("{e}"));
+        assert!(write_atomic(&blocked, "third").is_err());
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .map(|rd| rd.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().to_string()).collect())
+            .unwrap_or_default();
+        assert_eq!(names.len(), 2, "{names:?}");
     }
 }

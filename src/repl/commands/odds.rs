@@ -25,6 +25,8 @@ impl Session {
         if expr.is_empty() {
             return Err(Self::usage(if exact { "exact" } else { "sim" }));
         }
+        super::super::save::check_savable(&self.host.state.world.borrow())
+            .map_err(|e| CmdError::Text(format!("cannot copy the battlefield for the trials: {e}")))?;
         static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let dir = std::env::temp_dir().join(format!("sandtable-odds-{}-{n}", std::process::id()));
@@ -113,7 +115,9 @@ impl Session {
         }
         let _ = writeln!(s, "  end)");
         let _ = writeln!(s, "end)");
-        std::fs::write(&path, s).map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
+        super::super::save::write_atomic(&path, &s).map_err(|e| {
+            CmdError::Text(format!("cannot write {}: {e} (a file already there is as it was)", path.display()))
+        })?;
         self.say(&format!("wrote the session as a spec to {file}; `sandtable test {file}` replays it"));
         Ok(())
     }

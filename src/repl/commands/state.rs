@@ -243,8 +243,15 @@ impl Session {
     pub(super) fn save(&mut self, args: &[String]) -> Result<(), CmdError> {
         let [file] = args else { return Err(Self::usage("save")) };
         let path = PathBuf::from(file);
+        super::super::save::check_savable(&self.host.state.world.borrow())
+            .map_err(|e| CmdError::Text(format!("cannot save: {e}")))?;
         let text = { self.battlefield_yaml("saved battlefield", &path) };
-        std::fs::write(&path, text).map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
+        super::super::save::write_atomic(&path, &text).map_err(|e| {
+            CmdError::Text(format!(
+                "cannot write {}: {e} (nothing was saved; a file already there is as it was)",
+                path.display()
+            ))
+        })?;
         let n = self.host.state.world.borrow().units.len();
         self.say(&format!(
             "saved the battlefield ({n} units) to {}; :open {} loads it",
