@@ -443,11 +443,11 @@ fn tricorne_pools_in_units_sides_map_and_svg() {
     );
     let (code, out, err) = piped(&["repl", "--scenario", "tricorne/prestonpans"], &input, Some(root));
     assert_eq!(code, 0, "{out}\n{err}");
-    assert!(out.contains("  pools of government: medals 0, first_strike 1, ambush 0\n"), "{out}");
-    assert!(out.contains("jacobite") && out.contains("medals 2, first_strike 0, ambush 1"), "{out}");
-    assert!(out.contains("pools of jacobite: medals 2, first_strike 0, ambush 1"), "the map's legend: {out}");
+    assert!(out.contains("  pools of government: ambush 0, first_strike 1, medals 0\n"), "{out}");
+    assert!(out.contains("jacobite") && out.contains("ambush 1, first_strike 0, medals 2"), "{out}");
+    assert!(out.contains("pools of jacobite: ambush 1, first_strike 0, medals 2"), "the map's legend: {out}");
     let text = std::fs::read_to_string(&svg).unwrap();
-    assert!(text.contains("Pools of jacobite: medals 2, first_strike 0, ambush 1"), "{text}");
+    assert!(text.contains("Pools of jacobite: ambush 1, first_strike 0, medals 2"), "{text}");
 }
 
 /// Issue 10, polish: Ctrl-C at a decision prompt cancels the input quietly.

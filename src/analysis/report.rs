@@ -194,7 +194,8 @@ fn fmt_signed(v: f64) -> String {
 /// `0.00%`) in scientific notation, so a rare outcome never reads as zero.
 fn pct(p: f64) -> String {
     if p > 0.0 && p < 1e-4 {
-        format!("{:>7}", format!("{:.1e}%", p * 100.0))
+        let small = format!("{:.1e}%", p * 100.0);
+        format!("{small:>7}")
     } else {
         format!("{:6.2}%", p * 100.0)
     }

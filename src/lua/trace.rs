@@ -79,7 +79,10 @@ pub fn trim_traceback(tb: &str) -> String {
     const KEEP: usize = 12;
     let ours = |l: &str| {
         let t = l.trim_start();
-        l.contains("sandtable:") || l.contains("in function 'xpcall'") || t.starts_with("expect:") || t.starts_with("hex:")
+        l.contains("sandtable:")
+            || l.contains("in function 'xpcall'")
+            || t.starts_with("expect:")
+            || t.starts_with("hex:")
     };
     let lines: Vec<&str> = tb.lines().filter(|l| !ours(l) && !l.trim().is_empty()).collect();
     let mut out: Vec<String> = Vec::new();

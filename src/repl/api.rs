@@ -27,10 +27,14 @@ pub const COMMANDS: &[Command] = &[
     c("units", "[SIDE]", "list the units (side, type, strength, hex, leader, props) and the sides' pools"),
     c("sides", "", "the sides: units, baseline, whose turn, pools (HQ tokens, medals, ...)"),
     c("log", "[N]", "the last N events (20)"),
-    c("load", "SCENARIO", "load a scenario file (its ruleset too) in place of this battlefield"),
-    c("ruleset", "NAME [VARIANT]", "switch to a ruleset (and variant), keeping the battlefield"),
+    c("load", "[SCENARIO]", "load a scenario file (its ruleset too) in place of this battlefield; alone, list them"),
+    c("ruleset", "[NAME [VARIANT]]", "switch to a ruleset (and variant), keeping the battlefield; alone, list them"),
     c("reload", "", "re-run the ruleset's scripts against the same battlefield"),
-    c("set", "[MODULE.PARAM=VALUE]", "change a ruleset param; without one, list the params"),
+    c(
+        "set",
+        "[MODULE.PARAM[=VALUE]]",
+        "change a ruleset param (=default resets it); a param alone shows it; nothing lists them all",
+    ),
     c("seed", "[N]", "reseed the dice (decimal or 0x hex); alone, show the seed"),
     c(
         "force",

@@ -88,7 +88,7 @@ fn marks_sit_inside_their_hex_and_labels_clear_the_counter() {
     // The counter, the terrain label and the badges do not overlap.
     let u = svg.find("data-unit=").unwrap();
     let (ux, uy, uw, uh) = (attr(&svg, u, "x"), attr(&svg, u, "y"), attr(&svg, u, "width"), attr(&svg, u, "height"));
-    let t = svg.find("data-terrain-label=").unwrap();
+    let t = svg.find(r#"data-terrain-label="trenches_and_more""#).unwrap();
     let label_top = attr(&svg, svg[..t].rfind("<text").unwrap(), "y") - 7.0;
     assert!(label_top > uy + uh, "the terrain label ({label_top}) is under the counter ({})", uy + uh);
     assert!(svg.contains(">trenc…<"), "a long terrain name is cut to fit its hex");

@@ -164,13 +164,12 @@ const DISABLED: &[(&str, &str)] = &[
 /// (`loadstring`, `os.execute`, ...), or `None` for any other name.
 fn disabled_note(owner: Option<&str>, name: &str) -> Option<String> {
     match owner {
-        None => DISABLED
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(n, why)| format!("`{n}` is disabled in the sandbox: {why}")),
-        Some("os") => Some(format!(
-            "`os.{name}` is disabled in the sandbox: `os` keeps clock, time, date and difftime"
-        )),
+        None => {
+            DISABLED.iter().find(|(n, _)| *n == name).map(|(n, why)| format!("`{n}` is disabled in the sandbox: {why}"))
+        }
+        Some("os") => {
+            Some(format!("`os.{name}` is disabled in the sandbox: `os` keeps clock, time, date and difftime"))
+        }
         Some("debug") => Some(format!("`debug.{name}` is disabled in the sandbox: `debug` keeps traceback")),
         Some(_) => None,
     }
