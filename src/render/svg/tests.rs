@@ -104,7 +104,10 @@ fn marks_sit_inside_their_hex_and_labels_clear_the_counter() {
     for b in &badges {
         let bx = attr(&svg, *b, "x");
         assert!(bx >= ux + uw, "badge at {bx} right of the counter ending at {}", ux + uw);
-        assert!(circle_in_hex(bx + BADGE_W / 2.0, attr(&svg, *b, "y") + BADGE_W / 2.0, BADGE_W * 0.7, hx, hy));
+        let by = attr(&svg, *b, "y");
+        for (x, y) in [(bx, by), (bx + BADGE_W, by), (bx, by + BADGE_W), (bx + BADGE_W, by + BADGE_W)] {
+            assert!(circle_in_hex(x, y, 0.0, hx, hy), "badge corner ({x},{y}) outside its hex ({hx},{hy})");
+        }
     }
     assert!(svg.contains(">+2<"), "four tokens: two badges and +2");
 }
