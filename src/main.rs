@@ -55,6 +55,10 @@ struct JournalArgs {
 #[derive(Subcommand)]
 enum Command {
     /// Open the REPL on a battlefield (the default scenario unless told otherwise).
+    #[command(after_help = "\
+Examples:
+  sandtable repl --scenario great_war/bombardment --seed 7
+  sandtable repl --scenario tricorne/prestonpans --set cc_turn.victory_banners=4   a param changed")]
     Repl {
         #[command(flatten)]
         setup: Setup,
@@ -65,12 +69,25 @@ enum Command {
         journal: JournalArgs,
     },
     /// Monte Carlo: run a trial script's `trial()` N times and report every metric.
+    #[command(after_help = "\
+Examples:
+  sandtable sim scripts/great_war/crater_odds.lua --trials 2000 --seed 7
+  sandtable sim scripts/great_war/crater_odds.lua --trials 2000 --set reserve_artillery.crater_at=4 --json
+  sandtable sim scripts/great_war/crater_odds.lua --trials 2000 --seed 7 --trial 3   replay trial 3 alone")]
     Sim(sandtable::analysis::cli::SimArgs),
     /// Exact odds: enumerate every roll of `trial()` (falls back to sim past --max-leaves).
+    #[command(after_help = "\
+Examples:
+  sandtable exact scripts/great_war/crater_odds.lua
+  sandtable exact scripts/great_war/crater_odds.lua --vs-variant four_for_crater   the variant's difference")]
     Exact(sandtable::analysis::cli::ExactArgs),
     /// Combine the JSON outputs of `sim --shard K/N --json` into one result.
     Merge(sandtable::analysis::cli::MergeArgs),
     /// Run a Lua script against the API (exit code 1 when it errors).
+    #[command(after_help = "\
+Examples:
+  sandtable run scripts/examples/hello.lua --scenario great_war/bombardment --seed 7
+  sandtable run scripts/examples/hello.lua --scenario great_war/bombardment --show-log   the event log after")]
     Run {
         /// The script to run.
         script: PathBuf,
@@ -104,12 +121,12 @@ How strong are the specs?
               change means the same rule. Score = killed / all mutants.
               --min-score PCT makes a lower score exit with code 1 (for CI).
 
-Examples:
+Examples (tests/docs_commands.rs runs them, but for those it says are not run unattended):
   sandtable test --coverage rulesets/great_war
-  sandtable test --coverage rulesets/great_war --coverage-out target/great_war.lcov
-  sandtable test --mutate rulesets/great_war
+  sandtable test --coverage rulesets/great_war --coverage-out /tmp/great_war.lcov
+  sandtable test --mutate tests/fixtures/mini --min-score 10
   sandtable test --mutate tests/fixtures/mini --threads 1 --mutant-budget 10000
-  sandtable test --mutate tests/fixtures/mini --min-score 10")]
+  sandtable test --mutate rulesets/great_war   (not run unattended: minutes of mutants)")]
     Test {
         /// Spec files, or folders searched for *.lua (default: rulesets/*/spec and tests/).
         paths: Vec<PathBuf>,
@@ -274,7 +291,7 @@ fn run(script: &std::path::Path, setup: &Setup, log: Option<&PathBuf>, show_log:
         return code;
     }
     for msg in &output_failed {
-        eprintln!("error: {msg}");
+        report(&ScriptError::plain(msg.clone()));
     }
     ExitCode::from(2)
 }
@@ -317,7 +334,7 @@ fn test(
     let files = match sandtable::spec::discover(paths) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {e}");
+            report(&ScriptError::plain_diag(&e));
             return ExitCode::from(2);
         }
     };
@@ -356,7 +373,7 @@ fn test(
         } else {
             paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
         };
-        eprintln!("error: no specs found in {wher}: a spec file calls describe(...) and it(...)");
+        report(&ScriptError::plain(format!("no specs found in {wher}: a spec file calls describe(...) and it(...)")));
         return ExitCode::from(2);
     }
     if failed > 0 {
@@ -375,7 +392,7 @@ fn coverage(files: &[PathBuf], limits: &LimitArgs, overrides: &ScenarioOverrides
     print!("{}", total.table());
     if let Some(path) = &strength.coverage_out {
         if let Err(e) = std::fs::write(path, total.lcov()) {
-            eprintln!("error: cannot write the lcov file {}: {e}", path.display());
+            report(&ScriptError::plain(format!("cannot write the lcov file {}: {e}", path.display())));
             return ExitCode::from(2);
         }
         println!("lcov written to {}", path.display());
@@ -411,7 +428,7 @@ fn mutate(files: &[PathBuf], limits: &LimitArgs, overrides: &ScenarioOverrides, 
             }
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            report(&ScriptError::plain_diag(&e));
             ExitCode::from(2)
         }
     }

@@ -2,7 +2,8 @@
 //!
 //! Extracts the commands of README.md, docs/*.md and rulesets/*/README.md
 //! (every line of a ```sh block, `\` continuations joined, and `$ `-prompted
-//! lines of ```text blocks) and the examples of `sandtable --help`, then runs
+//! lines of ```text blocks) and the examples of `sandtable --help` and of
+//! every subcommand's `--help` (`sandtable test --help`, ...), then runs
 //! each with `bash -c` from the repository root and from an empty folder
 //! elsewhere, with the built `sandtable` first on PATH and standard input
 //! empty. A command fails the test when it exits non-zero or prints an error.
@@ -129,12 +130,34 @@ fn extract(path: &Path) -> Vec<DocCommand> {
     out
 }
 
-/// The examples of `sandtable --help`: lines after `Examples` that start
-/// with `sandtable`, without their description (two or more spaces on).
-fn help_examples() -> Vec<DocCommand> {
+/// The subcommands `sandtable --help` lists (all but `help`).
+fn subcommands() -> Vec<String> {
     let out = Command::new(BIN).arg("--help").output().expect("sandtable --help runs");
-    assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut names = Vec::new();
+    let mut in_commands = false;
+    for line in text.lines() {
+        if line.starts_with("Commands:") {
+            in_commands = true;
+        } else if in_commands {
+            match line.split_whitespace().next() {
+                Some(name) if line.starts_with("  ") => {
+                    if name != "help" {
+                        names.push(name.to_string());
+                    }
+                }
+                _ => break,
+            }
+        }
+    }
+    names
+}
+
+/// The examples of one help text: lines after a line starting `Examples`
+/// that start with `sandtable`, without their description (two or more
+/// spaces on); an example whose description starts with `(not run
+/// unattended` is left out.
+fn examples_in(text: &str, origin: &str) -> Vec<DocCommand> {
     let mut in_examples = false;
     let mut cmds = Vec::new();
     for line in text.lines() {
@@ -150,11 +173,39 @@ fn help_examples() -> Vec<DocCommand> {
                 }
                 continue;
             }
-            let cmd = t.split("  ").next().unwrap_or(t).trim().to_string();
-            cmds.push(DocCommand { origin: "sandtable --help".into(), text: cmd, root_only: false });
+            let mut parts = t.splitn(2, "  ");
+            let cmd = parts.next().unwrap_or(t).trim().to_string();
+            if parts.next().is_some_and(|d| d.trim_start().starts_with("(not run unattended")) {
+                continue;
+            }
+            cmds.push(DocCommand { origin: origin.into(), text: cmd, root_only: false });
         }
     }
-    assert!(cmds.len() >= 4, "sandtable --help shows its examples:\n{text}");
+    cmds
+}
+
+/// The examples of `sandtable --help` and of every subcommand's `--help`.
+fn help_examples() -> Vec<DocCommand> {
+    let help = |args: &[&str]| {
+        let out = Command::new(BIN).args(args).output().expect("sandtable --help runs");
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let top = help(&["--help"]);
+    let mut cmds = examples_in(&top, "sandtable --help");
+    assert!(cmds.len() >= 4, "sandtable --help shows its examples:\n{top}");
+    let subs = subcommands();
+    assert!(subs.len() >= 6 && subs.iter().any(|s| s == "test"), "{subs:?}");
+    for sub in &subs {
+        let text = help(&[sub, "--help"]);
+        cmds.extend(examples_in(&text, &format!("sandtable {sub} --help")));
+    }
+    for sub in ["test", "sim", "exact", "run", "repl"] {
+        assert!(
+            cmds.iter().any(|c| c.origin == format!("sandtable {sub} --help")),
+            "`sandtable {sub} --help` shows runnable examples"
+        );
+    }
     cmds
 }
 
@@ -244,6 +295,14 @@ fn extraction_reads_blocks_marks_and_prompts() {
 }
 
 #[test]
+fn help_examples_are_read_and_marked_ones_left_out() {
+    let text = "Usage: x\n\nExamples:\n  sandtable run a.lua   what it does\n  sandtable test --mutate big   \
+                (not run unattended: minutes)\n  sandtable exact b.lua\nPaths: elsewhere\n  sandtable never\n";
+    let cmds: Vec<String> = examples_in(text, "t").into_iter().map(|c| c.text).collect();
+    assert_eq!(cmds, ["sandtable run a.lua", "sandtable exact b.lua"]);
+}
+
+#[test]
 fn every_documented_command_runs_from_the_root_and_from_elsewhere() {
     let mut cmds = Vec::new();
     for f in doc_files() {
@@ -274,4 +333,63 @@ fn every_documented_command_runs_from_the_root_and_from_elsewhere() {
         cmds.len(),
         failures.join("\n")
     );
+}
+
+/// The repository paths a document names (`src/...`, `tests/...`,
+/// `docs/...`, `scripts/...`, `rulesets/...`, `types/...`, `benches/...`,
+/// `bench/...`), without globs or placeholders.
+fn named_paths(text: &str) -> Vec<String> {
+    const ROOTS: [&str; 8] = ["src/", "tests/", "docs/", "scripts/", "rulesets/", "types/", "benches/", "bench/"];
+    let mut out = Vec::new();
+    for word in text.split(|c: char| c.is_whitespace() || "`()[]<>\"'|:,;\\".contains(c)) {
+        let w = word.trim_end_matches(['.', ',']);
+        if !ROOTS.iter().any(|r| w.starts_with(r)) || w.contains(['*', '{', '}', '$']) || w.contains("NAME") {
+            continue;
+        }
+        out.push(w.to_string());
+    }
+    out
+}
+
+/// Every file or folder the documentation names is in the repository (a
+/// spec file the reader is asked to create says so: "a file of your own").
+#[test]
+fn every_path_the_docs_name_exists() {
+    let mut missing = Vec::new();
+    for f in doc_files() {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.contains("of your own") {
+                continue;
+            }
+            for p in named_paths(line) {
+                let here = f.parent().unwrap().join(&p);
+                if !root().join(&p).exists() && !here.exists() {
+                    missing.push(format!("{}:{}: {p}", f.strip_prefix(root()).unwrap_or(&f).display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "the docs name paths that are not in the repository:\n{}", missing.join("\n"));
+}
+
+#[test]
+fn named_paths_are_found_in_prose_and_code() {
+    let p = named_paths("see `src/lua/raw/fast.rs`, and scripts/x.lua\\n. Not rulesets/*/spec or src/{a,b}.rs");
+    assert_eq!(p, ["src/lua/raw/fast.rs", "scripts/x.lua"]);
+}
+
+/// `sandtable run --show-log` prints a header before the log, so the log
+/// cannot be mistaken for the script's own output.
+#[test]
+fn show_log_prints_a_header_before_the_log() {
+    let out = Command::new(BIN)
+        .args(["run", "scripts/examples/hello.lua", "--scenario", "great_war/bombardment", "--show-log"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    let at = text.find("---- event log (").expect("a header");
+    assert!(text[at..].lines().nth(1).is_some_and(|l| l.starts_with("roll ")), "{text}");
 }

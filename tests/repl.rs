@@ -415,3 +415,54 @@ fn transcript_writes_a_spec_that_replays_the_session() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && stdout.contains("1 passed, 0 failed"), "{stdout}\n{text}");
 }
+
+/// Issue 10, items 13 and 18: hex prompts say which way each hex lies and
+/// what is there; `:units`, `:sides` and the map show the sides' pools.
+#[test]
+fn hex_prompts_say_where_and_what_and_pools_are_shown() {
+    let input = "skirmish.retreat('b1')\n1\n:units blue\n:sides\n";
+    let (code, out, err) = piped(&["repl", "--scenario", &scenario_arg()], input, None);
+    assert_eq!(code, 0, "{out}\n{err}");
+    // b1 stands at (1,4); its free neighbours, east first, clockwise.
+    assert!(out.contains("blue: retreat b1 to\n  1) (2,4)  E: open   (default)\n  2) (1,5)  SE: open\n"), "{out}");
+    assert!(out.contains(") (1,3)  NW: open") && out.contains(") (2,3)  NE: open"), "{out}");
+    assert!(out.contains("pools of blue: hq 3, medals 0") && !out.contains("pools of red"), "{out}");
+    assert!(out.contains("blue (to play)") && out.contains("hq 3, medals 0") && out.contains("red"), "{out}");
+}
+
+/// Issue 10, item 13 with a real ruleset: tricorne's victory banners
+/// (`medals`) and cards in hand under `:units`, `:sides`, the map and the SVG.
+#[test]
+fn tricorne_pools_in_units_sides_map_and_svg() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("map.svg");
+    let input = format!(
+        "world:add_pool('jacobite', 'medals', 2)\n:units government\n:sides\n:map\n:map --svg {}\n",
+        svg.display()
+    );
+    let (code, out, err) = piped(&["repl", "--scenario", "tricorne/prestonpans"], &input, Some(root));
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("  pools of government: ambush 0, first_strike 1, medals 0\n"), "{out}");
+    assert!(out.contains("jacobite") && out.contains("ambush 1, first_strike 0, medals 2"), "{out}");
+    assert!(out.contains("pools of jacobite: ambush 1, first_strike 0, medals 2"), "the map's legend: {out}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("Pools of jacobite: ambush 1, first_strike 0, medals 2"), "{text}");
+}
+
+/// Issue 10, polish: Ctrl-C at a decision prompt cancels the input quietly.
+#[test]
+fn ctrl_c_at_a_decision_cancels_quietly() {
+    let home = tempfile::tempdir().unwrap();
+    let scenario = scenario_arg();
+    let mut t = Pty::spawn(home.path(), &["repl", "--scenario", &scenario, "--time-limit", "600000"]);
+    t.line("skirmish.retreat('b1')");
+    let asked = t.expect("choose 1-");
+    assert!(asked.contains("(2,4)  E: open"), "{asked}");
+    t.p.send_control('c').unwrap();
+    let shown = t.expect("decision abandoned (Ctrl-C); the battlefield is as it was") + &t.expect("sandtable> ");
+    assert!(!shown.contains('×') && !shown.contains("traceback"), "no error report: {shown}");
+    t.line("world:unit('b1').hex");
+    t.expect("(1,4)");
+    t.line(":quit");
+}

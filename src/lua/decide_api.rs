@@ -21,6 +21,9 @@ pub struct DecisionRequest {
     pub prompt: String,
     pub options: Vec<String>,
     pub default: usize,
+    /// For options that are hexes: the direction from the unit or hex the
+    /// prompt names, and what is there (empty for other options).
+    pub notes: Vec<String>,
 }
 
 /// A decision source that asks a person (the REPL implements it).
@@ -144,7 +147,13 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
             labels().join(" / ")
         )));
     } else if let Some(asker) = st.asker.borrow_mut().as_mut() {
-        let req = DecisionRequest { side: side.clone(), prompt: prompt.clone(), options: labels(), default };
+        let notes = {
+            let hexes: Vec<Option<crate::hex::Hex>> = options.iter().map(|o| super::hex_from_value(o).ok()).collect();
+            let w = st.world.borrow();
+            let origin = crate::render::prompt_origin(&w, &prompt);
+            crate::render::hex_option_notes(&w, origin, &hexes)
+        };
+        let req = DecisionRequest { side: side.clone(), prompt: prompt.clone(), options: labels(), default, notes };
         let asked = std::time::Instant::now();
         let answer = asker.ask(&req);
         st.guard.extend_deadline(asked.elapsed());

@@ -127,14 +127,19 @@ pub fn describe_error_object(v: &Value) -> String {
     text
 }
 
-/// Keeps a traceback readable: drops our own runner frames and caps its length
-/// (runaway recursion makes thousands of frames).
+/// Keeps a traceback readable: drops our own frames (the runner, the spec
+/// harness's `expect`, the `hex` helpers) and caps its length (runaway
+/// recursion makes thousands of frames).
 pub fn trim_traceback(tb: &str) -> String {
     const KEEP: usize = 12;
-    let lines: Vec<&str> = tb
-        .lines()
-        .filter(|l| !l.contains("sandtable:") && !l.contains("in function 'xpcall'") && !l.trim().is_empty())
-        .collect();
+    let ours = |l: &str| {
+        let t = l.trim_start();
+        l.contains("sandtable:")
+            || l.contains("in function 'xpcall'")
+            || t.starts_with("expect:")
+            || t.starts_with("hex:")
+    };
+    let lines: Vec<&str> = tb.lines().filter(|l| !ours(l) && !l.trim().is_empty()).collect();
     let mut out: Vec<String> = Vec::new();
     if !lines.first().is_some_and(|l| l.starts_with("stack traceback")) {
         out.push("stack traceback:".into());
@@ -147,4 +152,13 @@ pub fn trim_traceback(tb: &str) -> String {
         out.extend(lines.iter().map(|l| l.to_string()));
     }
     out.join("\n")
+}
+
+#[cfg(test)]
+mod trim_tests {
+    #[test]
+    fn harness_frames_are_dropped() {
+        let tb = "stack traceback:\n\texpect:25 function to_be\n\thex:3\n\tx_spec.lua:7\n\tsandtable:1\n\tx_spec.lua:1";
+        assert_eq!(super::trim_traceback(tb), "stack traceback:\n\tx_spec.lua:7\n\tx_spec.lua:1");
+    }
 }

@@ -167,9 +167,114 @@ pub fn marks_at(world: &World, h: Hex) -> Option<String> {
     (!labels.is_empty()).then(|| labels.join(","))
 }
 
+/// Each side's pools (HQ tokens, medals, battery strength, victory banners:
+/// whatever the scenario and the rules keep per side), in the order the world
+/// lists the sides; sides without pools are left out.
+pub fn side_pools(world: &World) -> Vec<(String, Vec<(String, i64)>)> {
+    world
+        .sides
+        .iter()
+        .filter(|s| !s.pools.is_empty())
+        .map(|s| (s.name.to_string(), s.pools.iter().map(|(k, v)| (k.to_string(), *v)).collect()))
+        .collect()
+}
+
+/// One side's pools as text: `hq 6, medals 0, reserve_artillery 4`.
+pub fn pools_text(pools: &[(String, i64)]) -> String {
+    pools.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+}
+
 /// Units on the battlefield that stand on a hex, by hex.
 pub fn unit_on(world: &World, h: Hex) -> Option<&crate::unit::Unit> {
     world.units.iter().find(|u| u.alive() && u.pos == Position::Hex(h))
+}
+
+/// Compass names of the six hex directions, in `Hex::DIRECTIONS` order
+/// (1 = east, clockwise on screen).
+pub const DIRECTION_NAMES: [&str; 6] = ["E", "SE", "SW", "W", "NW", "NE"];
+
+/// Where `to` lies from `from`: `NE` for a neighbour, `3 hexes NE` (the
+/// nearest of the six directions) for a farther hex, `here` for the same hex.
+pub fn direction_from(from: Hex, to: Hex) -> String {
+    let Some(d) = from.direction_to(to) else { return "here".into() };
+    let name = DIRECTION_NAMES[usize::from(d - 1)];
+    match from.distance(to) {
+        1 => name.to_string(),
+        n => format!("{n} hexes {name}"),
+    }
+}
+
+/// What is on a hex, briefly: its terrain, the units there (id, side, type,
+/// strength) and its tokens: `woods, c1 (central infantry 4/4), wire`;
+/// `open` when there is nothing; `off the map` for a hex outside it.
+pub fn hex_contents(world: &World, h: Hex) -> String {
+    if !world.on_map(h) {
+        return "off the map".into();
+    }
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(t) = world.terrain(h) {
+        parts.push(t.to_string());
+    }
+    for u in world.units.iter().filter(|u| u.alive() && u.pos == Position::Hex(h)) {
+        parts.push(format!("{} ({} {} {}/{})", u.id, u.side, u.kind, u.strength, u.max_strength));
+    }
+    parts.extend(world.tokens(h).map(|t| t.to_string()));
+    if parts.is_empty() {
+        "open".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// Where a decision about hexes starts from, read from its prompt: the first
+/// hex written in it (`retreat a1 from (3,4) to`), else the hex of the first
+/// unit whose id it names (`move a1 to`).
+pub fn prompt_origin(world: &World, prompt: &str) -> Option<Hex> {
+    let bytes = prompt.as_bytes();
+    for (i, _) in prompt.match_indices('(') {
+        let rest = &prompt[i + 1..];
+        if let Some(end) = rest.find(')') {
+            if let Some((q, r)) = rest[..end].split_once(',') {
+                if let (Ok(q), Ok(r)) = (q.trim().parse::<i32>(), r.trim().parse::<i32>()) {
+                    return Some(Hex::new(q, r));
+                }
+            }
+        }
+    }
+    let is_word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut start = None;
+    for i in 0..=bytes.len() {
+        let inside = i < bytes.len() && is_word(bytes[i]);
+        match (start, inside) {
+            (None, true) => start = Some(i),
+            (Some(a), false) => {
+                start = None;
+                if let Ok(u) = world.unit_index(&prompt[a..i]) {
+                    if let Some(h) = world.units[u].hex() {
+                        return Some(h);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Notes for the options of a decision whose options are (some of them)
+/// hexes: for each hex, its direction from the origin (when known) and what
+/// is there; an empty note for an option that is not a hex.
+pub fn hex_option_notes(world: &World, origin: Option<Hex>, options: &[Option<Hex>]) -> Vec<String> {
+    options
+        .iter()
+        .map(|o| match o {
+            None => String::new(),
+            Some(h) => match origin {
+                Some(from) => format!("{}: {}", direction_from(from, *h), hex_contents(world, *h)),
+                None => hex_contents(world, *h),
+            },
+        })
+        .collect()
 }
 
 /// A line of sight to draw: its ends and what the ruleset said about it.
@@ -194,6 +299,52 @@ mod tests {
         assert_eq!(b.iter().collect::<BTreeSet<_>>().len(), 3, "{b:?}");
         let c = abbreviate(&["woods", "wire"], 1);
         assert_eq!(c, ["w", "i"]);
+    }
+
+    #[test]
+    fn pools_of_each_side() {
+        use crate::battlefield::Side;
+        let mut w = World::new(Map::Hex { cols: 2, rows: 2, offset: OffsetKind::OddR });
+        w.sides = vec![
+            Side { name: "allies".into(), baseline: None, pools: vec![("hq".into(), 6), ("medals".into(), 1)] },
+            Side { name: "neutral".into(), baseline: None, pools: vec![] },
+        ];
+        let p = side_pools(&w);
+        assert_eq!(p.len(), 1, "a side without pools is left out: {p:?}");
+        assert_eq!(p[0].0, "allies");
+        assert_eq!(pools_text(&p[0].1), "hq 6, medals 1");
+    }
+
+    #[test]
+    fn hex_options_say_where_and_what() {
+        use crate::unit::Unit;
+        let mut w = World::new(Map::Hex { cols: 6, rows: 6, offset: OffsetKind::OddR });
+        w.set_terrain(Hex::new(2, 1), Some("woods"));
+        w.add_token(Hex::new(2, 1), "wire");
+        w.add_unit(Unit {
+            id: "a1".into(),
+            side: "allies".into(),
+            kind: "infantry".into(),
+            strength: 3,
+            max_strength: 4,
+            leader: None,
+            pos: Position::Hex(Hex::new(2, 2)),
+            props: vec![],
+        })
+        .unwrap();
+        let from = Hex::new(2, 2);
+        let names: Vec<String> = Hex::DIRECTIONS.iter().map(|d| direction_from(from, from + *d)).collect();
+        assert_eq!(names, ["E", "SE", "SW", "W", "NW", "NE"]);
+        assert_eq!(direction_from(from, from + Hex::new(2, -2)), "2 hexes NE");
+        assert_eq!(direction_from(from, from), "here");
+        assert_eq!(hex_contents(&w, Hex::new(2, 1)), "woods, wire");
+        assert_eq!(hex_contents(&w, Hex::new(2, 2)), "a1 (allies infantry 3/4)");
+        assert_eq!(hex_contents(&w, Hex::new(3, 3)), "open");
+        assert_eq!(prompt_origin(&w, "retreat x from (4,1) to"), Some(Hex::new(4, 1)));
+        assert_eq!(prompt_origin(&w, "move a1 to"), Some(Hex::new(2, 2)));
+        assert_eq!(prompt_origin(&w, "pick a card"), None);
+        let notes = hex_option_notes(&w, Some(from), &[Some(Hex::new(2, 1)), None, Some(Hex::new(1, 2))]);
+        assert_eq!(notes, ["NW: woods, wire", "", "W: open"]);
     }
 
     #[test]

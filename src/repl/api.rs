@@ -24,12 +24,17 @@ const fn c(name: &'static str, args: &'static str, doc: &'static str) -> Command
 pub const COMMANDS: &[Command] = &[
     c("help", "[TOPIC]", "this list; a topic (world, dice, hex, a command) narrows it"),
     c("map", "[--svg FILE] [--los A B]", "draw the battlefield; --svg writes a picture; --los draws a line of sight"),
-    c("units", "[SIDE]", "list the units: side, type, strength, hex, leader, props"),
+    c("units", "[SIDE]", "list the units (side, type, strength, hex, leader, props) and the sides' pools"),
+    c("sides", "", "the sides: units, baseline, whose turn, pools (HQ tokens, medals, ...)"),
     c("log", "[N]", "the last N events (20)"),
-    c("load", "SCENARIO", "load a scenario file (its ruleset too) in place of this battlefield"),
-    c("ruleset", "NAME [VARIANT]", "switch to a ruleset (and variant), keeping the battlefield"),
+    c("load", "[SCENARIO]", "load a scenario file (its ruleset too) in place of this battlefield; alone, list them"),
+    c("ruleset", "[NAME [VARIANT]]", "switch to a ruleset (and variant), keeping the battlefield; alone, list them"),
     c("reload", "", "re-run the ruleset's scripts against the same battlefield"),
-    c("set", "[MODULE.PARAM=VALUE]", "change a ruleset param; without one, list the params"),
+    c(
+        "set",
+        "[MODULE.PARAM[=VALUE]]",
+        "change a ruleset param (=default resets it); a param alone shows it; nothing lists them all",
+    ),
     c("seed", "[N]", "reseed the dice (decimal or 0x hex); alone, show the seed"),
     c(
         "force",
@@ -106,6 +111,7 @@ mod tests {
         assert_eq!(find_command("q").unwrap().name, "quit");
         assert_eq!(find_command("uni").unwrap().name, "units");
         assert_eq!(find_command("un").unwrap_err(), ["units", "undo"]);
+        assert_eq!(find_command("sid").unwrap().name, "sides");
         assert_eq!(find_command("und").unwrap().name, "undo");
         assert!(find_command("s").is_err());
         assert!(find_command("zzz").unwrap_err().is_empty());

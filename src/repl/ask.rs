@@ -1,5 +1,8 @@
 //! Decisions at the REPL: when a rule calls `decide{...}`, the person is
 //! asked, with the options numbered and the default marked (Enter takes it).
+//! Options that are hexes say which way they lie from the unit or hex the
+//! prompt names (E, NE, ..., `2 hexes NE`) and what is there (terrain, units,
+//! tokens).
 //!
 //! On a terminal the question is read with the same line editor as the
 //! prompt (so Ctrl-C abandons the decision, and with it the command, which
@@ -26,9 +29,14 @@ pub fn question(req: &DecisionRequest) -> String {
     }
     s.push_str(&req.prompt);
     s.push('\n');
+    // Hex options line up, each followed by its direction and what is there.
+    let wide = req.options.iter().map(|o| o.chars().count()).max().unwrap_or(0);
     for (i, o) in req.options.iter().enumerate() {
         let mark = if i == req.default { "   (default)" } else { "" };
-        s.push_str(&format!("  {}) {o}{mark}\n", i + 1));
+        match req.notes.get(i).filter(|n| !n.is_empty()) {
+            Some(note) => s.push_str(&format!("  {}) {o:<wide$}  {note}{mark}\n", i + 1)),
+            None => s.push_str(&format!("  {}) {o}{mark}\n", i + 1)),
+        }
     }
     s
 }
@@ -78,6 +86,19 @@ pub fn take_answers() -> Vec<String> {
     ANSWERED.with_borrow_mut(std::mem::take)
 }
 
+/// What the error of a decision abandoned at the prompt starts with.
+const ABANDONED: &str = "decision abandoned";
+
+/// The one quiet line to show for an input whose decision the person
+/// abandoned (Ctrl-C or Ctrl-D at the answer prompt), instead of an error.
+pub fn abandoned(e: &crate::lua::ScriptError) -> Option<String> {
+    let m = e.message();
+    let at = m.find(ABANDONED)?;
+    let why = m[at + ABANDONED.len()..].split(')').next().unwrap_or("").trim_start_matches([' ', '(']);
+    let key = if why.is_empty() { String::new() } else { format!(" ({why})") };
+    Some(format!("{ABANDONED}{key}; the battlefield is as it was"))
+}
+
 /// Asks at the terminal with the REPL's line editor.
 pub struct TerminalAsker {
     pub editor: Rc<RefCell<Editor<ReplHelper, FileHistory>>>,
@@ -99,8 +120,8 @@ impl Asker for TerminalAsker {
                     }
                     Err(e) => println!("{e}"),
                 },
-                Err(ReadlineError::Interrupted) => break Err("decision abandoned (Ctrl-C)".to_string()),
-                Err(ReadlineError::Eof) => break Err("decision abandoned (Ctrl-D)".to_string()),
+                Err(ReadlineError::Interrupted) => break Err(format!("{ABANDONED} (Ctrl-C)")),
+                Err(ReadlineError::Eof) => break Err(format!("{ABANDONED} (Ctrl-D)")),
                 Err(e) => break Err(format!("cannot read the answer: {e}")),
             }
         };
@@ -159,6 +180,7 @@ mod tests {
             prompt: "retreat where?".into(),
             options: vec!["(1,2)".into(), "(2,2)".into(), "stay".into()],
             default: 1,
+            notes: vec![],
         }
     }
 
@@ -174,5 +196,14 @@ mod tests {
         let q = question(&r);
         assert!(q.starts_with("allies: retreat where?\n  1) (1,2)\n  2) (2,2)   (default)\n"), "{q}");
         assert_eq!(answer_prompt(&r), "choose 1-3 [2]: ");
+        let noted = DecisionRequest { notes: vec!["W: woods".into(), "SW: open".into(), String::new()], ..r };
+        let q = question(&noted);
+        let e = crate::lua::ScriptError::plain("repl#3:1: decision abandoned (Ctrl-C)\nstack traceback: ...");
+        assert_eq!(abandoned(&e).as_deref(), Some("decision abandoned (Ctrl-C); the battlefield is as it was"));
+        assert!(abandoned(&crate::lua::ScriptError::plain("boom")).is_none());
+        assert!(
+            q.contains("  1) (1,2)  W: woods\n  2) (2,2)  SW: open   (default)\n  3) stay\n"),
+            "hex options say where and what: {q}"
+        );
     }
 }

@@ -187,7 +187,7 @@ impl ReplHelper {
 }
 
 /// Folders under `rulesets/` that hold a ruleset.
-fn ruleset_names() -> Vec<String> {
+pub(super) fn ruleset_names() -> Vec<String> {
     let dir = crate::ruleset::project_root().join("rulesets");
     let mut out: Vec<String> = std::fs::read_dir(dir)
         .into_iter()
@@ -201,7 +201,7 @@ fn ruleset_names() -> Vec<String> {
 }
 
 /// Scenario files under `scripts/`, as `:load` accepts them (relative to `scripts/`).
-fn scenario_files() -> Vec<String> {
+pub(super) fn scenario_files() -> Vec<String> {
     let root: PathBuf = crate::ruleset::project_root().join("scripts");
     let mut out = Vec::new();
     let mut stack = vec![(root.clone(), 0)];

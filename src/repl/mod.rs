@@ -227,6 +227,11 @@ impl Session {
 
     fn complain(&mut self, e: &ScriptError) {
         let _ = self.out.flush();
+        if let Some(note) = ask::abandoned(e) {
+            // Ctrl-C at a decision: the person chose to stop; no error report.
+            self.say(&note);
+            return;
+        }
         let text = render_error(e, self.color);
         let _ = self.err.write_all(text.as_bytes());
         let _ = self.err.flush();
@@ -260,12 +265,10 @@ impl Session {
         ));
     }
 
-    /// Prints a short error (a mistyped command): one line on stderr.
+    /// Prints a short error (a mistyped command) on stderr, in the same
+    /// style as every other error.
     fn complain_text(&mut self, text: &str) {
-        let _ = self.out.flush();
-        let line = if self.color { format!("\x1b[31merror:\x1b[0m {text}\n") } else { format!("error: {text}\n") };
-        let _ = self.err.write_all(line.as_bytes());
-        let _ = self.err.flush();
+        self.complain(&ScriptError::plain(text));
     }
 
     /// Moves what Lua printed (when captured) to the session's output.

@@ -201,7 +201,7 @@ fn meta_commands() {
     assert!(e.contains("did you mean :load"), "{e}");
     let units = t.ok(":units");
     assert!(units.contains("b2") && units.contains("morale=2") && units.contains("Rommel"), "{units}");
-    assert!(t.ok(":units red").lines().count() == 3);
+    assert_eq!(t.ok(":units red").lines().count(), 4, "header, two units, red's pools");
     t.ok("dice.roll(2, 'battle', 'test roll')");
     let log = t.ok(":log 5");
     assert!(log.contains("roll 2 battle for test roll"), "{log}");
@@ -320,4 +320,41 @@ fn meta_commands_complete() {
     assert_eq!(names("dice.ro"), ["roll"]);
     h.asking.set(true);
     assert!(names("dice.ro").is_empty(), "answers to decisions are not Lua");
+}
+
+/// Issue 10: the sides' pools (item 13) and the polish of the state
+/// commands: `:seed`, `:ruleset`, `:load` and `:set MODULE.PARAM` without a
+/// value show what is set and the choices, `=default` resets a param, every
+/// error has one style, and disabled globals say so.
+#[test]
+fn pools_state_commands_one_error_style_and_disabled_globals() {
+    let mut t = T::new();
+    let o = t.ok(":units");
+    assert!(o.contains("  pools of blue: hq 3, medals 0\n  pools of red: hq 2\n"), "{o}");
+    let o = t.ok(":units red");
+    assert!(o.contains("pools of red: hq 2") && !o.contains("pools of blue"), "{o}");
+    let o = t.ok(":sides");
+    assert!(o.contains("blue (to play) 2/2   bottom   hq 3, medals 0"), "{o}");
+    t.ok("world:add_pool('red', 'hq', 1)");
+    assert!(t.ok(":map").contains("pools of red: hq 3"));
+    assert!(t.ok(":seed").contains("seeded with 5"));
+    let o = t.ok(":ruleset");
+    assert!(o.contains("the ruleset is repl_fixture (variants: heavy)") && o.contains("great_war, "), "{o}");
+    let o = t.ok(":load");
+    assert!(o.contains("the battlefield is REPL skirmish") && o.contains("  great_war/bombardment\n"), "{o}");
+    let o = t.ok(":set skirmish.dice");
+    assert!(o.contains("skirmish.dice = 2   (integer 1..6)") && o.contains("battle dice one attack rolls"), "{o}");
+    t.ok(":set skirmish.dice=5");
+    assert!(t.ok(":set skirmish").contains("skirmish.dice = 5   (integer 1..6, default 2)"));
+    assert_eq!(t.ok(":set skirmish.dice=default"), "skirmish.dice = 2\n");
+    let e = t.fails(":set skirmish.dcie");
+    assert!(e.contains("× ruleset 'repl_fixture' has no param 'skirmish.dcie'; did you mean skirmish.dice?"), "{e}");
+    let e = t.fails(":ruleset a b c");
+    assert!(e.trim_start().starts_with("× usage: :ruleset"), "one error style: {e}");
+    let e = t.fails(":nosuch");
+    assert!(e.trim_start().starts_with("× unknown command :nosuch"), "one error style: {e}");
+    let e = t.fails("loadstring('return 1')");
+    assert!(e.contains("`loadstring` is disabled in the sandbox"), "{e}");
+    let e = t.fails("os.execute('ls')");
+    assert!(e.contains("`os.execute` is disabled in the sandbox"), "{e}");
 }

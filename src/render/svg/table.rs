@@ -21,7 +21,8 @@ pub(super) fn render_table(world: &World, width: f64, height: f64, opts: &SvgOpt
         ps.iter().map(|p| px(*p)).map(|(x, y)| format!("{x:.1},{y:.1}")).collect::<Vec<_>>().join(" ")
     };
     let layout = &world.board.tabletop;
-    let legend_lines = 2 + usize::from(!layout.areas.is_empty());
+    let pools = crate::render::side_pools(world);
+    let legend_lines = 2 + usize::from(!layout.areas.is_empty()) + pools.len();
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -170,6 +171,15 @@ pub(super) fn render_table(world: &World, width: f64, height: f64, opts: &SvgOpt
             r#"<text x="{left}" y="{:.1}" font-size="11">Terrain areas: kind or name, Ln = elevation level, (cover class); higher levels are darker.</text>"#,
             ly + 34.0
         );
+    }
+    let mut py = ly + if layout.areas.is_empty() { 34.0 } else { 50.0 };
+    for (side, p) in &pools {
+        let _ = writeln!(
+            s,
+            r#"<text x="{left}" y="{py:.1}" font-size="11">{}</text>"#,
+            xml_escape(&format!("Pools of {side}: {}", crate::render::pools_text(p)))
+        );
+        py += 16.0;
     }
     s.push_str("</svg>\n");
     s

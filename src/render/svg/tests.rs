@@ -51,12 +51,102 @@ fn svg_has_every_layer_and_escapes_text() {
     assert!(!svg.contains("NaN"));
 }
 
+/// The number in attribute `name` of the first element after `from` in `svg`.
+fn attr(svg: &str, from: usize, name: &str) -> f64 {
+    let key = format!(" {name}=\"");
+    let at = svg[from..].find(&key).map(|i| from + i + key.len()).unwrap_or_else(|| panic!("no {name} after {from}"));
+    let end = svg[at..].find('"').unwrap() + at;
+    svg[at..end].parse().unwrap()
+}
+
+/// Whether a circle lies inside the pointy-top hex with centre (hx, hy).
+fn circle_in_hex(x: f64, y: f64, r: f64, hx: f64, hy: f64) -> bool {
+    let apothem = SIZE * 3f64.sqrt() / 2.0;
+    (0..6).all(|i| {
+        let a = (60.0 * f64::from(i)).to_radians();
+        (x - hx) * a.cos() + (y - hy) * a.sin() + r <= apothem + 1e-9
+    })
+}
+
+#[test]
+fn marks_sit_inside_their_hex_and_labels_clear_the_counter() {
+    let mut w = world();
+    // A unit, terrain, three tokens and a mark on one hex.
+    w.set_terrain(Hex::new(0, 3), Some("trenches_and_more"));
+    for t in ["wire", "crater", "smoke", "mud"] {
+        w.add_token(Hex::new(0, 3), t);
+    }
+    w.marks.push((Hex::new(0, 3), Rc::from("X")));
+    let svg = render(&w, &SvgOptions::default());
+    let (hx, hy) = centre_of(&svg, "0,3");
+    for mark in [r#"data-mark="X""#, r#"data-mark="6""#] {
+        let m = svg.find(mark).unwrap();
+        let (x, y, r) = (attr(&svg, m, "cx"), attr(&svg, m, "cy"), attr(&svg, m, "r"));
+        let owner = if mark.contains('X') { (hx, hy) } else { centre_of(&svg, "3,0") };
+        assert!(circle_in_hex(x, y, r, owner.0, owner.1), "{mark} at ({x},{y}) r {r} leaves its hex {owner:?}");
+    }
+    // The counter, the terrain label and the badges do not overlap.
+    let u = svg.find("data-unit=").unwrap();
+    let (ux, uy, uw, uh) = (attr(&svg, u, "x"), attr(&svg, u, "y"), attr(&svg, u, "width"), attr(&svg, u, "height"));
+    let t = svg.find(r#"data-terrain-label="trenches_and_more""#).unwrap();
+    let label_top = attr(&svg, svg[..t].rfind("<text").unwrap(), "y") - 7.0;
+    assert!(label_top > uy + uh, "the terrain label ({label_top}) is under the counter ({})", uy + uh);
+    assert!(svg.contains(">trench…<"), "a long terrain name is cut to fit its hex");
+    let m = svg.find(r#"data-mark="X""#).unwrap();
+    assert!(attr(&svg, m, "cy") + attr(&svg, m, "r") <= uy + 1.5, "the mark sits over the counter");
+    // This hex's badges (another hex has a token too).
+    let badges: Vec<usize> = svg
+        .match_indices("<g data-token=")
+        .map(|(i, _)| i)
+        .filter(|&i| (attr(&svg, i, "x") - hx).abs() < SIZE && (attr(&svg, i, "y") - hy).abs() < SIZE)
+        .collect();
+    assert_eq!(badges.len(), 2, "{svg}");
+    for b in &badges {
+        let bx = attr(&svg, *b, "x");
+        assert!(bx >= ux + uw, "badge at {bx} right of the counter ending at {}", ux + uw);
+        let by = attr(&svg, *b, "y");
+        for (x, y) in [(bx, by), (bx + BADGE_W, by), (bx, by + BADGE_W), (bx + BADGE_W, by + BADGE_W)] {
+            assert!(circle_in_hex(x, y, 0.0, hx, hy), "badge corner ({x},{y}) outside its hex ({hx},{hy})");
+        }
+    }
+    assert!(svg.contains(">+2<"), "four tokens: two badges and +2");
+}
+
+/// The centre of the hex with `data-hex="q,r"`.
+fn centre_of(svg: &str, hex: &str) -> (f64, f64) {
+    let at = svg.find(&format!(r#"data-hex="{hex}""#)).unwrap();
+    let start = svg[..at].rfind("points=\"").unwrap() + 8;
+    let points = &svg[start..start + svg[start..].find('"').unwrap()];
+    let xy: Vec<(f64, f64)> = points
+        .split_whitespace()
+        .map(|p| {
+            let (x, y) = p.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect();
+    (xy.iter().map(|p| p.0).sum::<f64>() / 6.0, xy.iter().map(|p| p.1).sum::<f64>() / 6.0)
+}
+
+#[test]
+fn the_legend_shows_token_badges_marks_and_pools() {
+    let mut w = world();
+    w.sides[0].pools = vec![("hq".into(), 6), ("medals".into(), 1)];
+    w.sides[1].pools = vec![("banners".into(), 2)];
+    let svg = render(&w, &SvgOptions::default());
+    let legend = &svg[svg.find(r#"<g id="legend""#).unwrap()..];
+    assert!(legend.contains(">Tokens:<") && legend.contains(">W<") && legend.contains(">wire<"), "{legend}");
+    assert!(legend.contains(">Marks:<") && legend.contains(r#"data-mark="6""#) && legend.contains(">at (3,0)<"));
+    assert!(legend.contains("Pools of allies: hq 6, medals 1"), "{legend}");
+    assert!(legend.contains("Pools of central: banners 2"), "{legend}");
+}
+
 #[test]
 fn tabletop_svg() {
     let mut w = World::new(Map::Table { width: 100.0, height: 50.0 });
-    w.sides = vec![Side { name: "x".into(), baseline: None, pools: vec![] }];
+    w.sides = vec![Side { name: "x".into(), baseline: None, pools: vec![("medals".into(), 2)] }];
     let svg = render(&w, &SvgOptions::default());
     assert!(svg.contains("<rect") && svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("Pools of x: medals 2"), "{svg}");
 }
 
 #[test]

@@ -14,8 +14,10 @@
 //! The first line inside a hex is its unit (side letter, type, strength, `*`
 //! for a leader) or, when empty, its axial `q,r` — what `hex(q, r)` takes, so
 //! a designer can read coordinates straight off the map. The second line is
-//! the terrain and the tokens. A mark sits at the hex's top point; bars drawn
-//! as `:` are section lines. Hexes are six characters apart, or four when
+//! the terrain, a mark in the middle (the first character of its label) and
+//! the tokens on the right, so every hex keeps its own mark inside its
+//! edges; bars drawn as `:` are section lines. Each side's pools (HQ tokens,
+//! medals, ...) are listed under the map with the legend. Hexes are six characters apart, or four when
 //! that does not fit the terminal. Colours (terrain as background, units in
 //! their side's colour) only when asked for; the text alone carries
 //! everything, so a piped map reads the same.
@@ -28,8 +30,8 @@ mod tests;
 use std::fmt::Write as _;
 
 use super::{
-    abbrev_of, abbreviate, marks_at, offset_kind, section_bar, side_index, side_letters, terrain_colour, unit_on,
-    Names, SIDE_ANSI,
+    abbrev_of, abbreviate, marks_at, offset_kind, pools_text, section_bar, side_index, side_letters, side_pools,
+    terrain_colour, unit_on, Names, SIDE_ANSI,
 };
 use crate::battlefield::{Map, World};
 use crate::hex::{Hex, OffsetKind};
@@ -276,12 +278,6 @@ fn render_hex(world: &World, opts: &MapOptions) -> String {
             c.put(bx, y + 1, ch, st);
             c.put(bx, y + 2, ch, st);
         }
-        // Mark at the top point.
-        if let Some(label) = marks_at(world, h) {
-            let ch = label.chars().next().unwrap_or('*');
-            let st = if color { Style { fg: Some(16), bg: Some(220), bold: true } } else { Style::PLAIN };
-            c.put(x + cell.half, y, ch, st);
-        }
         // Line 1: unit, or the coordinates.
         if let Some(u) = unit_on(world, h) {
             let t = abbrev_of(&names.unit_types, &type_ab, &u.kind);
@@ -328,17 +324,17 @@ fn render_hex(world: &World, opts: &MapOptions) -> String {
         }
         let toks: Vec<char> =
             world.tokens(h).map(|t| abbrev_of(&names.tokens, &token_ab, t).chars().next().unwrap_or('?')).collect();
-        let room = cell.w.saturating_sub(if terrain.is_some() {
-            if wide {
-                3
-            } else {
-                2
-            }
-        } else {
-            0
-        });
+        // The middle column is the mark's; terrain keeps the columns left of it, tokens those right of it.
+        let middle = cell.w / 2;
+        let mark = marks_at(world, h);
+        let room = if mark.is_some() || terrain.is_some() { cell.w - middle - 1 } else { cell.w };
         for (i, ch) in toks.iter().rev().take(room).enumerate() {
             line2[cell.w - 1 - i] = (*ch, if color { Style::fg(TOKEN).bold().on(bg) } else { Style::PLAIN });
+        }
+        if let Some(label) = mark {
+            let ch = label.chars().next().unwrap_or('*');
+            let st = if color { Style { fg: Some(16), bg: Some(220), bold: true } } else { Style::PLAIN };
+            line2[middle] = (ch, st);
         }
         for (i, (ch, st)) in line2.into_iter().enumerate() {
             c.put(x + 1 + i, y + 2, ch, st);
@@ -412,7 +408,21 @@ fn legend(
         for (h, label) in &world.marks {
             v.push(format!("{label} {h}"));
         }
-        v.push("(at the hex's top point)".into());
+        v.push("(in the middle of the hex's lower line)".into());
+        items.push(v);
+    }
+    for (side, pools) in side_pools(world) {
+        let mut v = vec![format!("pools of {side}:")];
+        // One word per pool, so a long list wraps between pools.
+        let n = pools.len();
+        v.extend(pools.iter().enumerate().map(|(i, p)| {
+            let one = pools_text(std::slice::from_ref(p));
+            if i + 1 < n {
+                one + ","
+            } else {
+                one
+            }
+        }));
         items.push(v);
     }
     let mut note =

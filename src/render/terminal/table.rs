@@ -157,5 +157,8 @@ pub(super) fn render_table(world: &World, width: f64, height: f64, opts: &MapOpt
     for m in &world.table_marks {
         let _ = writeln!(out, "  {} mark: {}", if m.closed { '.' } else { '*' }, m.label);
     }
+    for (side, pools) in crate::render::side_pools(world) {
+        let _ = writeln!(out, "  pools of {side}: {}", crate::render::pools_text(&pools));
+    }
     out
 }

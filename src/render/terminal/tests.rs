@@ -52,10 +52,36 @@ fn plain_map_shows_units_terrain_tokens_marks_and_labels() {
     assert!(text.contains("Cmg3*"), "{text}");
     assert!(text.contains("wo"), "{text}");
     assert!(text.contains("  C|") || text.contains("  C |") || text.contains("C|"), "crater token:\n{text}");
-    assert!(text.contains("/3\\"), "mark at the top point:\n{text}");
+    assert!(text.lines().nth(9).is_some_and(|l| l.contains("|  3  |")), "the mark inside its hex:\n{text}");
+    assert!(!text.contains("/3\\"), "no mark on a shared top point:\n{text}");
     assert!(text.contains("1,0"), "empty hexes show coordinates:\n{text}");
     assert!(text.contains("mg machine_gun"), "{text}");
     assert!(text.contains("C crater"), "{text}");
+}
+
+#[test]
+fn a_mark_keeps_to_its_hex_beside_terrain_and_tokens() {
+    let mut w = world();
+    w.add_token(Hex::new(1, 0), "wire");
+    w.marks.push((Hex::new(1, 0), Rc::from("X")));
+    let text = render(&w, &MapOptions { color: false, width: 100 });
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[3].contains("|woX W|"), "terrain, mark, token in the lower line:\n{text}");
+    assert!(lines[1].chars().all(|c| " /\\".contains(c)), "the top edges carry no marks:\n{text}");
+    let narrow = render(&w, &MapOptions { color: false, width: 20 });
+    assert!(narrow.contains("|wXW|"), "narrow hexes too:\n{narrow}");
+}
+
+#[test]
+fn side_pools_are_listed_under_the_map() {
+    let mut w = world();
+    w.sides[0].pools = vec![("hq".into(), 6), ("medals".into(), 2)];
+    w.sides[1].pools = vec![("reserve_artillery".into(), 3)];
+    let text = render(&w, &MapOptions { color: false, width: 100 });
+    assert!(text.contains("pools of allies: hq 6, medals 2"), "{text}");
+    assert!(text.contains("pools of central: reserve_artillery 3"), "{text}");
+    let none = render(&world(), &MapOptions { color: false, width: 100 });
+    assert!(!none.contains("pools"), "{none}");
 }
 
 #[test]
@@ -114,7 +140,7 @@ fn colour_map_uses_ansi_and_keeps_the_text() {
 #[test]
 fn tabletop_is_plotted() {
     let mut w = World::new(Map::Table { width: 120.0, height: 60.0 });
-    w.sides = vec![Side { name: "french".into(), baseline: None, pools: vec![] }];
+    w.sides = vec![Side { name: "french".into(), baseline: None, pools: vec![("morale".into(), 5)] }];
     w.add_unit(Unit {
         id: "b1".into(),
         side: "french".into(),
@@ -129,4 +155,5 @@ fn tabletop_is_plotted() {
     let text = render(&w, &MapOptions::default());
     assert!(text.contains("tabletop 120 x 60 cm"), "{text}");
     assert!(text.contains("F b1 [french line] 3/3 at (30, 40) cm facing 270"), "{text}");
+    assert!(text.contains("pools of french: morale 5"), "{text}");
 }

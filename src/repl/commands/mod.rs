@@ -147,6 +147,34 @@ fn declared_names(src: &str) -> Vec<String> {
     out
 }
 
+/// Globals of standard Lua and Luau that the sandbox leaves out, with why.
+const DISABLED: &[(&str, &str)] = &[
+    ("loadstring", "rules run only their ruleset's files; `require` loads a module"),
+    ("load", "rules run only their ruleset's files; `require` loads a module"),
+    ("dofile", "scripts read no files; `require` loads a module, `scenario(...)` a battlefield"),
+    ("loadfile", "scripts read no files; `require` loads a module"),
+    ("getfenv", "environments are fixed"),
+    ("setfenv", "environments are fixed"),
+    ("newproxy", "not needed by rules"),
+    ("gcinfo", "`collectgarbage('count')` gives the memory in use"),
+    ("io", "scripts read and write no files; `print` writes to the output"),
+];
+
+/// The note for a global or library field that the sandbox disabled
+/// (`loadstring`, `os.execute`, ...), or `None` for any other name.
+fn disabled_note(owner: Option<&str>, name: &str) -> Option<String> {
+    match owner {
+        None => {
+            DISABLED.iter().find(|(n, _)| *n == name).map(|(n, why)| format!("`{n}` is disabled in the sandbox: {why}"))
+        }
+        Some("os") => {
+            Some(format!("`os.{name}` is disabled in the sandbox: `os` keeps clock, time, date and difftime"))
+        }
+        Some("debug") => Some(format!("`debug.{name}` is disabled in the sandbox: `debug` keeps traceback")),
+        Some(_) => None,
+    }
+}
+
 /// A "did you mean" for an error caused by a misspelt global or field.
 pub fn suggest(lua: &Lua, state: &State, src: &str, message: &str) -> Option<String> {
     if !message.contains("nil") {
@@ -176,6 +204,9 @@ pub fn suggest(lua: &Lua, state: &State, src: &str, message: &str) -> Option<Str
                 let owner = parent_text.trim_end();
                 let owner =
                     &owner[owner.rfind(|c: char| c.is_whitespace() || c == '=' || c == '(').map_or(0, |p| p + 1)..];
+                if let Some(note) = disabled_note(Some(owner), name) {
+                    return Some(note);
+                }
                 if let Some(c) = closest(name, known.iter().map(|(n, _)| n.as_str())) {
                     return Some(format!("`{owner}` has no `{name}`; did you mean `{owner}{sep}{c}`?"));
                 }
@@ -183,6 +214,9 @@ pub fn suggest(lua: &Lua, state: &State, src: &str, message: &str) -> Option<Str
             _ => {
                 if declared.iter().any(|d| d == name) || global(lua, name).is_some() {
                     continue;
+                }
+                if let Some(note) = disabled_note(None, name) {
+                    return Some(note);
                 }
                 let names = global_names(lua);
                 return Some(match closest(name, names.iter().map(String::as_str)) {
@@ -291,6 +325,7 @@ impl Session {
             "help" => self.help(args.first().map(String::as_str)),
             "map" => self.map(&args),
             "units" => self.units(args.first().map(String::as_str)),
+            "sides" => self.sides(),
             "log" => self.log(&args),
             "load" | "open" => self.load(cmd, &args),
             "ruleset" => self.ruleset(&args),

@@ -5,6 +5,23 @@ use super::*;
 
 impl Session {
     pub(super) fn load(&mut self, cmd: &Command, args: &[String]) -> Result<(), CmdError> {
+        if args.is_empty() {
+            // `:load` alone: what is loaded, and what could be.
+            let source = self.host.state.scenario.borrow().clone();
+            let mut out = match source {
+                Some(p) => format!("the battlefield is {} ({})\n", self.scenario_name, crate::lua::display_path(&p)),
+                None => "no scenario file is loaded\n".to_string(),
+            };
+            let files = super::super::helper::scenario_files();
+            if !files.is_empty() {
+                let _ = writeln!(out, "scenarios (:load NAME; the .yaml may be left off):");
+                for f in files {
+                    let _ = writeln!(out, "  {}", f.strip_suffix(".yaml").unwrap_or(&f));
+                }
+            }
+            self.say(&out);
+            return Ok(());
+        }
         let [file] = args else { return Err(Self::usage(cmd.name)) };
         let path = resolve_scenario(file).ok_or_else(|| {
             CmdError::Text(format!(
@@ -41,6 +58,10 @@ impl Session {
 
     pub(super) fn ruleset(&mut self, args: &[String]) -> Result<(), CmdError> {
         let (name, variant) = match args {
+            [] => {
+                self.show_rulesets();
+                return Ok(());
+            }
             [n] => (n, None),
             [n, v] => (n, Some(v)),
             _ => return Err(Self::usage("ruleset")),
@@ -67,6 +88,48 @@ impl Session {
         Ok(())
     }
 
+    /// `:ruleset` alone: the ruleset loaded (and variant), and those there are.
+    fn show_rulesets(&mut self) {
+        let rs = self.host.state.ruleset.borrow().clone();
+        let mut out = match &rs {
+            Some(r) => {
+                let v = r.variant.as_ref().map(|v| format!(", variant {v}")).unwrap_or_default();
+                let vs = if r.variants.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (variants: {})", r.variants.keys().cloned().collect::<Vec<_>>().join(", "))
+                };
+                format!("the ruleset is {}{v}{vs}\n", r.name)
+            }
+            None => "no ruleset is loaded\n".to_string(),
+        };
+        let names = super::super::helper::ruleset_names();
+        if !names.is_empty() {
+            let _ = writeln!(out, "rulesets (:ruleset NAME [VARIANT]): {}", names.join(", "));
+        }
+        self.say(&out);
+    }
+
+    /// The lines `:set` shows for one param: value, type, range, default when changed, doc.
+    fn param_lines(rs: &Ruleset, module: &str, name: &str, def: &crate::ruleset::ParamDef, width: usize) -> String {
+        let mut out = String::new();
+        let key = format!("{module}.{name}");
+        let value = rs.value(&key).map(|v| v.to_string()).unwrap_or_default();
+        let range = match (def.min, def.max) {
+            (Some(a), Some(b)) => format!(" {a}..{b}"),
+            (Some(a), None) => format!(" >= {a}"),
+            (None, Some(b)) => format!(" <= {b}"),
+            _ => String::new(),
+        };
+        let changed =
+            if Some(&def.default) != rs.value(&key) { format!(", default {}", def.default) } else { String::new() };
+        let _ = writeln!(out, "  {key} = {value}   ({}{range}{changed})", def.ty);
+        for line in wrap(&def.doc, width.saturating_sub(6).max(30)) {
+            let _ = writeln!(out, "      {line}");
+        }
+        out
+    }
+
     pub(super) fn set(&mut self, args: &[String]) -> Result<(), CmdError> {
         let rs = self.host.state.ruleset.borrow().clone();
         let Some(rs) = rs else { return Err(CmdError::Text("no ruleset is loaded".into())) };
@@ -78,23 +141,7 @@ impl Session {
             }
             for (module, defs) in &rs.params {
                 for (name, def) in defs {
-                    let key = format!("{module}.{name}");
-                    let value = rs.value(&key).map(|v| v.to_string()).unwrap_or_default();
-                    let range = match (def.min, def.max) {
-                        (Some(a), Some(b)) => format!(" {a}..{b}"),
-                        (Some(a), None) => format!(" >= {a}"),
-                        (None, Some(b)) => format!(" <= {b}"),
-                        _ => String::new(),
-                    };
-                    let changed = if Some(&def.default) != rs.value(&key) {
-                        format!(", default {}", def.default)
-                    } else {
-                        String::new()
-                    };
-                    let _ = writeln!(out, "  {key} = {value}   ({}{range}{changed})", def.ty);
-                    for line in wrap(&def.doc, width.saturating_sub(6).max(30)) {
-                        let _ = writeln!(out, "      {line}");
-                    }
+                    out.push_str(&Self::param_lines(&rs, module, name, def, width));
                 }
             }
             if rs.params.is_empty() {
@@ -103,7 +150,41 @@ impl Session {
             self.say(&out);
             return Ok(());
         }
-        let assignment = args.join("");
+        let mut assignment = args.join("");
+        let Some((key, text)) = assignment.split_once('=').map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        else {
+            // `:set module.param` (or `:set module`) without a value: show it.
+            let key = assignment.trim();
+            let (module, name) = key.split_once('.').unwrap_or((key, ""));
+            let width = self.width.clamp(40, 120);
+            let mut out = String::new();
+            if let Some(defs) = rs.params.get(module) {
+                for (n, def) in defs.iter().filter(|(n, _)| name.is_empty() || n.as_str() == name) {
+                    out.push_str(&Self::param_lines(&rs, module, n, def, width));
+                }
+            }
+            if out.is_empty() {
+                let names = rs.param_names();
+                let hint = closest(key, names.iter().map(String::as_str))
+                    .map(|c| format!("; did you mean {c}?"))
+                    .unwrap_or_else(|| " (:set lists them)".to_string());
+                return Err(CmdError::Text(format!("ruleset '{}' has no param '{key}'{hint}", rs.name)));
+            }
+            out.push_str("  (:set MODULE.PARAM=VALUE changes it; =default puts the default back)\n");
+            self.say(&out);
+            return Ok(());
+        };
+        if text == "default" {
+            // `:set module.param=default`: back to the ruleset's default.
+            let (module, name) = key.split_once('.').unwrap_or((&key, ""));
+            if let Some(def) = rs.params.get(module).and_then(|d| d.get(name)) {
+                let text = match &def.default {
+                    serde_json::Value::String(s) => s.clone(),
+                    v => v.to_string(),
+                };
+                assignment = format!("{key}={text}");
+            }
+        }
         let before = self.snapshot(&format!(":set {assignment}"));
         self.host.set_param(&assignment).map_err(CmdError::Script)?;
         self.record(before);

@@ -1,7 +1,8 @@
-//! The commands that only look: `:map`, `:units`, `:log` (and the line of
-//! sight `:map` draws).
+//! The commands that only look: `:map`, `:units`, `:sides`, `:log` (and the
+//! line of sight `:map` draws).
 
 use super::*;
+use crate::render::{pools_text, side_pools};
 
 impl Session {
     /// Asks the ruleset (through Lua, so a custom rule counts) whether a sees b.
@@ -128,35 +129,56 @@ impl Session {
                 ]
             })
             .collect();
+        let pools: Vec<(String, Vec<(String, i64)>)> =
+            side_pools(&w).into_iter().filter(|(n, _)| side.is_none_or(|s| n == s)).collect();
+        drop(w);
+        let mut out = if rows.is_empty() {
+            "(no units)\n".to_string()
+        } else {
+            text_table(&["id", "side", "type", "strength", "at", "leader", "props"], &rows, self.color)
+        };
+        // The sides' pools (HQ tokens, medals, ...) under the units.
+        for (name, p) in &pools {
+            let _ = writeln!(out, "  pools of {name}: {}", pools_text(p));
+        }
+        self.say(&out);
+        Ok(())
+    }
+
+    /// `:sides`: each side with its units, baseline, whose turn it is and its
+    /// pools (HQ tokens, medals, battery strength, victory banners, ...).
+    pub(super) fn sides(&mut self) -> Result<(), CmdError> {
+        let w = self.host.state.world.borrow();
+        let rows: Vec<[String; 4]> = w
+            .sides
+            .iter()
+            .map(|s| {
+                let mine = || w.units.iter().filter(|u| u.side == s.name);
+                let name = if w.current_side.as_deref() == Some(&*s.name) {
+                    format!("{} (to play)", s.name)
+                } else {
+                    s.name.to_string()
+                };
+                [
+                    name,
+                    format!("{}/{}", mine().filter(|u| u.alive()).count(), mine().count()),
+                    s.baseline.map_or("-", |b| b.name()).to_string(),
+                    if s.pools.is_empty() {
+                        "-".to_string()
+                    } else {
+                        s.pools.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
+                    },
+                ]
+            })
+            .collect();
+        let turn = w.turn;
         drop(w);
         if rows.is_empty() {
-            self.say("(no units)");
+            self.say("(no sides)");
             return Ok(());
         }
-        let header = ["id", "side", "type", "strength", "at", "leader", "props"];
-        let mut widths = header.map(str::len);
-        for r in &rows {
-            for (i, c) in r.iter().enumerate() {
-                widths[i] = widths[i].max(c.chars().count());
-            }
-        }
-        let line = |cells: &[String]| {
-            let mut s = String::from(" ");
-            for (i, c) in cells.iter().enumerate() {
-                let _ = write!(s, " {:<w$}", c, w = widths[i]);
-            }
-            s.trim_end().to_string()
-        };
-        let mut out = String::new();
-        let head = line(&header.map(String::from));
-        if self.color {
-            let _ = writeln!(out, "\x1b[1m{head}\x1b[0m");
-        } else {
-            let _ = writeln!(out, "{head}");
-        }
-        for r in &rows {
-            let _ = writeln!(out, "{}", line(r));
-        }
+        let mut out = text_table(&["side", "units", "baseline", "pools"], &rows, self.color);
+        let _ = writeln!(out, "  turn {turn}; units: on the battlefield/all; world:pool(side, name) reads a pool");
         self.say(&out);
         Ok(())
     }
@@ -185,4 +207,32 @@ impl Session {
         self.say(&out);
         Ok(())
     }
+}
+
+/// A table with a bold header (on a terminal), columns as wide as their widest cell.
+fn text_table<const N: usize>(header: &[&str; N], rows: &[[String; N]], color: bool) -> String {
+    let mut widths = header.map(str::len);
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            widths[i] = widths[i].max(c.chars().count());
+        }
+    }
+    let line = |cells: &[String]| {
+        let mut s = String::from(" ");
+        for (i, c) in cells.iter().enumerate() {
+            let _ = write!(s, " {:<w$}", c, w = widths[i]);
+        }
+        s.trim_end().to_string()
+    };
+    let mut out = String::new();
+    let head = line(&header.map(String::from));
+    if color {
+        let _ = writeln!(out, "\x1b[1m{head}\x1b[0m");
+    } else {
+        let _ = writeln!(out, "{head}");
+    }
+    for r in rows {
+        let _ = writeln!(out, "{}", line(r));
+    }
+    out
 }
