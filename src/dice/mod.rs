@@ -349,6 +349,23 @@ impl DiceBox {
         })
     }
 
+    /// The index of a kind named by `name`'s bytes, tried as `kind_index`
+    /// tries (the last kind first), without building an error: `None` when
+    /// no kind has exactly that name (the caller then asks `kind_index`).
+    pub fn kind_index_bytes(&self, name: &[u8]) -> Option<usize> {
+        let same = |k: &DieKind| {
+            let a = k.name.as_bytes();
+            a.len() == name.len() && a.iter().zip(name).all(|(x, y)| x == y)
+        };
+        let last = self.last_kind.get();
+        if self.kinds.get(last).is_some_and(same) {
+            return Some(last);
+        }
+        let i = self.kinds.iter().position(same)?;
+        self.last_kind.set(i);
+        Some(i)
+    }
+
     /// Reseeds the random generator (and leaves enumeration mode).
     pub fn seed(&mut self, seed: u64) {
         self.source = Source::Random(rng_for(seed));

@@ -54,8 +54,97 @@ type Body = for<'a> unsafe fn(l: *mut ffi::lua_State, st: &State, call: Call<'a>
 /// # Safety
 /// `l` is the running Lua state of a roll method call (see `register`), with room for the values pushed.
 unsafe fn state<'a>(l: *mut ffi::lua_State) -> &'a State {
-    // SAFETY: the function's `# Safety` contract.
-    unsafe { &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const State) }
+    // SAFETY: the function's `# Safety` contract. The main thread's data is
+    // the host state when set (see `fast::run`), and quicker to read than
+    // the upvalue, which a coroutine's thread reads instead.
+    unsafe {
+        let st = ffi::lua_getthreaddata(l) as *const State;
+        if !st.is_null() {
+            return &*st;
+        }
+        &*(ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const State)
+    }
+}
+
+/// Byte equality without a call to `memcmp` (face names are short).
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// `r:count(v)` on a decided roll, the hot case of simulation: the answer,
+/// or `None` for everything else (a lazy roll, a face that is neither a
+/// string nor a number, a string asked of a die with numeric faces, a busy
+/// world, a redefined kind), which `count_body` then answers or rejects with
+/// its message. No Lua call and no allocation happen here, and nothing is
+/// pushed.
+///
+/// # Safety
+/// `l` is the running Lua state of a roll method call (see `register`).
+#[inline(always)]
+unsafe fn count_decided(l: *mut ffi::lua_State) -> Option<u32> {
+    // SAFETY: the function's `# Safety` contract: index 1 is read only once
+    // it is known to be a roll userdata, whose header and counts it holds.
+    unsafe {
+        let h = ffi::lua_touserdatatagged(l, 1, ROLL_TAG) as *mut Header;
+        if h.is_null() || (*h).lazy != CONCRETE {
+            return None;
+        }
+        let st = state(l);
+        let w = st.world.try_borrow().ok()?;
+        let kind = w.dice.kinds().get((*h).kind as usize)?;
+        if kind.generation != (*h).generation || kind.values.len() != (*h).nv as usize {
+            return None;
+        }
+        let counts = counts_of(h);
+        let mut n = 0;
+        match ffi::lua_type(l, 2) {
+            ffi::LUA_TSTRING => {
+                let mut len = 0usize;
+                let p = ffi::lua_tolstring(l, 2, &mut len) as *const u8;
+                let t = std::slice::from_raw_parts(p, len);
+                for (f, &c) in kind.values.iter().zip(counts.iter()) {
+                    match f {
+                        Face::Sym(s) if same_bytes(s.as_bytes(), t) => n += c,
+                        Face::Sym(_) => {}
+                        // "3" asked of a numeric face: the general path parses it.
+                        Face::Num(_) => return None,
+                    }
+                }
+            }
+            ffi::LUA_TNUMBER => {
+                let x = ffi::lua_tonumberx(l, 2, std::ptr::null_mut());
+                for (f, &c) in kind.values.iter().zip(counts.iter()) {
+                    if let Face::Num(v) = f {
+                        if *v as f64 == x {
+                            n += c;
+                        }
+                    }
+                }
+            }
+            _ => return None,
+        }
+        Some(n)
+    }
+}
+
+/// `r:count(v)`: the decided case straight away, anything else through `run`.
+///
+/// # Safety
+/// `l` is the running Lua state of a roll method call (see `register`).
+#[inline(always)]
+unsafe fn count_call(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: the function's `# Safety` contract; a C function has room to
+    // push one value.
+    unsafe {
+        match count_decided(l) {
+            Some(n) => {
+                ffi::lua_pushnumber(l, n as f64);
+                1
+            }
+            None => run(l, count_body),
+        }
+    }
 }
 
 /// The roll at stack index 1.
@@ -330,7 +419,7 @@ pub(super) unsafe extern "C-unwind" fn roll_index(l: *mut ffi::lua_State) -> c_i
 /// Called by Luau only, as a roll method registered by `register`.
 pub(super) unsafe extern "C-unwind" fn roll_count(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: the function's `# Safety` contract.
-    unsafe { run(l, count_body) }
+    unsafe { count_call(l) }
 }
 /// # Safety
 /// Called by Luau only, as a roll method registered by `register`.
@@ -362,10 +451,11 @@ pub(super) unsafe extern "C-unwind" fn roll_namecall(l: *mut ffi::lua_State) -> 
     // SAFETY: the function's `# Safety` contract.
     unsafe {
         let p = ffi::lua_namecallatom(l, std::ptr::null_mut()) as *const u8;
-        // "count" or "count_any", read without measuring the string first.
-        if !p.is_null() && std::slice::from_raw_parts(p, 5) == b"count" {
+        // "count" or "count_any", read byte by byte up to the first that
+        // differs (the name ends with a NUL, so no read passes its end).
+        if !p.is_null() && b"count".iter().enumerate().all(|(i, &b)| *p.add(i) == b) {
             match *p.add(5) {
-                0 => return run(l, count_body),
+                0 => return count_call(l),
                 b'_' if CStr::from_ptr(p as *const _).to_bytes() == b"count_any" => return run(l, count_any_body),
                 _ => {}
             }
