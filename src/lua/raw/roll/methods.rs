@@ -72,40 +72,43 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
-/// `r:count(v)` on a decided roll, the hot case of simulation: the answer,
-/// or `None` for everything else (a lazy roll, a face that is neither a
-/// string nor a number, a string asked of a die with numeric faces, a busy
-/// world, a redefined kind), which `count_body` then answers or rejects with
-/// its message. No Lua call and no allocation happen here, and nothing is
+/// `r:count(v)` without the general method machinery, the hot case of
+/// `sim` (a decided roll) and of `exact` (a lazy one, observed): the answer
+/// or an error to raise, or `None` for everything else (a face that is
+/// neither a string nor a number, a string asked of a die with numeric
+/// faces, a busy world, a redefined kind), which `count_body` then answers
+/// or rejects with its message. Nothing is decided before `None` is
+/// returned, no Lua call and no allocation happen here, and nothing is
 /// pushed.
 ///
 /// # Safety
 /// `l` is the running Lua state of a roll method call (see `register`).
 #[inline(always)]
-unsafe fn count_decided(l: *mut ffi::lua_State) -> Option<u32> {
+unsafe fn count_quick(l: *mut ffi::lua_State) -> Option<Result<u32, String>> {
     // SAFETY: the function's `# Safety` contract: index 1 is read only once
     // it is known to be a roll userdata, whose header and counts it holds.
     unsafe {
         let h = ffi::lua_touserdatatagged(l, 1, ROLL_TAG) as *mut Header;
-        if h.is_null() || (*h).lazy != CONCRETE {
+        if h.is_null() {
             return None;
         }
         let st = state(l);
-        let w = st.world.try_borrow().ok()?;
+        let lazy = (*h).lazy != CONCRETE;
+        let mut w = st.world.try_borrow_mut().ok()?;
         let kind = w.dice.kinds().get((*h).kind as usize)?;
         if kind.generation != (*h).generation || kind.values.len() != (*h).nv as usize {
             return None;
         }
-        let counts = counts_of(h);
-        let mut n = 0;
+        // The values asked for, as a bit set (a die has at most 250 values).
+        let mut set = Set::default();
         match ffi::lua_type(l, 2) {
             ffi::LUA_TSTRING => {
                 let mut len = 0usize;
                 let p = ffi::lua_tolstring(l, 2, &mut len) as *const u8;
                 let t = std::slice::from_raw_parts(p, len);
-                for (f, &c) in kind.values.iter().zip(counts.iter()) {
+                for (i, f) in kind.values.iter().enumerate() {
                     match f {
-                        Face::Sym(s) if same_bytes(s.as_bytes(), t) => n += c,
+                        Face::Sym(s) if same_bytes(s.as_bytes(), t) => set.0[i / 64] |= 1 << (i % 64),
                         Face::Sym(_) => {}
                         // "3" asked of a numeric face: the general path parses it.
                         Face::Num(_) => return None,
@@ -114,21 +117,23 @@ unsafe fn count_decided(l: *mut ffi::lua_State) -> Option<u32> {
             }
             ffi::LUA_TNUMBER => {
                 let x = ffi::lua_tonumberx(l, 2, std::ptr::null_mut());
-                for (f, &c) in kind.values.iter().zip(counts.iter()) {
-                    if let Face::Num(v) = f {
-                        if *v as f64 == x {
-                            n += c;
-                        }
+                for (i, f) in kind.values.iter().enumerate() {
+                    if matches!(f, Face::Num(v) if *v as f64 == x) {
+                        set.0[i / 64] |= 1 << (i % 64);
                     }
                 }
             }
             _ => return None,
         }
-        Some(n)
+        if lazy {
+            return Some(count_set(&mut w, h, set));
+        }
+        let counts = counts_of(h);
+        Some(Ok(counts.iter().enumerate().filter(|(i, _)| set.has(*i)).map(|(_, &c)| c).sum()))
     }
 }
 
-/// `r:count(v)`: the decided case straight away, anything else through `run`.
+/// `r:count(v)`: the common cases straight away, anything else through `run`.
 ///
 /// # Safety
 /// `l` is the running Lua state of a roll method call (see `register`).
@@ -137,11 +142,12 @@ unsafe fn count_call(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: the function's `# Safety` contract; a C function has room to
     // push one value.
     unsafe {
-        match count_decided(l) {
-            Some(n) => {
+        match count_quick(l) {
+            Some(Ok(n)) => {
                 ffi::lua_pushnumber(l, n as f64);
                 1
             }
+            Some(Err(msg)) => raise(l, msg),
             None => run(l, count_body),
         }
     }
