@@ -99,16 +99,22 @@ unsafe fn count_quick(l: *mut ffi::lua_State) -> Option<Result<u32, String>> {
         if kind.generation != (*h).generation || kind.values.len() != (*h).nv as usize {
             return None;
         }
-        // The values asked for, as a bit set (a die has at most 250 values).
+        // The values asked for, as a bit set (a die has at most 250 values),
+        // and, for a decided roll, how many dice show them.
         let mut set = Set::default();
+        let mut n = 0;
+        let counts = counts_of(h);
         match ffi::lua_type(l, 2) {
             ffi::LUA_TSTRING => {
                 let mut len = 0usize;
                 let p = ffi::lua_tolstring(l, 2, &mut len) as *const u8;
                 let t = std::slice::from_raw_parts(p, len);
-                for (i, f) in kind.values.iter().enumerate() {
+                for (i, (f, &c)) in kind.values.iter().zip(counts.iter()).enumerate() {
                     match f {
-                        Face::Sym(s) if same_bytes(s.as_bytes(), t) => set.0[i / 64] |= 1 << (i % 64),
+                        Face::Sym(s) if same_bytes(s.as_bytes(), t) => {
+                            set.0[i / 64] |= 1 << (i % 64);
+                            n += c;
+                        }
                         Face::Sym(_) => {}
                         // "3" asked of a numeric face: the general path parses it.
                         Face::Num(_) => return None,
@@ -117,9 +123,10 @@ unsafe fn count_quick(l: *mut ffi::lua_State) -> Option<Result<u32, String>> {
             }
             ffi::LUA_TNUMBER => {
                 let x = ffi::lua_tonumberx(l, 2, std::ptr::null_mut());
-                for (i, f) in kind.values.iter().enumerate() {
+                for (i, (f, &c)) in kind.values.iter().zip(counts.iter()).enumerate() {
                     if matches!(f, Face::Num(v) if *v as f64 == x) {
                         set.0[i / 64] |= 1 << (i % 64);
+                        n += c;
                     }
                 }
             }
@@ -128,8 +135,7 @@ unsafe fn count_quick(l: *mut ffi::lua_State) -> Option<Result<u32, String>> {
         if lazy {
             return Some(count_set(&mut w, h, set));
         }
-        let counts = counts_of(h);
-        Some(Ok(counts.iter().enumerate().filter(|(i, _)| set.has(*i)).map(|(_, &c)| c).sum()))
+        Some(Ok(n))
     }
 }
 
