@@ -8,6 +8,7 @@
 //!   cargo bench --bench analysis -- --trials 2000000
 //!   cargo bench --bench analysis -- native sim --runs 7   # best of 7 (a noisy machine)
 //!   cargo bench --bench analysis -- dice --trials 200000  # the dice trial three ways
+//!   cargo bench --bench analysis -- rulesets              # one trial per ruleset
 //!
 //! Figures and how to read them: docs/PERFORMANCE.md.
 
@@ -223,6 +224,50 @@ fn dice_ways(trials: u64) {
     }
 }
 
+/// One representative trial per ruleset, each exercising that ruleset's hot
+/// rule, through `sim` on 1 thread, runs interleaved (the minimum of each
+/// counts). Trials per run differ because the trials do: each run takes a
+/// fraction of a second on an idle core. Shared by every ruleset: a change
+/// to the core shows here for all of them.
+const RULESET_TRIALS: [(&str, &str, u64); 4] = [
+    // the reserve artillery's Artillery Bombard on the trench line
+    ("great_war", "scripts/analysis/ra_bombard.lua", 100_000),
+    // a line's volley at 2 hexes, with rally checks and retreats
+    ("tricorne", "scripts/tricorne/volley.lua", 20_000),
+    // the mountain pass played through, overwatch firing at once
+    ("viktory", "scripts/viktory/overwatch_at_once.lua", 400),
+    // the grand battery's massed fire (tabletop geometry)
+    ("republique", "scripts/republique/grand_battery_odds.lua", 100),
+];
+
+fn rulesets() {
+    let runs = RUNS.load(std::sync::atomic::Ordering::Relaxed).max(1);
+    let mut best = [f64::INFINITY; RULESET_TRIALS.len()];
+    for _ in 0..runs {
+        for (i, (_, path, trials)) in RULESET_TRIALS.iter().enumerate() {
+            let cfg = SimConfig {
+                setup: Setup { script: root().join(path), ..Setup::default() },
+                vs: None,
+                trials: *trials,
+                seed: 1,
+                threads: 1,
+                shard: None,
+                progress: false,
+            };
+            let t = Instant::now();
+            sandtable::analysis::sim::run(&cfg).expect("sim");
+            best[i] = best[i].min(t.elapsed().as_secs_f64());
+        }
+    }
+    for (i, (name, path, trials)) in RULESET_TRIALS.iter().enumerate() {
+        println!(
+            "sim, {name:<11} 1 thread: {trials:>7} trials in {:.3} s = {:>9.2} µs/trial  ({path})",
+            best[i],
+            best[i] / *trials as f64 * 1e6,
+        );
+    }
+}
+
 fn startup() {
     let empty = std::env::temp_dir().join("sandtable_bench_empty.lua");
     std::fs::write(&empty, "").expect("temp file");
@@ -346,6 +391,9 @@ fn main() {
     }
     if want("dice") {
         dice_ways(trials);
+    }
+    if want("rulesets") {
+        rulesets();
     }
     if want("apicost") {
         apicost();

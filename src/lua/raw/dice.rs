@@ -6,13 +6,13 @@ use super::fast::{self, fast_fn};
 // the log off; anything else goes to the full function in `dice_api`.
 fast_fn!(counts, |l, st| {
     let n = fast::whole_arg(l, 1, 0, crate::dice::MAX_POOL as i64)?;
-    let kind = fast::str_arg(l, 2)?;
-    fast::opt_str_arg(l, 3)?;
+    let kind = name_bytes(l, 2)?;
+    reason_ok(l)?;
     let mut w = st.world.try_borrow_mut().ok()?;
     if w.log.recording {
         return None;
     }
-    let k = w.dice.kind_index(kind).ok()?;
+    let k = w.dice.kind_index_bytes(kind)?;
     let mut counts = [0u32; 16];
     let nv = w.dice.kind(k).values.len();
     if nv > counts.len() {
@@ -32,13 +32,13 @@ fast_fn!(counts, |l, st| {
 // at most 16 values and the log off; anything else goes to the full function.
 fast_fn!(roll, |l, st| {
     let n = fast::whole_arg(l, 1, 0, crate::dice::MAX_POOL as i64)?;
-    let kind = fast::str_arg(l, 2)?;
-    fast::opt_str_arg(l, 3)?;
+    let kind = name_bytes(l, 2)?;
+    reason_ok(l)?;
     let mut w = st.world.try_borrow_mut().ok()?;
     if w.log.recording {
         return None;
     }
-    let k = w.dice.kind_index(kind).ok()?;
+    let k = w.dice.kind_index_bytes(kind)?;
     if w.dice.kind(k).values.len() > super::roll::INLINE {
         return None;
     }
@@ -50,3 +50,35 @@ fast_fn!(roll, |l, st| {
     r.header = super::roll::roll(&mut w, k, n as u32, "", &mut r.counts[..nv]).ok()?;
     Some(fast::Out::Roll(r))
 });
+
+/// A string argument's bytes, unchecked as UTF-8 (a kind name compared byte
+/// for byte: text that is not UTF-8 matches no kind and goes to the full
+/// function, which reports it).
+fn name_bytes<'call>(l: fast::Frame<'call>, i: std::os::raw::c_int) -> Option<&'call [u8]> {
+    // SAFETY: `i` is one of the call's first arguments (an acceptable index);
+    // a string's bytes stay on the stack, unchanged, until the call returns,
+    // which the frame's lifetime bounds.
+    unsafe {
+        if mlua::ffi::lua_type(l.raw(), i) != mlua::ffi::LUA_TSTRING {
+            return None;
+        }
+        let mut len = 0usize;
+        let p = mlua::ffi::lua_tolstring(l.raw(), i, &mut len) as *const u8;
+        Some(std::slice::from_raw_parts(p, len))
+    }
+}
+
+/// The optional reason (argument 3) is nil, absent or UTF-8 text, as the
+/// full function requires. With the log off it is not otherwise read.
+fn reason_ok(l: fast::Frame<'_>) -> Option<()> {
+    // SAFETY: 3 is an acceptable index of a C function's frame.
+    let t = unsafe { mlua::ffi::lua_type(l.raw(), 3) };
+    match t {
+        mlua::ffi::LUA_TNONE | mlua::ffi::LUA_TNIL => Some(()),
+        mlua::ffi::LUA_TSTRING => {
+            let b = name_bytes(l, 3)?;
+            (b.is_ascii() || std::str::from_utf8(b).is_ok()).then_some(())
+        }
+        _ => None,
+    }
+}

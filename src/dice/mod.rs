@@ -24,14 +24,15 @@
 
 use std::collections::VecDeque;
 
-use rustc_hash::FxHashMap;
-
 use crate::battlefield::same_name;
 use std::fmt;
 use std::rc::Rc;
 
 use rand::Rng;
 use rand_pcg::Pcg64Mcg;
+
+mod enumerate;
+pub use enumerate::{split_weights, Enumeration, LazyRoll};
 
 /// One face value: a number (numeric dice) or a symbol name.
 #[derive(Clone, Debug, PartialEq)]
@@ -262,73 +263,6 @@ impl PoolOutcomes {
     }
 }
 
-/// The binomial split of `m` dice between two sets of faces (`a` and `b`
-/// faces): entry j is the probability that exactly j of them fall in the
-/// first set, as a reduced fraction (numerator, denominator).
-pub fn split_weights(a: u32, b: u32, m: u32) -> Option<Vec<(u128, u128)>> {
-    let den = ((a + b) as u128).checked_pow(m)?;
-    let mut out = Vec::with_capacity(m as usize + 1);
-    let mut choose: u128 = 1; // C(m, j)
-    for j in 0..=m {
-        if j > 0 {
-            choose = choose.checked_mul((m - j + 1) as u128)? / j as u128;
-        }
-        let num = choose.checked_mul((a as u128).checked_pow(j)?)?.checked_mul((b as u128).checked_pow(m - j)?)?;
-        let g = gcd(num, den);
-        out.push((num / g, den / g));
-    }
-    Some(out)
-}
-
-fn gcd(mut a: u128, mut b: u128) -> u128 {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a.max(1)
-}
-
-/// A roll `exact` has not fully looked at (see the module notes).
-#[derive(Clone, Debug, Default)]
-pub struct LazyRoll {
-    pub kind: usize,
-    /// Dice known to show each value: forced, or decided by an observation.
-    pub known: Vec<u32>,
-    /// The undecided dice: blocks of two or more values (bit masks over value
-    /// indices) and how many dice lie somewhere in each.
-    pub open: Vec<(u64, u32)>,
-    /// True when at least one die came from a forced queue.
-    pub forced: bool,
-    /// Where the roll's event sits in the world log, when it was logged
-    /// (the caller keeps that event in step with [`LazyRoll::representative`]).
-    pub log_at: Option<usize>,
-}
-
-impl LazyRoll {
-    /// Counts consistent with everything observed so far: the known dice,
-    /// and each block's undecided dice on the block's first value (in
-    /// canonical order). The log shows this for a roll `exact` has not
-    /// fully read.
-    pub fn representative(&self) -> Vec<u32> {
-        let mut out = self.known.clone();
-        for &(mask, m) in &self.open {
-            out[mask.trailing_zeros() as usize] += m;
-        }
-        out
-    }
-
-    /// Puts `m` dice in the block `mask`: known when the block is one value.
-    fn place(&mut self, mask: u64, m: u32) {
-        if m == 0 || mask == 0 {
-            return;
-        }
-        if mask.is_power_of_two() {
-            self.known[mask.trailing_zeros() as usize] += m;
-        } else {
-            self.open.push((mask, m));
-        }
-    }
-}
-
 /// What [`DiceBox::roll_start`] did.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Rolled {
@@ -345,229 +279,6 @@ pub enum Source {
     Random(Pcg64Mcg),
     /// Enumeration for `exact`: replay a path of outcome indices, then branch.
     Enumerate(Enumeration),
-}
-
-/// The state of one depth-first walk over roll outcomes. Each roll that is not
-/// forced is a choice point; `path[i]` is the outcome chosen at choice point `i`
-/// and `widths[i]` how many outcomes it has.
-#[derive(Clone, Debug, Default)]
-pub struct Enumeration {
-    pub path: Vec<u32>,
-    pub widths: Vec<u32>,
-    /// Next choice point this execution reaches.
-    pub pos: usize,
-    /// Probability of the path so far, as numerator/denominator factors.
-    pub weight_num: Vec<u128>,
-    pub weight_den: Vec<u128>,
-    /// Outcome tables per (kind, n), built lazily.
-    cache: FxHashMap<(usize, u32), Rc<PoolOutcomes>>,
-    /// Set when a pool was too large to enumerate.
-    pub overflow: bool,
-    /// Counts executions, so a roll from an earlier one is not read as a new one.
-    pub epoch: u32,
-    /// Lazy rolls and their tables (boxed: `Source` stays small).
-    lz: Box<Lazies>,
-}
-
-/// Binomial split tables per (faces in, faces out, dice).
-type SplitTables = FxHashMap<(u32, u32, u32), Rc<Vec<(u128, u128)>>>;
-
-/// The lazy rolls of one execution and the tables their looks use.
-#[derive(Clone, Debug, Default)]
-struct Lazies {
-    /// `rolls[..live]` are this execution's; the rest are kept for their allocations.
-    rolls: Vec<LazyRoll>,
-    live: usize,
-    splits: SplitTables,
-    /// Outcome tables of blocks per (kind, block, dice).
-    blocks: FxHashMap<(usize, u64, u32), Rc<PoolOutcomes>>,
-}
-
-impl Enumeration {
-    /// Starts the next execution of the trial: replay from the first choice point.
-    pub fn restart(&mut self) {
-        self.pos = 0;
-        self.weight_num.clear();
-        self.weight_den.clear();
-        self.lz.live = 0;
-        self.epoch = self.epoch.wrapping_add(1);
-    }
-
-    /// The next choice point, `width` outcomes wide: the outcome on the path
-    /// being replayed, or a new point at outcome 0.
-    fn choose(&mut self, width: u32) -> Result<u32, DiceError> {
-        if self.pos < self.path.len() {
-            if self.widths[self.pos] != width {
-                return Err(DiceError::Diverged);
-            }
-            self.pos += 1;
-            return Ok(self.path[self.pos - 1]);
-        }
-        self.path.push(0);
-        self.widths.push(width);
-        self.pos += 1;
-        Ok(0)
-    }
-
-    /// Starts a lazy roll of `left` undecided dice over every value of
-    /// `kind`, on top of `known` (forced dice). Returns its index.
-    fn start_lazy(&mut self, kind: usize, nv: usize, known: &[u32], left: u32, forced: bool) -> u32 {
-        if self.lz.live == self.lz.rolls.len() {
-            self.lz.rolls.push(LazyRoll::default());
-        }
-        let r = &mut self.lz.rolls[self.lz.live];
-        r.kind = kind;
-        r.known.clear();
-        r.known.extend_from_slice(known);
-        r.open.clear();
-        r.forced = forced;
-        r.log_at = None;
-        let all = if nv == 64 { u64::MAX } else { (1u64 << nv) - 1 };
-        r.place(all, left);
-        self.lz.live += 1;
-        (self.lz.live - 1) as u32
-    }
-
-    /// The lazy roll `index` made in execution `epoch`.
-    pub fn lazy(&self, index: u32, epoch: u32) -> Result<&LazyRoll, DiceError> {
-        if epoch != self.epoch || index as usize >= self.lz.live {
-            return Err(DiceError::StaleRoll);
-        }
-        Ok(&self.lz.rolls[index as usize])
-    }
-
-    /// Sets where the lazy roll's event sits in the log.
-    pub fn set_log_at(&mut self, index: u32, epoch: u32, at: usize) -> Result<(), DiceError> {
-        self.lazy(index, epoch)?;
-        self.lz.rolls[index as usize].log_at = Some(at);
-        Ok(())
-    }
-
-    /// How many dice of the lazy roll show one of the values in `set` (a bit
-    /// mask over value indices). Every block that `set` cuts in two is split,
-    /// in order, one choice point each: j of its m dice inside `set`, with
-    /// probability C(m, j) a^j b^(m-j) / (a+b)^m for a and b faces inside and
-    /// outside. Blocks inside or outside `set` stay undecided.
-    pub fn observe(&mut self, kinds: &[DieKind], index: u32, epoch: u32, set: u64) -> Result<u32, DiceError> {
-        self.lazy(index, epoch)?;
-        let r = index as usize;
-        let mut i = 0;
-        while i < self.lz.rolls[r].open.len() {
-            let (block, m) = self.lz.rolls[r].open[i];
-            let (inside, outside) = (block & set, block & !set);
-            if inside == 0 || outside == 0 {
-                i += 1;
-                continue;
-            }
-            let kind = &kinds[self.lz.rolls[r].kind];
-            let faces = |mask: u64| -> u32 {
-                let mut f = 0;
-                let mut bits = mask;
-                while bits != 0 {
-                    f += kind.weights[bits.trailing_zeros() as usize];
-                    bits &= bits - 1;
-                }
-                f
-            };
-            let key = (faces(inside), faces(outside), m);
-            let table = match self.lz.splits.get(&key) {
-                Some(t) => t.clone(),
-                None => {
-                    let Some(t) = split_weights(key.0, key.1, m) else {
-                        self.overflow = true;
-                        return Err(DiceError::PoolSize(m as i64));
-                    };
-                    let t = Rc::new(t);
-                    self.lz.splits.insert(key, t.clone());
-                    t
-                }
-            };
-            let j = self.choose(m + 1)?;
-            let (num, den) = table[j as usize];
-            self.weight_num.push(num);
-            self.weight_den.push(den);
-            let roll = &mut self.lz.rolls[r];
-            roll.open.swap_remove(i);
-            roll.place(inside, j);
-            roll.place(outside, m - j);
-        }
-        let roll = &self.lz.rolls[r];
-        let mut count = 0;
-        let mut bits = set;
-        while bits != 0 {
-            let v = bits.trailing_zeros() as usize;
-            count += roll.known.get(v).copied().unwrap_or(0);
-            bits &= bits - 1;
-        }
-        count += roll.open.iter().filter(|(b, _)| b & !set == 0).map(|(_, m)| m).sum::<u32>();
-        Ok(count)
-    }
-
-    /// Decides every undecided die of the lazy roll (one choice point per
-    /// block, over its multisets) and writes the count of each value into `out`.
-    pub fn resolve(&mut self, kinds: &[DieKind], index: u32, epoch: u32, out: &mut [u32]) -> Result<(), DiceError> {
-        self.lazy(index, epoch)?;
-        let r = index as usize;
-        while let Some(&(block, m)) = self.lz.rolls[r].open.last() {
-            let kind = self.lz.rolls[r].kind;
-            let key = (kind, block, m);
-            let table = match self.lz.blocks.get(&key) {
-                Some(t) => t.clone(),
-                None => {
-                    let mut vals = Vec::new();
-                    let mut bits = block;
-                    while bits != 0 {
-                        vals.push(bits.trailing_zeros() as usize);
-                        bits &= bits - 1;
-                    }
-                    let Some(t) = PoolOutcomes::over(&kinds[kind], &vals, m) else {
-                        self.overflow = true;
-                        return Err(DiceError::PoolSize(m as i64));
-                    };
-                    let t = Rc::new(t);
-                    self.lz.blocks.insert(key, t.clone());
-                    t
-                }
-            };
-            let c = self.choose(table.counts.len() as u32)? as usize;
-            self.weight_num.push(table.numerators[c]);
-            self.weight_den.push(table.denominator);
-            let roll = &mut self.lz.rolls[r];
-            roll.open.pop();
-            for (k, add) in roll.known.iter_mut().zip(&table.counts[c]) {
-                *k += add;
-            }
-        }
-        out.copy_from_slice(&self.lz.rolls[r].known);
-        Ok(())
-    }
-
-    /// Advances to the next leaf in depth-first order. Returns false when every
-    /// leaf has been visited. Call after an execution has finished; choice
-    /// points beyond those the execution reached are dropped.
-    pub fn advance(&mut self) -> bool {
-        self.path.truncate(self.pos);
-        self.widths.truncate(self.pos);
-        while let Some(last) = self.path.last_mut() {
-            let width = *self.widths.last().expect("widths track path");
-            if *last + 1 < width {
-                *last += 1;
-                return true;
-            }
-            self.path.pop();
-            self.widths.pop();
-        }
-        false
-    }
-
-    fn outcomes(&mut self, kinds: &[DieKind], kind: usize, n: u32) -> Option<Rc<PoolOutcomes>> {
-        if let Some(o) = self.cache.get(&(kind, n)) {
-            return Some(o.clone());
-        }
-        let o = Rc::new(PoolOutcomes::new(&kinds[kind], n)?);
-        self.cache.insert((kind, n), o.clone());
-        Some(o)
-    }
 }
 
 /// All die kinds, the active source and forced queues.
@@ -665,6 +376,23 @@ impl DiceBox {
                 self.kinds.iter().map(|k| k.name.to_string()).collect::<Vec<_>>().join(", "),
             )
         })
+    }
+
+    /// The index of a kind named by `name`'s bytes, tried as `kind_index`
+    /// tries (the last kind first), without building an error: `None` when
+    /// no kind has exactly that name (the caller then asks `kind_index`).
+    pub fn kind_index_bytes(&self, name: &[u8]) -> Option<usize> {
+        let same = |k: &DieKind| {
+            let a = k.name.as_bytes();
+            a.len() == name.len() && a.iter().zip(name).all(|(x, y)| x == y)
+        };
+        let last = self.last_kind.get();
+        if self.kinds.get(last).is_some_and(same) {
+            return Some(last);
+        }
+        let i = self.kinds.iter().position(same)?;
+        self.last_kind.set(i);
+        Some(i)
     }
 
     /// Reseeds the random generator (and leaves enumeration mode).
@@ -869,90 +597,4 @@ impl DiceBox {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn battle() -> DieKind {
-        let f = |s: &str| Face::Sym(s.into());
-        DieKind::new("battle", vec![f("infantry"), f("infantry"), f("cavalry"), f("artillery"), f("sabre"), f("flag")])
-            .unwrap()
-    }
-
-    #[test]
-    fn symbol_die_merges_repeated_faces() {
-        let b = battle();
-        assert_eq!(b.values.len(), 5);
-        assert_eq!(b.weights, vec![2, 1, 1, 1, 1]);
-        assert_eq!(b.sides(), 6);
-        assert!(!b.numeric);
-    }
-
-    #[test]
-    fn same_seed_same_rolls_other_seed_differs() {
-        let mut a = DiceBox::new(7);
-        let mut b = DiceBox::new(7);
-        let mut c = DiceBox::new(8);
-        let d6 = a.kind_index("d6").unwrap();
-        let ra: Vec<_> = (0..50).map(|_| a.roll(d6, 3).unwrap().counts).collect();
-        let rb: Vec<_> = (0..50).map(|_| b.roll(d6, 3).unwrap().counts).collect();
-        let rc: Vec<_> = (0..50).map(|_| c.roll(d6, 3).unwrap().counts).collect();
-        assert_eq!(ra, rb);
-        assert_ne!(ra, rc);
-    }
-
-    #[test]
-    fn forced_results_come_first_then_random() {
-        let mut d = DiceBox::new(1);
-        let d6 = d.kind_index("d6").unwrap();
-        d.force(d6, &[5, 5]); // value index 5 = face 6
-        let r = d.roll(d6, 3).unwrap();
-        assert!(r.forced);
-        assert!(r.counts[5] >= 2);
-        assert_eq!(r.counts.iter().sum::<u32>(), 3);
-        assert!(d.unused_forced().is_empty());
-    }
-
-    #[test]
-    fn pool_outcomes_are_multisets_with_multinomial_weights() {
-        let d6 = DieKind::numeric("d6", 6).unwrap();
-        let o = PoolOutcomes::new(&d6, 4).unwrap();
-        assert_eq!(o.counts.len(), 126); // C(9,4)
-        assert_eq!(o.numerators.iter().sum::<u128>(), 1296);
-        let b = battle();
-        let o = PoolOutcomes::new(&b, 3).unwrap();
-        assert_eq!(o.counts.len(), 35); // C(7,3)
-        assert_eq!(o.numerators.iter().sum::<u128>(), 216);
-        // three infantry: 2^3 of 216
-        let idx = o.counts.iter().position(|c| c == &vec![3, 0, 0, 0, 0]).unwrap();
-        assert_eq!(o.numerators[idx], 8);
-    }
-
-    #[test]
-    fn enumeration_walks_every_leaf_once() {
-        let mut d = DiceBox::new(0);
-        let d6 = d.kind_index("d6").unwrap();
-        d.set_source(Source::Enumerate(Enumeration::default()));
-        let mut leaves = 0;
-        let mut total_weight = 0u128;
-        loop {
-            if let Source::Enumerate(w) = d.source_mut() {
-                w.restart();
-            }
-            let first = d.roll(d6, 1).unwrap();
-            // second roll only when the first is a 6: a branch-dependent tree
-            if first.counts[5] == 1 {
-                d.roll(d6, 2).unwrap();
-            }
-            let Source::Enumerate(w) = d.source_mut() else { unreachable!() };
-            let num: u128 = w.weight_num.iter().product();
-            let den: u128 = w.weight_den.iter().product();
-            total_weight += num * (216 / den);
-            leaves += 1;
-            if !w.advance() {
-                break;
-            }
-        }
-        assert_eq!(leaves, 5 + 21);
-        assert_eq!(total_weight, 216);
-    }
-}
+mod tests;
