@@ -420,6 +420,33 @@ mod tests {
     }
 
     #[test]
+    fn a_world_holding_nan_or_infinity_is_not_saved() {
+        // The Lua API refuses such numbers; this guard keeps a save openable
+        // whatever put them there.
+        let mut world = World::new(Map::Table { width: 100.0, height: 80.0 });
+        let mut unit = crate::unit::Unit {
+            id: "a".into(),
+            side: "blue".into(),
+            kind: "infantry".into(),
+            strength: 1,
+            max_strength: 1,
+            leader: None,
+            pos: Position::Table { at: crate::tabletop::Point::new(1.0, 2.0), facing: f64::NAN },
+            props: Vec::new(),
+        };
+        world.units.push(unit.clone());
+        let err = check_savable(&world).unwrap_err();
+        assert!(err.starts_with("unit 'a': its facing is NaN"), "{err}");
+        unit.pos = Position::Table { at: crate::tabletop::Point::new(1.0, 2.0), facing: 0.0 };
+        unit.props.push(("morale".into(), Prop::Num(f64::INFINITY)));
+        world.units[0] = unit;
+        let err = check_savable(&world).unwrap_err();
+        assert!(err.starts_with("unit 'a': prop 'morale' is inf"), "{err}");
+        world.units[0].props.clear();
+        assert!(check_savable(&world).is_ok());
+    }
+
+    #[test]
     fn numbers_read_back_exactly() {
         for n in [0.0, 4.0, -3.0, 0.1, 1.0 / 3.0, 1e20, -1e-7, 123_456.789, f64::MAX, f64::MIN_POSITIVE] {
             let text = yaml_number(n);

@@ -28,8 +28,8 @@ use std::rc::Rc;
 
 use mlua::{Lua, Table, Value};
 
-use super::world::{point_from_value, UnitRef};
 use super::state::MAX_MARK_POINTS;
+use super::world::{point_from_value, UnitRef};
 use super::State;
 use crate::battlefield::{Map, World};
 use crate::tabletop::{self, Arc, Base, Edge, Path, Point, Segment};
