@@ -191,8 +191,8 @@ struct Setup {
 
 #[derive(Args, Clone, Default)]
 struct LimitArgs {
-    /// Time budget of each top-level Lua call, in milliseconds (default: the ruleset's, else 1000).
-    #[arg(long, value_name = "MS")]
+    /// Time budget of each top-level Lua call, in milliseconds (default: the ruleset's, else 1000; 1 or more).
+    #[arg(long, value_name = "MS", value_parser = sandtable::analysis::cli::parse_positive::<u64>)]
     time_limit: Option<u64>,
     /// Memory limit of the Lua state, in MiB (default: the ruleset's, else 256; 1 or more).
     #[arg(long, value_name = "MIB", value_parser = sandtable::analysis::cli::parse_positive::<u64>)]

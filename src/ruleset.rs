@@ -243,7 +243,7 @@ struct RawVariant {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawLimits {
-    time_ms: Option<u64>,
+    time_ms: Option<Spanned<u64>>,
     memory_mb: Option<Spanned<u64>>,
 }
 
@@ -435,6 +435,10 @@ impl Ruleset {
             let msg = "limits.memory_mb must be 1 or more (MiB); 0 would mean no limit at all".to_string();
             return Err(located(file, src, m.referenced, msg));
         }
+        if let Some(t) = raw.limits.as_ref().and_then(|l| l.time_ms.as_ref()).filter(|t| t.value == 0) {
+            let msg = "limits.time_ms must be 1 or more (milliseconds); 0 would stop every call at once".to_string();
+            return Err(located(file, src, t.referenced, msg));
+        }
         let mut dice = Vec::new();
         for (name, die) in &raw.dice {
             dice.push(parse_die(name, &die.value).map_err(|e| located(file, src, die.referenced, e))?);
@@ -510,7 +514,11 @@ impl Ruleset {
             params,
             variants: BTreeMap::new(),
             limits: Limits {
-                time_ms: raw.limits.as_ref().and_then(|l| l.time_ms).unwrap_or(Limits::default().time_ms),
+                time_ms: raw
+                    .limits
+                    .as_ref()
+                    .and_then(|l| l.time_ms.as_ref())
+                    .map_or(Limits::default().time_ms, |t| t.value),
                 memory_mb: raw
                     .limits
                     .as_ref()

@@ -46,8 +46,8 @@ pub struct SetupArgs {
     /// Worker threads, each with its own Luau state (default: every core; at most 256, and no more than trials).
     #[arg(long, value_name = "T", value_parser = parse_positive::<usize>)]
     pub threads: Option<usize>,
-    /// Time budget of each trial, in milliseconds (default: the ruleset's, else 1000).
-    #[arg(long, value_name = "MS")]
+    /// Time budget of each trial, in milliseconds (default: the ruleset's, else 1000; 1 or more).
+    #[arg(long, value_name = "MS", value_parser = parse_positive::<u64>)]
     pub time_limit: Option<u64>,
     /// Memory limit of each Luau state, in MiB (default: the ruleset's, else 256; 1 or more).
     #[arg(long, value_name = "MIB", value_parser = parse_positive::<u64>)]

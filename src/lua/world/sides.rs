@@ -26,6 +26,18 @@ pub fn baseline(l: &Lua, st: &Rc<State>, side: Name) -> mlua::Result<impl IntoLu
     edge.map(|e| st.name(l, e)).transpose()
 }
 
+/// A pool's number as a whole number, in our words (NaN, infinities and
+/// fractions are refused: a pool counts tokens).
+fn whole(n: f64, what: &str) -> mlua::Result<i64> {
+    const LIMIT: f64 = 9_007_199_254_740_992.0; // 2^53: every whole number below it is exact
+    if n.is_finite() && n.fract() == 0.0 && n.abs() <= LIMIT {
+        Ok(n as i64)
+    } else {
+        let shown = if n.is_nan() { "NaN".to_string() } else { crate::lua::format_number(n) };
+        Err(mlua::Error::runtime(format!("{what} must be a whole, finite number, not {shown}")))
+    }
+}
+
 /// `world:pool(side, name)`: a side's pool: hq, medals, reserve artillery, ....
 pub fn pool(_l: &Lua, st: &Rc<State>, (side, pool): (Name, Name)) -> mlua::Result<impl IntoLuaMulti> {
     st.with_world(|w| w.pool(&side, &pool).map_err(mlua::Error::external))?
@@ -35,13 +47,15 @@ pub fn pool(_l: &Lua, st: &Rc<State>, (side, pool): (Name, Name)) -> mlua::Resul
 pub fn add_pool(
     _l: &Lua,
     st: &Rc<State>,
-    (side, pool, change, reason): (Name, Name, i64, Option<Name>),
+    (side, pool, change, reason): (Name, Name, f64, Option<Name>),
 ) -> mlua::Result<impl IntoLuaMulti> {
+    let change = whole(change, "the change")?;
     st.with_world(|w| w.add_pool(&side, &pool, change, reason.as_deref().unwrap_or("")).map_err(mlua::Error::external))?
 }
 
 /// `world:set_pool(side, name, n)`: set a pool.
-pub fn set_pool(_l: &Lua, st: &Rc<State>, (side, pool, value): (Name, Name, i64)) -> mlua::Result<impl IntoLuaMulti> {
+pub fn set_pool(_l: &Lua, st: &Rc<State>, (side, pool, value): (Name, Name, f64)) -> mlua::Result<impl IntoLuaMulti> {
+    let value = whole(value, "a pool")?;
     st.with_world(|w| w.set_pool(&side, &pool, value).map_err(mlua::Error::external))?
 }
 
