@@ -5,6 +5,12 @@
 //! one of `choices`); `--set module.name=value` and variants are checked
 //! against that type and range before anything runs.
 
+mod find;
+#[cfg(test)]
+mod tests;
+
+pub use find::{find, find_from, project_root, search_roots};
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -253,72 +259,6 @@ struct RawLos {
     units_block: Option<bool>,
     terrain_flag: Option<String>,
     edge_blocks: Option<bool>,
-}
-
-/// Folders searched for `rulesets/`: `$SANDTABLE_HOME`, the current folder and
-/// its parents, then the folder this binary was built from.
-pub fn search_roots() -> Vec<PathBuf> {
-    let mut roots = Vec::new();
-    if let Ok(home) = std::env::var("SANDTABLE_HOME") {
-        roots.push(PathBuf::from(home));
-    }
-    if let Ok(cwd) = std::env::current_dir() {
-        roots.extend(cwd.ancestors().map(Path::to_path_buf));
-    }
-    roots.push(PathBuf::from(env!("CARGO_MANIFEST_DIR")));
-    roots
-}
-
-/// The project folder: the first search root holding a `rulesets/` folder.
-pub fn project_root() -> PathBuf {
-    search_roots().into_iter().find(|r| r.join("rulesets").is_dir()).unwrap_or_else(|| PathBuf::from("."))
-}
-
-/// Finds `rulesets/<name>/ruleset.yaml`; `name` may also be a path to a folder or file.
-pub fn find(name: &str) -> Result<PathBuf, RulesetError> {
-    find_from(name, None)
-}
-
-/// Like [`find`], trying first a path relative to `base` (a scenario's folder).
-pub fn find_from(name: &str, base: Option<&Path>) -> Result<PathBuf, RulesetError> {
-    if let Some(base) = base {
-        let p = base.join(name);
-        if p.join("ruleset.yaml").is_file() && name.contains(['.', '/']) {
-            return Ok(p.join("ruleset.yaml"));
-        }
-    }
-    let direct = Path::new(name);
-    if direct.is_file() {
-        return Ok(direct.to_path_buf());
-    }
-    if direct.join("ruleset.yaml").is_file() {
-        return Ok(direct.join("ruleset.yaml"));
-    }
-    let roots = search_roots();
-    for root in &roots {
-        let p = root.join("rulesets").join(name).join("ruleset.yaml");
-        if p.is_file() {
-            return Ok(p);
-        }
-    }
-    let mut known: Vec<String> = Vec::new();
-    for root in &roots {
-        if let Ok(rd) = std::fs::read_dir(root.join("rulesets")) {
-            for e in rd.flatten() {
-                if e.path().join("ruleset.yaml").is_file() {
-                    let n = e.file_name().to_string_lossy().to_string();
-                    if !known.contains(&n) {
-                        known.push(n);
-                    }
-                }
-            }
-        }
-    }
-    Err(RulesetError::NotFound {
-        name: name.into(),
-        looked: "rulesets/ under the current folder, its parents and $SANDTABLE_HOME".into(),
-        known: if known.is_empty() { "none".into() } else { known.join(", ") },
-    })
 }
 
 fn located(file: &Path, src: &str, loc: serde_saphyr::Location, msg: String) -> RulesetError {
@@ -609,43 +549,5 @@ impl Ruleset {
     pub fn value(&self, key: &str) -> Option<&Value> {
         let (m, n) = key.split_once('.')?;
         self.values.get(m)?.get(n)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const SRC: &str = "name: demo\ndice:\n  battle: [infantry, infantry, flag]\n  d8: 8\nparams:\n  fire:\n    crater_at: { default: 3, min: 2, max: 6, doc: dice on one number that make a crater }\n    mode: { default: a, choices: [a, b], doc: which mode }\nvariants:\n  hard:\n    doc: craters need four\n    set: { fire.crater_at: 4 }\n";
-
-    #[test]
-    fn params_are_typed_by_default_and_checked() {
-        let mut rs = Ruleset::parse(Path::new("demo.yaml"), SRC).unwrap();
-        assert_eq!(rs.value("fire.crater_at"), Some(&Value::from(3)));
-        rs.set_param("fire.crater_at=5").unwrap();
-        assert_eq!(rs.value("fire.crater_at"), Some(&Value::from(5)));
-        assert!(rs.set_param("fire.crater_at=9").is_err());
-        assert!(rs.set_param("fire.crater_at=x").is_err());
-        assert!(rs.set_param("fire.mode=c").is_err());
-        let e = rs.set_param("fire.nope=1").unwrap_err().to_string();
-        assert!(e.contains("fire.crater_at"), "{e}");
-        rs.apply_variant("hard").unwrap();
-        assert_eq!(rs.value("fire.crater_at"), Some(&Value::from(4)));
-        assert_eq!(rs.dice.len(), 2);
-    }
-
-    #[test]
-    fn bad_variant_is_located() {
-        let bad = SRC.replace("fire.crater_at: 4", "fire.crater_at: 40");
-        let e = Ruleset::parse(Path::new("demo.yaml"), &bad).unwrap_err();
-        let RulesetError::Located(l) = e else { panic!("not located: {e}") };
-        assert_eq!((l.line, l.column), (12, 28));
-        assert!(l.message.contains("above the maximum"), "{}", l.message);
-    }
-
-    #[test]
-    fn syntax_error_is_located() {
-        let e = Ruleset::parse(Path::new("demo.yaml"), "name: [demo\n").unwrap_err();
-        assert!(matches!(e, RulesetError::Located(_)), "{e}");
     }
 }
