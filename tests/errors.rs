@@ -173,18 +173,23 @@ fn a_table_error_object_in_a_handler_shows_its_fields() {
     let m = script_error(
         "on('enters', function() error({code = 3, why = 'blocked'}) end)\nworld:move(world:unit('a1'), hex(3, 5))",
     );
-    assert_eq!(m, "world:move: error object: { code = 3, why = \"blocked\" }");
+    assert_eq!(m, "world:move: error object: {code = 3, why = \"blocked\"}");
     // Its fields, not its __tostring (which could loop or fail).
     let m = script_error(
         "local e = setmetatable({reason = 'no road there'}, {__tostring = function() while true do end end})\n\
          on('enters', function() error(e) end)\nworld:move(world:unit('a1'), hex(3, 5))",
     );
-    assert_eq!(m, "world:move: error object: { reason = \"no road there\" }");
+    assert_eq!(m, "world:move: error object: {reason = \"no road there\"}");
     // At the top level too.
     let m = script_error("error({code = 3})");
-    assert_eq!(m, "error object: { code = 3 }");
+    assert_eq!(m, "error object: {code = 3}");
     let m = script_error("error(setmetatable({n = 1}, {__tostring = function() error('trap') end}))");
-    assert_eq!(m, "error object: { n = 1 }");
+    assert_eq!(m, "error object: {n = 1}");
+    // Nested tables, many fields and long strings are capped.
+    let m = script_error("error({inner = {deep = true}, a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8})");
+    assert!(m.starts_with("error object: {a = 1,") && m.contains("more"), "{m}");
+    let m = script_error("error({})");
+    assert_eq!(m, "error object: {} (an empty table)");
 }
 
 #[test]

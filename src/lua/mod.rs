@@ -16,6 +16,8 @@ mod dice_api;
 mod error;
 mod hex_api;
 pub mod keys;
+pub mod lexer;
+pub mod pretty;
 #[expect(unsafe_code, reason = "the one module allowed unsafe code: Luau C-API fast paths and the raw trial reader")]
 pub mod raw;
 mod rules_api;

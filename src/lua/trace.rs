@@ -1,4 +1,5 @@
 //! Budget trips and tracebacks: what a failed call tells the person.
+use super::pretty::{pretty, Limits};
 use super::*;
 
 pub(super) fn trip_message(trip: Option<Trip>, state: &State) -> String {
@@ -69,62 +70,22 @@ end
                 mlua::Error::RuntimeError(format!("{m}\n{tb}"))
             }
         }
-        other => mlua::Error::RuntimeError(format!("error object: {}\n{tb}", describe_error_object(&other))),
+        other => mlua::Error::RuntimeError(format!("error object: {}\n{tb}", describe_error_object(lua, &other))),
     })
 }
 
-/// An error value that is not text, shown by its fields (`{ code = 3, why =
-/// "blocked" }`), read raw: no metamethod of the object runs.
-pub fn describe_error_object(v: &Value) -> String {
-    const MAX_FIELDS: usize = 8;
-    let Value::Table(t) = v else {
-        return display_value(v);
-    };
-    let mut fields: Vec<(String, String)> = Vec::new();
-    let mut more = 0;
-    // `for_each` reads raw (no __pairs / __index), so a hostile object cannot run code here.
-    let _ = t.for_each::<Value, Value>(|k, v| {
-        if fields.len() == MAX_FIELDS {
-            more += 1;
-            return Ok(());
+/// An error value that is not text, shown by its fields (`{code = 3, why =
+/// "blocked"}`) through the pretty-printer, which reads tables raw: no
+/// metamethod of the object runs, and nesting, fields and length are capped.
+pub fn describe_error_object(lua: &Lua, v: &Value) -> String {
+    const LIMITS: Limits = Limits { depth: 1, items: 8, width: 400, total: 400, string: 60 };
+    let text = pretty(lua, None, v, &LIMITS);
+    match v {
+        Value::Table(t) if text == "{}" => {
+            format!("{{}} {}", if t.metatable().is_some() { "(a table with a metatable)" } else { "(an empty table)" })
         }
-        let key = match &k {
-            Value::String(s) => {
-                let s = s.to_string_lossy();
-                if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-                    s.to_string()
-                } else {
-                    format!("[{}]", display_value(&k))
-                }
-            }
-            other => format!("[{}]", display_value(other)),
-        };
-        let shown = match &v {
-            Value::Table(_) => "{...}".to_string(),
-            Value::String(s) if s.as_bytes().len() > 60 => {
-                let text: String = s.to_string_lossy().chars().take(60).collect();
-                format!("{text:?}...")
-            }
-            other => display_value(other),
-        };
-        fields.push((key, shown));
-        Ok(())
-    });
-    if fields.is_empty() {
-        return if t.metatable().is_some() { "{} (a table with a metatable)" } else { "{} (an empty table)" }.into();
+        _ => text,
     }
-    fields.sort();
-    let mut parts: Vec<String> = fields.into_iter().map(|(k, v)| format!("{k} = {v}")).collect();
-    if more > 0 {
-        parts.push(format!("... ({more} more)"));
-    }
-    let text = format!("{{ {} }}", parts.join(", "));
-    // One long string field must not make a huge message.
-    if text.chars().count() > 400 {
-        let cut: String = text.chars().take(400).collect();
-        return format!("{cut}... }}");
-    }
-    text
 }
 
 /// Keeps a traceback readable: drops our own frames (the runner, the spec

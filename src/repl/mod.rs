@@ -15,7 +15,7 @@
 //! the battlefield could not be set up.
 //!
 //! The parts: `api` (the command and Lua API list that `:help` prints),
-//! `eval` (compiling input), `pretty` (printing values), `complete` and
+//! `eval` (compiling input), `complete` and
 //! `helper` (completion, hints, colours, multi-line input), `ask`
 //! (decisions), `save` (`:save` as scenario YAML), `journal` (the session
 //! journal and `--resume`), `watch` (file watching),
@@ -28,8 +28,7 @@ mod complete;
 mod eval;
 mod helper;
 pub mod journal;
-pub(crate) mod lexer;
-mod pretty;
+pub(crate) use crate::lua::lexer;
 mod rules_help;
 mod run;
 mod save;
@@ -48,9 +47,9 @@ use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
 use rustyline::{CompletionType, Config, Editor, ExternalPrinter as _};
 
+pub use crate::lua::pretty::{pretty, pretty_all, Limits};
 pub use api::{catalogue, ApiEntry, Command, Returns, AREAS, COMMANDS, KEYS};
 pub use eval::is_incomplete;
-pub use pretty::{pretty, pretty_all, Limits};
 pub(crate) use run::load_scenario;
 pub use run::{history_path, resolve_scenario, run, run_piped, setup};
 pub use save::{scenario_yaml, SaveInfo};
@@ -607,4 +606,4 @@ fn first_chunk_name(text: &str) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -12,7 +12,7 @@ use super::*;
 
 /// A host capturing its output, with one side, `allies` (no baseline, no
 /// pools): the world the completion and printing tests start from.
-pub(super) fn host_with_allies() -> crate::lua::Host {
+pub(crate) fn host_with_allies() -> crate::lua::Host {
     let h = crate::lua::Host::new(crate::lua::HostOptions { capture_output: true, ..Default::default() }).unwrap();
     h.state.world.borrow_mut().sides.push(crate::battlefield::Side {
         name: "allies".into(),

@@ -25,8 +25,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use super::coverage::{self, Coverage};
+use crate::lua::lexer::{self, Kind, Token};
 use crate::lua::{HostOptions, ScenarioOverrides};
-use crate::repl::lexer::{self, Kind, Token};
 use crate::ruleset::{ParamType, Ruleset};
 
 /// One change to the ruleset.

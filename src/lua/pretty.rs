@@ -1,4 +1,5 @@
-//! The REPL's pretty-printer: Lua values as a person wants to read them.
+//! The pretty-printer: Lua values as a person wants to read them (the REPL's
+//! results, and error objects that are tables, see `trace`).
 //!
 //! Tables print as Lua constructors, nested and sorted (the list part in
 //! order, then the other keys: numbers, then strings, then the rest), on one

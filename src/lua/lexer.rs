@@ -1,6 +1,6 @@
-//! A forgiving Luau tokenizer for the REPL's editing comforts: syntax
-//! colours, matching brackets, and knowing whether the cursor sits in a
-//! string or comment (where completion should stay quiet).
+//! A forgiving Luau tokenizer: the REPL's editing comforts (syntax colours,
+//! matching brackets, knowing whether the cursor sits in a string or comment,
+//! where completion should stay quiet) and the tokens `test --mutate` changes.
 //!
 //! It never fails: unfinished strings and comments run to the end of the
 //! input, which is exactly what a person sees while still typing them.
