@@ -450,7 +450,8 @@ fn the_reserve_artillery_stays_on_the_fast_paths() {
 }
 
 /// `sandtable test --coverage` and `--mutate` end to end on the fixture
-/// ruleset, whose one spec never checks the retreat.
+/// ruleset, whose one spec never checks the retreat. Its spec support module
+/// (`spec/support/attack.lua`) is not a spec, not covered and not mutated.
 #[test]
 fn coverage_and_mutation_of_the_fixture_ruleset() {
     use sandtable::spec::{coverage, discover, mutate};
@@ -458,6 +459,7 @@ fn coverage_and_mutation_of_the_fixture_ruleset() {
     assert_eq!(files.len(), 1);
     let runs = coverage::run_files(&files, &HostOptions::default(), &ScenarioOverrides::default());
     let cov = coverage::total(&runs);
+    assert!(cov.files.keys().all(|f| !f.contains("support")), "{:?}", cov.files.keys());
     let missed: Vec<String> = cov.missed().into_iter().map(|(f, l)| format!("{f}:{l}")).collect();
     assert!(missed.iter().all(|m| m.ends_with("mini.lua:10") || m.ends_with("mini.lua:11")), "{missed:?}");
     assert_eq!(missed.len(), 2, "the retreat's two lines: {missed:?}");

@@ -30,7 +30,9 @@ impl Host {
             };
             loaded.set(key.as_str(), false)?;
             let f = lua.load(src).set_name(format!("@{key}")).into_function()?;
-            if state.options.coverage {
+            // Spec support modules are test code: coverage and --mutate
+            // measure the rules, so they never see them.
+            if state.options.coverage && !is_spec_support(&state, &path) {
                 state.chunks.borrow_mut().push((key.clone(), f.clone()));
             }
             let v: Value = match f.call::<Value>(()) {
@@ -46,6 +48,12 @@ impl Host {
         })?;
         lua.globals().set("require", require)
     }
+}
+
+/// Whether a module file lives in the loaded ruleset's `spec/` folder (spec
+/// support, such as `spec/support/units.lua`, not rule code).
+fn is_spec_support(state: &State, path: &std::path::Path) -> bool {
+    state.ruleset.borrow().as_ref().is_some_and(|r| path.starts_with(r.dir.join("spec")))
 }
 
 /// `require` names are `module` (the ruleset's folder) or `lib/module` (the shared

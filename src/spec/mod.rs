@@ -32,7 +32,7 @@ impl FileReport {
 /// Spec files under the given paths (files, or folders searched for `*.lua`; a
 /// ruleset folder means its `spec/`);
 /// with none, every `rulesets/*/spec/**/*.lua` and `tests/**/*.lua` of the project.
-/// Folders named `fixtures` are skipped.
+/// Folders named `fixtures` or `support` are skipped.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     if paths.is_empty() {
@@ -76,8 +76,10 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for p in entries {
         if p.is_dir() {
-            // Fixture folders hold modules and data for tests, not specs.
-            if p.file_name().is_some_and(|n| n == "fixtures") {
+            // Fixture folders hold modules and data for tests, and support
+            // folders modules that specs share (`require("spec/support/x")`):
+            // neither holds specs.
+            if p.file_name().is_some_and(|n| n == "fixtures" || n == "support") {
                 continue;
             }
             collect(&p, out);

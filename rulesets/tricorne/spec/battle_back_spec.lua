@@ -2,13 +2,7 @@
 -- The Jacobite attacker stands at hex(5,5), the Government defender d at
 -- hex(5,6) unless a case says otherwise.
 
-local function add(id, side, kind, at, extra)
-  local spec = { id = id, side = side, type = kind, hex = at }
-  for k, v in pairs(extra or {}) do
-    spec[k] = v
-  end
-  return world:add_unit(spec)
-end
+local add = require("spec/support/units").add
 
 local function ordered(id, kind, at, extra)
   local u = add(id, "jacobite", kind, at, extra)

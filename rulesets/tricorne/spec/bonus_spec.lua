@@ -3,19 +3,8 @@
 -- target; from hex(5,6) the enemies d2 at hex(4,7) and d3 at hex(6,6) are
 -- adjacent (d3 is not adjacent to hex(5,5)).
 
-local function add(id, side, kind, at, extra)
-  local spec = { id = id, side = side, type = kind, hex = at }
-  for k, v in pairs(extra or {}) do
-    spec[k] = v
-  end
-  return world:add_unit(spec)
-end
-
-local function attacker(kind, extra)
-  local u = add("a", "jacobite", kind, hex(5, 5), extra)
-  u.ordered = true
-  return u
-end
+local units = require("spec/support/units")
+local add, attacker = units.add, units.attacker
 
 local function targets(d1_strength)
   add("d1", "government", "regular", hex(5, 6), { strength = d1_strength })

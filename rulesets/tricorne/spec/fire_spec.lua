@@ -2,13 +2,7 @@
 -- the Government (bottom baseline) fires up the board at the Jacobites (top
 -- baseline); g1, a regular, stands at hex(5,8) unless a case says otherwise.
 
-local function add(id, side, kind, at, extra)
-  local spec = { id = id, side = side, type = kind, hex = at }
-  for k, v in pairs(extra or {}) do
-    spec[k] = v
-  end
-  return world:add_unit(spec)
-end
+local add = require("spec/support/units").add
 
 local function gov(id, kind, at, extra) return add(id, "government", kind, at, extra) end
 local function jac(id, kind, at, extra) return add(id, "jacobite", kind, at, extra) end

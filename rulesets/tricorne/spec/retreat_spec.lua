@@ -2,13 +2,7 @@
 -- research base-rules.md reports them; the rally check is ours). The
 -- Jacobites retreat up the board (NW/NE), the Government down (SW/SE).
 
-local function add(id, side, kind, at, extra)
-  local spec = { id = id, side = side, type = kind, hex = at }
-  for k, v in pairs(extra or {}) do
-    spec[k] = v
-  end
-  return world:add_unit(spec)
-end
+local add = require("spec/support/units").add
 
 local function flags(u, n)
   return retreat.flags(world:unit(u), n, "government", "spec")

@@ -2,19 +2,8 @@
 -- The Jacobite attacker stands at hex(5,5), the Government defender at
 -- hex(5,6); the Government retreats to hex(4,7) or hex(5,7).
 
-local function add(id, side, kind, at, extra)
-  local spec = { id = id, side = side, type = kind, hex = at }
-  for k, v in pairs(extra or {}) do
-    spec[k] = v
-  end
-  return world:add_unit(spec)
-end
-
-local function attacker(kind, extra)
-  local u = add("a", "jacobite", kind, hex(5, 5), extra)
-  u.ordered = true
-  return u
-end
+local units = require("spec/support/units")
+local add, attacker = units.add, units.attacker
 
 scenario("scenarios/field.yaml")
 

@@ -8,13 +8,7 @@
 -- right 8-12; the Government sits at the bottom, the Jacobites at the top.
 -- hex(q, r) is in offset column q + (r - r%2)/2: hex(3,8) is column 7.
 
-local function add(id, side, kind, at, extra)
-  local spec = { id = id, side = side, type = kind, hex = at }
-  for k, v in pairs(extra or {}) do
-    spec[k] = v
-  end
-  return world:add_unit(spec)
-end
+local add = require("spec/support/units").add
 
 -- A game with a known deck, top first: the Government is dealt the first
 -- two cards, the Jacobites the next two; the fifth is the next draw.

@@ -6,15 +6,7 @@ scenario("viktory/mountain_pass.yaml")
 
 local TOWN = hex(5, 3)
 
-local function decisions()
-  local out = {}
-  for _, e in ipairs(world:events()) do
-    if e.event == "decision" then
-      table.insert(out, e)
-    end
-  end
-  return out
-end
+local decisions = require("spec/support/events").decisions
 
 describe("bombard attacks [ArtDice][Base]", function()
   it("rolls two dice, and the firer picks the casualty even on a 3", function()

@@ -7,15 +7,7 @@ scenario("viktory/mountain_pass.yaml")
 
 local TOWN = hex(5, 3)
 
-local function decisions()
-  local out = {}
-  for _, e in ipairs(world:events()) do
-    if e.event == "decision" then
-      table.insert(out, e)
-    end
-  end
-  return out
-end
+local decisions = require("spec/support/events").decisions
 
 describe("dice [Base]", function()
   it("hits on 1 to 3 of a d6", function()

@@ -8,15 +8,7 @@ scenario("viktory/mountain_pass.yaml")
 
 local MOUNTAIN, TOWN = hex(4, 3), hex(5, 3)
 
-local function decisions()
-  local out = {}
-  for _, e in ipairs(world:events()) do
-    if e.event == "decision" then
-      table.insert(out, e)
-    end
-  end
-  return out
-end
+local decisions = require("spec/support/events").decisions
 
 local function overwatch_rolls()
   local out = {}

@@ -5,15 +5,7 @@
 
 scenario("viktory/mountain_pass.yaml")
 
-local function decisions()
-  local out = {}
-  for _, e in ipairs(world:events()) do
-    if e.event == "decision" then
-      table.insert(out, e)
-    end
-  end
-  return out
-end
+local decisions = require("spec/support/events").decisions
 
 local function rolls()
   local out = {}

@@ -1,0 +1,25 @@
+-- Set-up helpers shared by tricorne's specs (spec support: not a spec, not
+-- counted by --coverage, not mutated). Load with
+--   local units = require("spec/support/units")
+
+local units = {}
+
+-- Adds a unit: id, side, type (a unit type of ruleset.yaml), hex, and any
+-- other fields of world:add_unit in `extra` (strength, props, ...).
+function units.add(id, side, kind, at, extra)
+  local spec = { id = id, side = side, type = kind, hex = at }
+  for k, v in pairs(extra or {}) do
+    spec[k] = v
+  end
+  return world:add_unit(spec)
+end
+
+-- The Jacobite unit "a" at hex(5, 5), ordered this turn: the attacker of the
+-- melee specs (its targets stand beside it).
+function units.attacker(kind, extra)
+  local u = units.add("a", "jacobite", kind, hex(5, 5), extra)
+  u.ordered = true
+  return u
+end
+
+return units
