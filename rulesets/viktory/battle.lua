@@ -190,8 +190,9 @@ function battle.declare(a)
 end
 
 -- [Base][OW-wait] One declared attacker moves from its hexside into the
--- target hex (world:move: each move-in may trigger overwatch). Returns
--- true if it got in.
+-- target hex (world:move: each move-in may trigger overwatch). Moving in
+-- is a move: not after the unit's bombard attack, nor after the reserve
+-- placement phase. Returns true if it got in.
 function battle.move_in(u)
   u = viktory.unit(u, 2)
   local target = viktory.parse_hex(u.attacking)
@@ -201,6 +202,10 @@ function battle.move_in(u)
   if not u.alive or u.hex:distance(target) ~= 1 then
     viktory.violation(u.id .. " is not beside " .. tostring(target), 2)
   end
+  if u.bombarded == viktory.turn_key() then
+    viktory.violation(u.id .. " made a bombard attack this turn and cannot move afterwards", 2)
+  end
+  turn.enter_phase("battle", 2)
   u.attacking = nil
   return turn.step(u, { target })
 end

@@ -182,14 +182,16 @@ end
 -- hex or a list of adjacent hexes) through world:move, so every step emits
 -- `enters`, and overwatch can react. A frigate carries its cargo along
 -- (cargo is off the map; it moves with the frigate and triggers nothing of
--- its own). Returns true if the unit arrived, false if it was destroyed or
--- stopped on the way.
+-- its own). A declared attacker that moves this way leaves its attack (it
+-- is no longer on the hexside it was declared on). Returns true if the unit
+-- arrived, false if it was destroyed or stopped on the way.
 function turn.move(u, path)
   u = viktory.unit(u, 2)
   path = as_path(path)
   turn.check_move(u, path, 0, 2)
   turn.enter_phase("move", 2)
   spend_moves(u, #path)
+  u.attacking = nil
   return world:move(u, path)
 end
 

@@ -6,7 +6,8 @@ scenario("viktory/mountain_pass.yaml")
 
 local TOWN = hex(5, 3)
 
-local decisions = require("spec/support/events").decisions
+local events = require("spec/support/events")
+local decisions, refused = events.decisions, events.refused
 
 describe("bombard attacks [ArtDice][Base]", function()
   it("rolls two dice, and the firer picks the casualty even on a 3", function()
@@ -29,13 +30,50 @@ describe("bombard attacks [ArtDice][Base]", function()
 
   it("stops the artillery moving afterwards this turn", function()
     dice.force("d6", { 6, 6 })
-    battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = TOWN }
+    local rec = battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = TOWN }
+    expect(tostring(rec)):to_be("bombard at (5,3) by B against A\n  b_art bombards (5,3): 2 dice, 0 hits")
     expect_error(function()
       turn.move("b_art", hex(6, 2))
     end, "made a bombard attack this turn and cannot move afterwards")
     expect_error(function()
       battle.bombard{ unit = "b_art", target = TOWN }
     end, "has already made its bombard attack this turn")
+  end)
+
+  it("may follow a move, the two within the artillery's move", function()
+    turn.move("b_art", hex(7, 2)) -- one hex
+    dice.force("d6", { 6, 6 })
+    local rec = battle.bombard{ unit = "b_art", path = { hex(6, 2) }, target = TOWN } -- and the second
+    expect(rec.fired):to_be(true)
+    expect(world:unit("b_art").hex):to_be(hex(6, 2))
+    turn.finish() -- C
+    turn.finish() -- A
+    turn.finish() -- B, round 2
+    refused(function() battle.bombard{ unit = "b_art", path = { hex(6, 3), hex(6, 4), hex(5, 4) }, target = TOWN } end, "b_art (artillery) needs 3 hexes but has 2 of 2 left")
+  end)
+
+  it("hits only military units: a lone infantry in a town is the only casualty, with no choice to make", function()
+    world:place("a_inf2", hex(6, 6)) -- a_inf1 stays alone with A's town
+    dice.force("d6", { 3, 6 })
+    local rec = battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = TOWN }
+    expect(rec.lost):to_equal({ "a_inf1" })
+    expect(#decisions()):to_be(0)
+    expect(world:unit("a_town").alive):to_be(true)
+    expect(tostring(rec)):to_be("bombard at (5,3) by B against A\n  b_art bombards (5,3): 2 dice, 1 hits, lost a_inf1")
+  end)
+
+  it("needs enemy military units on the target hex, and an artillery or a frigate to make it", function()
+    world:add_unit{ id = "a_town2", side = "A", type = "town", hex = hex(6, 2) }
+    refused(function() battle.bombard{ unit = "b_art", path = { hex(7, 2) }, target = hex(6, 2) } end, "no enemy units on (6,2) to bombard")
+    refused(function() battle.bombard{ unit = "b_inf1", target = hex(6, 2) } end, "b_inf1 is infantry: only artillery and frigates make bombard attacks")
+    refused(function() battle.bombard{ unit = "b_nobody", target = hex(6, 2) } end, "no unit with id 'b_nobody'")
+    refused(function() battle.bombard{ unit = "b_art", target = "x" } end, "battle.bombard needs target = a hex")
+    refused(function() battle.bombard{ unit = "b_art", path = { hex(6, 9) }, target = hex(6, 2) } end, "b_art cannot move to (6,9): off the map")
+  end)
+
+  it("is not made after the reserve placement phase", function()
+    turn.place_reserve("infantry", hex(4, 2))
+    refused(function() battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = TOWN } end, "the reserve placement phase ends the turn: no bombard after it")
   end)
 
   it("by a frigate rolls battle.frigate_dice with ordinary hits: the owner picks on a 2", function()

@@ -106,6 +106,19 @@ describe("overwatch dice [OW-dice]", function()
 
 end)
 
+describe("one artillery's answer [OW-wait]", function()
+  it("says whether it fired: not when the owner waits, and yes when it fires", function()
+    world:place("b_inf1", hex(5, 2))
+    answers{ "wait" }
+    expect(overwatch.offer(art(), world:unit("b_inf1"), hex(5, 2))):to_be(false)
+    expect(overwatch.spent(art())):to_be(false)
+    dice.force("d6", { 6 })
+    answers{ "now" }
+    expect(overwatch.offer(art(), world:unit("b_inf1"), hex(5, 2))):to_be(true)
+    expect(overwatch.spent(art())):to_be(true)
+  end)
+end)
+
 describe("once per enemy player's turn [OW]", function()
   it("is spent for the rest of that player's turn once it fires, and ready again on the next player's turn", function()
     world:place("b_inf1", hex(6, 2))

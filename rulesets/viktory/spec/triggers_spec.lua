@@ -59,11 +59,27 @@ describe("reserve placement [OW-trigger]", function()
     expect(world:pool("B", "reserves")):to_be(0)
   end)
 
-  it("while a unit moving into the same town is a trigger", function()
+  it("while a unit moving into the same town is a trigger, and a hit falls on the unit, never the town", function()
     world:place("b_inf1", hex(5, 1))
-    answers{ "wait" }
-    turn.move("b_inf1", hex(4, 2))
+    dice.force("d6", { 3 })
+    answers{ "now" } -- one die (B's town is no friendly piece of A's); the 3 hits, and b_inf1 is the only unit to take it
+    expect(turn.move("b_inf1", hex(4, 2))):to_be(false)
     expect(#decisions()):to_be(1)
+    expect(world:unit("b_town").alive):to_be(true)
+  end)
+
+  it("is not triggered by any move in the reserve placement phase, even one a script makes", function()
+    turn.place_reserve("infantry", hex(8, 2))
+    world:place("b_inf1", hex(6, 2))
+    world:move("b_inf1", hex(5, 2)) -- next to the mountain
+    expect(#decisions()):to_be(0)
+    expect(overwatch.spent(world:unit("a_art"))):to_be(false)
+  end)
+
+  it("is not triggered by a unit of a player whose turn it is not (moved by a script)", function()
+    world:place("c_inf1", hex(6, 2))
+    world:move("c_inf1", hex(5, 2))
+    expect(#decisions()):to_be(0)
   end)
 end)
 
@@ -108,7 +124,11 @@ describe("frigates [OW-trigger]", function()
     answers{ "wait" }
     expect(turn.unload("c_inf2", hex(4, 4))):to_be(true) -- lands next to the mountain
     expect(#decisions()):to_be(1)
+    expect(decisions()[1].prompt):to_be("overwatch now or wait? a_art at (4,3) can fire 1 die at C's c_inf2 (infantry) moving next to it, into a hex with no friendly piece (4,4); P(at least one hit) 50%, every hit a Tactical Victory")
     expect(world:unit("c_frig").cargo):to_be("c_inf3")
+    answers{ "wait" }
+    turn.move("c_frig", hex(3, 3)) -- from one adjacent hex to another, carrying one
+    expect(decisions()[2].prompt):to_contain("C's c_frig (frigate carrying 1) moving")
   end)
 end)
 
@@ -142,6 +162,50 @@ describe("several players [Ours]", function()
     answers{ "now", "now" }
     turn.move("b_inf1", hex(5, 2))
     expect(rolls()):to_equal({ "overwatch by a_art at b_inf1 (1)", "overwatch by a_art2 at b_inf1 (1)" })
+  end)
+end)
+
+describe("map marks and status", function()
+  it("are not drawn with overwatch.marks off: the scenario's marks stay", function()
+    scenario("viktory/mountain_pass.yaml", { set = { ["overwatch.marks"] = false } })
+    world:place("b_inf1", hex(6, 2))
+    dice.force("d6", { 6 })
+    answers{ "now" }
+    turn.move("b_inf1", hex(5, 2))
+    local labels = {}
+    for _, m in ipairs(world:marks()) do
+      labels[tostring(m.hex)] = m.label
+    end
+    expect(labels["(4,3)"]):to_be("W a_art ready")
+  end)
+
+  it("are cleared and not drawn when overwatch is not in play", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "base_game" })
+    turn.finish()
+    expect(#world:marks()):to_be(0)
+  end)
+
+  it("follow an artillery that moves", function()
+    world:move("a_art", hex(4, 4)) -- a script moves A's artillery on B's turn
+    local labels = {}
+    for _, m in ipairs(world:marks()) do
+      labels[tostring(m.hex)] = m.label
+    end
+    expect(labels["(4,4)"]):to_be("W a_art ready")
+    expect(labels["(4,3)"]):to_be("o a_art")
+  end)
+
+  it("says each artillery's overwatch state in overwatch.status()", function()
+    world:add_unit{ id = "c_art", side = "C", type = "artillery", hex = hex(5, 1) }
+    world:place("b_inf1", hex(6, 1))
+    dice.force("d6", { 6 })
+    answers{ "now" }
+    turn.move("b_inf1", hex(6, 0)) -- next to c_art only
+    expect(overwatch.status()):to_be(table.concat({
+      "a_art (A) at (4,3): ready",
+      "b_art (B) at (7,3): its own turn: no overwatch",
+      "c_art (C) at (5,1): spent this turn",
+    }, "\n"))
   end)
 end)
 

@@ -3,6 +3,8 @@
 -- file because a variant loaded inside a case stays in force for the
 -- file's later cases.
 
+local refused = require("spec/support/events").refused
+
 describe("overwatch.targets = mover (variant overwatch_mover_only)", function()
   it("lets overwatch hits fall only on the unit that moved", function()
     scenario("viktory/mountain_pass.yaml", { variant = "overwatch_mover_only" })
@@ -34,6 +36,15 @@ describe("the base game (variant base_game)", function()
     expect(d.side):to_be("A") -- a 2 is an ordinary hit: the owner picks
   end)
 
+  it("has artillery fire one die before a battle", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "base_game" })
+    world:place("b_art", hex(6, 6)) -- beside A's lone cavalry at (6,7)
+    dice.force("d6", { 5, 6, 2 }) -- pre-battle: one die, a miss; round 1: b_art misses, a_cav hits
+    local rec = battle.attack{ target = hex(6, 7), attackers = { "b_art" } }
+    expect(rec.lines[1]):to_be("pre-battle fire: B 1 dice, 0 hits; A 0 dice, 0 hits")
+    expect(rec.rounds):to_be(1)
+  end)
+
   it("has no overwatch", function()
     scenario("viktory/mountain_pass.yaml", { variant = "base_game" })
     world:place("b_inf1", hex(6, 2))
@@ -46,16 +57,30 @@ describe("strict turn order (variant strict_order)", function()
   it("refuses a bombard attack after a move", function()
     scenario("viktory/mountain_pass.yaml", { variant = "strict_order" })
     turn.move("b_inf2", hex(6, 5))
-    expect_error(function()
-      battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = hex(5, 3) }
-    end, "rule error: a bombard after the move phase")
+    refused(function() battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = hex(5, 3) } end, "rule error: a bombard after the move phase")
+  end)
+
+  it("allows bombard attacks, then battles, then moves, and several of each in a row", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "strict_order" })
+    dice.force("d6", { 6, 6 })
+    battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = hex(5, 3) }
+    battle.declare{ target = hex(5, 3), attackers = { "b_inf1" }, paths = { b_inf1 = { hex(6, 2) } } }
+    answers{ "wait" }
+    battle.move_in("b_inf1")
+    turn.move("b_inf2", hex(6, 5))
+    turn.move("b_inf2", hex(7, 5))
+    expect(turn.phase()):to_be("move")
+  end)
+
+  it("refuses a bombard attack after a battle", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "strict_order" })
+    battle.declare{ target = hex(5, 3), attackers = { "b_inf1" }, paths = { b_inf1 = { hex(6, 2) } } }
+    refused(function() battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = hex(5, 3) } end, "rule error: a bombard after the battle phase")
   end)
 
   it("refuses a battle after a move", function()
     scenario("viktory/mountain_pass.yaml", { variant = "strict_order" })
     turn.move("b_inf2", hex(6, 5))
-    expect_error(function()
-      battle.declare{ target = hex(5, 3), attackers = { "b_inf1" }, paths = { b_inf1 = { hex(6, 2) } } }
-    end, "rule error: a battle after the move phase")
+    refused(function() battle.declare{ target = hex(5, 3), attackers = { "b_inf1" }, paths = { b_inf1 = { hex(6, 2) } } } end, "rule error: a battle after the move phase")
   end)
 end)

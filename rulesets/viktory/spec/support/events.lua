@@ -15,4 +15,25 @@ function events.decisions()
   return out
 end
 
+-- Every roll event's "reason (n)", in order.
+function events.rolls()
+  local out = {}
+  for _, e in ipairs(world:events()) do
+    if e.event == "roll" then
+      table.insert(out, e.reason .. " (" .. e.n .. ")")
+    end
+  end
+  return out
+end
+
+-- expect_error(fn, text), and the message must name the line of the call:
+-- a rule error points at the caller's line (the spec's), not into the
+-- ruleset. Write fn on the same line as the call.
+function events.refused(fn, text)
+  local where = string.match(debug.traceback("", 2), "([^\n]+%.lua:%d+)")
+  local msg = expect_error(fn, text)
+  expect(string.sub(msg, 1, #where + 1)):to_be(where .. ":")
+  return msg
+end
+
 return events

@@ -1,0 +1,185 @@
+-- Battle attacks ([Base], [ArtDice], [Ours]; battle.lua): who may attack,
+-- the approach and move-in within the unit's move, pre-battle fire by every
+-- artillery in the battle on both sides, rounds until one side is gone, and
+-- capture. Board: scripts/viktory/mountain_pass.yaml, B to play. A's
+-- artillery a_art is on the mountain (4,3); A's town (5,3) holds a_inf1 and
+-- a_inf2; A's cavalry a_cav stands alone on the plain (6,7).
+
+scenario("viktory/mountain_pass.yaml")
+
+local TOWN, MOUNTAIN, CAV = hex(5, 3), hex(4, 3), hex(6, 7)
+
+local events = require("spec/support/events")
+local decisions, rolls, refused = events.decisions, events.rolls, events.refused
+
+describe("who attacks [Base]", function()
+  it("lets only land units attack: a frigate, a town or a city cannot", function()
+    turn.finish() -- C
+    world:place("c_frig", hex(3, 3))
+    refused(function() battle.declare{ target = hex(4, 2), attackers = { "c_frig" } } end, "c_frig (frigate) cannot make a battle attack")
+    world:add_unit{ id = "c_town2", side = "C", type = "town", hex = hex(5, 1) }
+    refused(function() battle.attack{ target = hex(4, 2), attackers = { "c_town2" } } end, "c_town2 (town) cannot make a battle attack")
+  end)
+
+  it("needs the approach and the move-in to fit the unit's move", function()
+    -- b_inf1 (7,2) -> (6,2) -> (6,3) is two hexes, and moving in a third
+    refused(function() battle.declare{ target = TOWN, attackers = { "b_inf1" }, paths = { b_inf1 = { hex(6, 2), hex(6, 3) } } } end, "b_inf1 (infantry) needs 3 hexes but has 2 of 2 left")
+    -- one hex of approach and the move-in fit
+    local standing = battle.declare{ target = TOWN, attackers = { "b_inf1" }, paths = { b_inf1 = { hex(6, 2) } } }
+    expect(#standing):to_be(1)
+    expect(world:unit("b_inf1").attacking):to_be("5,3")
+  end)
+
+  it("needs each approach to end beside the target, and enemy pieces on a land hex", function()
+    refused(function() battle.declare{ target = TOWN, attackers = { "b_inf2" }, paths = { b_inf2 = { hex(6, 5) } } } end, "b_inf2 must end its approach beside (5,3)")
+    refused(function() battle.declare{ target = hex(6, 3), attackers = { "b_inf1" } } end, "(6,3) holds no enemy pieces to attack")
+    refused(function() battle.declare{ target = TOWN, attackers = {} } end, "a battle attack needs at least one attacker")
+    refused(function() battle.declare{ target = "x", attackers = { "b_inf1" } } end, "battle.declare needs target = a hex")
+  end)
+end)
+
+describe("moving in [Base][OW-wait]", function()
+  it("moves in only a declared attacker still beside the target", function()
+    world:place("b_inf1", hex(6, 2))
+    refused(function() battle.move_in("b_inf1") end, "b_inf1 has not been declared as an attacker")
+    refused(function() battle.move_in("b_nobody") end, "no unit with id 'b_nobody'")
+    battle.declare{ target = TOWN, attackers = { "b_inf1" } }
+    world:place("b_inf1", hex(7, 2)) -- set aside (no move)
+    refused(function() battle.move_in("b_inf1") end, "b_inf1 is not beside (5,3)")
+  end)
+
+  it("takes a declared attacker out of the attack when it moves elsewhere", function()
+    world:place("b_inf1", hex(6, 2))
+    battle.declare{ target = TOWN, attackers = { "b_inf1" } }
+    turn.move("b_inf1", hex(6, 3)) -- still beside the town, but no longer declared
+    refused(function() battle.move_in("b_inf1") end, "b_inf1 has not been declared as an attacker")
+  end)
+
+  it("is a move: not after the unit's own bombard attack", function()
+    world:place("b_art", hex(6, 3))
+    battle.declare{ target = TOWN, attackers = { "b_art" } }
+    dice.force("d6", { 6, 6 })
+    battle.bombard{ unit = "b_art", target = TOWN }
+    refused(function() battle.move_in("b_art") end, "b_art made a bombard attack this turn and cannot move afterwards")
+  end)
+
+  it("is a move: not after the reserve placement phase, which ends the turn", function()
+    world:place("b_inf1", hex(6, 2))
+    battle.declare{ target = TOWN, attackers = { "b_inf1" } }
+    turn.place_reserve("infantry", hex(4, 2))
+    refused(function() battle.move_in("b_inf1") end, "the reserve placement phase ends the turn: no battle after it")
+    expect(world:unit("b_inf1").hex):to_be(hex(6, 2))
+  end)
+end)
+
+describe("pre-battle fire [ArtDice]", function()
+  it("is made by a lone attacking artillery: two dice, before round 1", function()
+    world:place("b_art", hex(6, 6)) -- beside A's cavalry, far from a_art
+    dice.force("d6", {
+      6, 6, -- B's pre-battle fire: two dice, both miss (A has no artillery: no roll)
+      6, -- round 1: b_art's one die misses
+      2, -- a_cav's die hits
+    })
+    local rec = battle.attack{ target = CAV, attackers = { "b_art" } }
+    expect(rec.prebattle):to_equal({ attacker_dice = 2, attacker_hits = 0, defender_dice = 0, defender_hits = 0 })
+    expect(rolls()):to_equal({ "pre-battle fire by B (2)", "battle round 1 B (1)", "battle round 1 A (1)" })
+    expect(rec.winner):to_be("A")
+    expect(world:unit("b_art").alive):to_be(false)
+    expect(tostring(rec)):to_be(table.concat({
+      "battle at (6,7) by B against A",
+      "  pre-battle fire: B 2 dice, 0 hits; A 0 dice, 0 hits",
+      "  round 1: B 1 dice, 0 hits; A 1 dice, 1 hits",
+      "  battle at (6,7): A holds it",
+    }, "\n"))
+  end)
+
+  it("is made by a lone defending artillery, which rolls one die a round after it, plus the mountain's", function()
+    world:place("b_inf1", hex(5, 2))
+    battle.declare{ target = MOUNTAIN, attackers = { "b_inf1" } }
+    answers{ "wait" } -- a_art's overwatch as b_inf1 moves into its hex
+    battle.move_in("b_inf1")
+    dice.force("d6", {
+      6, 4, -- A's pre-battle fire: two dice, a miss
+      5, -- round 1: b_inf1 misses
+      6, 3, -- a_art's die and the mountain's: one hit
+    })
+    local rec = battle.resolve(MOUNTAIN)
+    expect(rec.prebattle):to_equal({ attacker_dice = 0, attacker_hits = 0, defender_dice = 2, defender_hits = 0 })
+    expect(rolls()):to_equal({ "pre-battle fire by A (2)", "battle round 1 B (1)", "battle round 1 A (2)" })
+    expect(tostring(rec)):to_be(table.concat({
+      "battle at (4,3) by B against A",
+      "  pre-battle fire: B 0 dice, 0 hits; A 2 dice, 0 hits",
+      "  round 1: B 1 dice, 0 hits; A 2 dice, 1 hits",
+      "  battle at (4,3): A holds it",
+    }, "\n"))
+  end)
+
+  it("does not happen when every attacker was lost moving in", function()
+    world:place("b_inf1", hex(5, 2))
+    battle.declare{ target = MOUNTAIN, attackers = { "b_inf1" } }
+    dice.force("d6", { 1, 6 })
+    answers{ "now" }
+    expect(battle.move_in("b_inf1")):to_be(false)
+    local rec = battle.resolve(MOUNTAIN)
+    expect(rec.prebattle):to_be_nil()
+    expect(rec.rounds):to_be(0)
+    expect(rec.winner):to_be("A")
+    expect(rolls()):to_equal({ "overwatch by a_art at b_inf1 (2)" }) -- a_art has no pre-battle fire at nobody
+  end)
+end)
+
+describe("rounds and capture [Base][Ours]", function()
+  it("takes an undefended town without a die rolled, even with artillery among the attackers", function()
+    world:add_unit{ id = "a_town2", side = "A", type = "town", hex = hex(6, 2) }
+    local rec = battle.attack{ target = hex(6, 2), attackers = { "b_inf1", "b_art" }, paths = { b_art = { hex(6, 3) } } }
+    expect(rolls()):to_equal({})
+    expect(rec.rounds):to_be(0)
+    expect(rec.winner):to_be("B")
+    expect(world:unit("a_town2").alive):to_be(false)
+    local t = world:unit("B_town_1")
+    expect(t.type):to_be("town")
+    expect(t.side):to_be("B")
+    expect(t.hex):to_be(hex(6, 2))
+    world:add_unit{ id = "a_town3", side = "A", type = "town", hex = hex(7, 4) }
+    battle.attack{ target = hex(7, 4), attackers = { "b_inf2" } }
+    expect(world:unit("B_town_2").hex):to_be(hex(7, 4))
+  end)
+
+  it("turns a captured city into a city of the winner's", function()
+    world:place("b_art", hex(0, 0)) -- B's artillery out of reach of (8,2)
+    world:place("c_inf1", hex(8, 3))
+    turn.finish() -- C
+    local rec = battle.attack{ target = hex(8, 2), attackers = { "c_inf1" } }
+    expect(rec.winner):to_be("C")
+    expect(world:unit("b_city").alive):to_be(false)
+    local c = world:unit("C_city_1")
+    expect(c.type):to_be("city")
+    expect(c.hex):to_be(hex(8, 2))
+    expect(rec.lines[#rec.lines - 1]):to_be("C captures the city at (8,2)")
+  end)
+
+  it("leaves the hex to the defender when both sides are lost in the same round", function()
+    world:place("a_art", hex(6, 6)) -- out of the way: no overwatch
+    world:place("b_inf1", hex(6, 2))
+    world:place("b_inf2", hex(6, 3))
+    dice.force("d6", {
+      1, 1, -- round 1, B: two Tactical Victories
+      1, 1, 6, -- A's two infantry and the town: two Tactical Victories
+    })
+    answers{ "a_inf1", "b_inf1" } -- each firer's first pick; the second hit has one unit left
+    local rec = battle.attack{ target = TOWN, attackers = { "b_inf1", "b_inf2" } }
+    for _, id in ipairs({ "a_inf1", "a_inf2", "b_inf1", "b_inf2" }) do
+      expect(world:unit(id).alive):to_be(false)
+    end
+    expect(rec.winner):to_be("A")
+    expect(world:unit("a_town").alive):to_be(true)
+    expect(world:unit("B_town_1")):to_be_nil()
+    expect(tostring(rec)):to_be(table.concat({
+      "battle at (5,3) by B against A",
+      "  round 1: B 2 dice, 2 hits; A 3 dice, 2 hits",
+      "  battle at (5,3): A holds it",
+    }, "\n"))
+    expect(decisions()[1].side):to_be("B")
+    expect(decisions()[2].side):to_be("A")
+  end)
+end)

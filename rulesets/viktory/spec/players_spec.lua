@@ -1,0 +1,81 @@
+-- Players in turn order ([Base]: 2 to 8 players in seat order; [Ours]:
+-- overwatch with several players asks them in turn order after the mover).
+-- The seats are the sides' `seat` pools; sides without one come after,
+-- by name. Board: scripts/viktory/mountain_pass.yaml (seats A 1, B 2,
+-- C 3), B to play; here the seats are changed so that the turn order is
+-- not the names' order.
+
+scenario("viktory/mountain_pass.yaml")
+
+local decisions = require("spec/support/events").decisions
+
+describe("seat order [Base]", function()
+  it("orders the players by seat, not by name", function()
+    world:set_pool("B", "seat", 1)
+    world:set_pool("A", "seat", 2)
+    world:set_pool("C", "seat", 3)
+    expect(viktory.players()):to_equal({ "B", "A", "C" })
+    expect(viktory.players_after("B")):to_equal({ "A", "C" })
+    expect(viktory.players_after("C")):to_equal({ "B", "A" })
+    expect(turn.finish()):to_be("A")
+    expect(world:turn()):to_be(1)
+    expect(turn.finish()):to_be("C")
+    expect(turn.finish()):to_be("B")
+    expect(world:turn()):to_be(2)
+  end)
+
+  it("puts sides without a seat after the seated ones, by name", function()
+    world:set_pool("A", "seat", 0)
+    world:set_pool("B", "seat", 0)
+    world:set_pool("C", "seat", 5)
+    expect(viktory.players()):to_equal({ "C", "A", "B" })
+  end)
+
+  it("starts each player's turn in the bombard phase, and leaves the last one in reserve placement", function()
+    turn.move("b_inf2", hex(6, 5))
+    expect(world:pool("B", "phase")):to_be(3)
+    turn.finish()
+    expect(world:pool("B", "phase")):to_be(4)
+    expect(world:pool("C", "phase")):to_be(1)
+    expect(turn.phase()):to_be("bombard")
+  end)
+end)
+
+describe("overwatch with several players [OW][Ours]", function()
+  it("asks the threatened players in turn order after the mover: A before C when A sits next", function()
+    world:set_pool("B", "seat", 1)
+    world:set_pool("A", "seat", 2)
+    world:set_pool("C", "seat", 3)
+    world:add_unit{ id = "c_art", side = "C", type = "artillery", hex = hex(5, 1) }
+    world:place("b_inf1", hex(6, 2))
+    dice.force("d6", { 6, 5 })
+    answers{ "now", "now" }
+    turn.move("b_inf1", hex(5, 2)) -- next to the mountain (4,3) and to (5,1)
+    local d = decisions()
+    expect(#d):to_be(2)
+    expect(d[1].side):to_be("A")
+    expect(d[2].side):to_be("C")
+    -- both shots are spent for B's turn; each is ready again on the next enemy turn
+    expect(overwatch.spent(world:unit("a_art"))):to_be(true)
+    expect(overwatch.spent(world:unit("c_art"))):to_be(true)
+    turn.finish() -- A's turn: C's artillery is ready again
+    expect(overwatch.spent(world:unit("c_art"))):to_be(false)
+  end)
+
+  it("gives each player's artillery one shot per enemy turn: C fires on B's turn and again on A's", function()
+    world:add_unit{ id = "c_art", side = "C", type = "artillery", hex = hex(5, 1) }
+    world:place("b_inf1", hex(6, 1))
+    dice.force("d6", { 6, 6 })
+    answers{ "now" }
+    turn.move("b_inf1", hex(6, 0)) -- next to (5,1) only
+    turn.finish() -- C
+    turn.finish() -- A
+    world:place("a_inf1", hex(6, 1))
+    answers{ "now" }
+    turn.move("a_inf1", hex(5, 2)) -- next to (5,1); a_art is A's own
+    local d = decisions()
+    expect(#d):to_be(2)
+    expect(d[1].side):to_be("C")
+    expect(d[2].side):to_be("C")
+  end)
+end)
