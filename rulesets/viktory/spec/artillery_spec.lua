@@ -55,7 +55,7 @@ describe("bombard attacks [ArtDice][Base]", function()
   it("hits only military units: a lone infantry in a town is the only casualty, with no choice to make", function()
     world:place("a_inf2", hex(6, 6)) -- a_inf1 stays alone with A's town
     dice.force("d6", { 3, 6 })
-    local rec = battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = TOWN }
+    local rec = battle.bombard{ unit = "b_art", path = hex(6, 3), target = TOWN } -- a path of one hex
     expect(rec.lost):to_equal({ "a_inf1" })
     expect(#decisions()):to_be(0)
     expect(world:unit("a_town").alive):to_be(true)

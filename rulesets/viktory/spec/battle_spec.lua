@@ -35,6 +35,21 @@ describe("who attacks [Base]", function()
     refused(function() battle.declare{ target = hex(6, 3), attackers = { "b_inf1" } } end, "(6,3) holds no enemy pieces to attack")
     refused(function() battle.declare{ target = TOWN, attackers = {} } end, "a battle attack needs at least one attacker")
     refused(function() battle.declare{ target = "x", attackers = { "b_inf1" } } end, "battle.declare needs target = a hex")
+    world:place("c_frig", hex(3, 4))
+    refused(function() battle.declare{ target = hex(3, 4), attackers = { "b_inf1" } } end, "battles are fought on land hexes; (3,4) is water")
+  end)
+
+  it("takes a single hex as an approach path, and declares no one whose approach ends under overwatch", function()
+    local standing = battle.declare{ target = TOWN, attackers = { "b_inf1" }, paths = { b_inf1 = hex(6, 2) } }
+    expect(world:unit("b_inf1").hex):to_be(hex(6, 2))
+    expect(#standing):to_be(1)
+    -- b_inf3's approach ends at (5,2), next to the mountain: a_art hits it there
+    world:place("b_inf3", hex(6, 1))
+    dice.force("d6", { 2 })
+    answers{ "now" }
+    standing = battle.declare{ target = TOWN, attackers = { "b_inf3" }, paths = { b_inf3 = { hex(5, 2) } } }
+    expect(#standing):to_be(0)
+    expect(world:unit("b_inf3").alive):to_be(false)
   end)
 end)
 

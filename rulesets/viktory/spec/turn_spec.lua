@@ -21,6 +21,11 @@ describe("moves [Base]", function()
     refused(function() turn.move("a_cav", hex(7, 6)) end, "a_cav belongs to A, but it is B's turn")
     refused(function() turn.move("b_inf2", hex(6, 9)) end, "b_inf2 cannot move to (6,9): off the map")
     expect(turn.allowance(world:unit("b_town"))):to_be(0)
+    refused(function() turn.move("b_inf2", hex(6, 6)) end, "b_inf2 cannot move to (6,6): not adjacent to (6,4)")
+    viktory.lose("b_inf1", "test")
+    refused(function() turn.move("b_inf1", hex(6, 2)) end, "b_inf1 is not on the map")
+    turn.finish() -- C
+    refused(function() turn.move("c_inf2", hex(3, 6)) end, "c_inf2 is aboard c_frig: unload it with turn.unload")
   end)
 
   it("gives the road bonus only to a move that starts on the road too", function()
@@ -80,6 +85,18 @@ describe("frigates [Base][Ours]", function()
     refused(function() turn.load("c_inf1", "c_frig") end, "the reserve placement phase ends the turn: no move after it")
     refused(function() turn.unload("c_inf2", hex(3, 6)) end, "the reserve placement phase ends the turn: no move after it")
     refused(function() turn.move("c_inf1", hex(3, 6)) end, "the reserve placement phase ends the turn: no move after it")
+  end)
+
+  it("refuse a unit that bombarded this turn, and other players' units, on the caller's line", function()
+    world:place("c_inf1", hex(3, 5))
+    refused(function() turn.load("c_inf1", "c_frig") end, "c_inf1 belongs to C, but it is B's turn")
+    refused(function() turn.unload("c_inf2", hex(3, 6)) end, "c_frig belongs to C, but it is B's turn")
+    turn.finish() -- C
+    world:add_unit{ id = "c_art", side = "C", type = "artillery", hex = hex(3, 5) }
+    world:place("b_inf2", hex(4, 4))
+    dice.force("d6", { 6, 6 })
+    battle.bombard{ unit = "c_art", target = hex(4, 4) }
+    refused(function() turn.load("c_art", "c_frig") end, "c_art made a bombard attack this turn and cannot move afterwards")
   end)
 
   it("refuse what cannot board or land, on the caller's line", function()
