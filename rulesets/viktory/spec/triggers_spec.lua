@@ -132,6 +132,21 @@ describe("frigates [OW-trigger]", function()
   end)
 end)
 
+describe("carried artillery [OW][Base]", function()
+  it("has no overwatch while aboard a frigate: it is off the map, defending no hex", function()
+    world:add_unit{ id = "c_art", side = "C", type = "artillery", props = { aboard = "c_frig" } }
+    world:unit("c_frig").cargo = "c_inf2,c_inf3,c_art"
+    world:place("c_frig", hex(4, 1)) -- on the water passage, two hexes from the mountain
+    world:place("b_inf1", hex(6, 1))
+    turn.move("b_inf1", hex(5, 1)) -- next to the frigate's hex, not to a_art
+    expect(#decisions()):to_be(0)
+    expect(overwatch.status()):to_be(table.concat({
+      "a_art (A) at (4,3): ready",
+      "b_art (B) at (7,3): its own turn: no overwatch",
+    }, "\n"))
+  end)
+end)
+
 describe("several players [Ours]", function()
   it("asks every threatened player, in turn order after the mover: C before A on B's turn", function()
     world:add_unit{ id = "c_art", side = "C", type = "artillery", hex = hex(5, 1) }
