@@ -38,6 +38,8 @@ describe("[Base] a lone leader attacked in melee retreats", function()
     answers{ "take ground" }
     local rec = melee.attack{ unit = "a", target = "Cope" }
     expect(rec.attack.lone_leader):to_be("attached")
+    expect({ rec.attack.hits, rec.attack.flags, rec.attack.removed, rec.attack.eliminated, rec.attack.left })
+      :to_equal({ 0, 0, 0, false, true })
     expect(h.leader):to_be("Cope")
     expect(l.alive):to_be(false) -- off the map: attached
     expect(rec.took_ground):to_be(hex(5, 6))
@@ -50,7 +52,9 @@ describe("[Base] a lone leader attacked in melee retreats", function()
     add("Loudoun", "government", "leader", hex(5, 7))
     miss_him()
     answers{ "take ground" }
-    expect(melee.attack{ unit = "a", target = "Cope" }.attack.lone_leader):to_be("captured")
+    local rec = melee.attack{ unit = "a", target = "Cope" }
+    expect(rec.attack.lone_leader):to_be("captured")
+    expect({ rec.attack.eliminated, rec.attack.left }):to_equal({ true, true })
     expect(l.alive):to_be(false)
     expect(world:pool("jacobite", "medals")):to_be(1)
   end)
@@ -64,7 +68,7 @@ describe("[Base] a lone leader attacked in melee retreats", function()
     expect(l.alive):to_be(false)
   end)
 
-  it("with one hex back he takes it unasked; with two his owner chooses, the first by default", function()
+  it("with one hex back he takes it unasked", function()
     attacker("regular")
     local l = cope()
     add("x", "government", "regular", hex(4, 7), { leader = "Hawley" })
@@ -79,8 +83,9 @@ describe("[Base] a lone leader attacked in melee retreats", function()
     local l = cope()
     miss_him()
     answers{ answers.default, "take ground" }
-    melee.attack{ unit = "a", target = "Cope" }
+    local rec = melee.attack{ unit = "a", target = "Cope" }
     expect(l.hex):to_be(hex(4, 7))
+    expect({ rec.attack.lone_leader, rec.attack.eliminated }):to_equal({ "retreated", false })
   end)
 
   it("a lone leader plays no First Strike or Ambush: he is not asked", function()
@@ -103,6 +108,8 @@ describe("[Base] a lone leader attacked in melee retreats", function()
     local rec = melee.attack{ unit = "a", target = "Cope" }
     expect(rec.attack.dice.total):to_be(0)
     expect(rec.attack.lone_leader):to_be_nil()
+    expect({ rec.attack.hits, rec.attack.flags, rec.attack.removed, rec.attack.eliminated, rec.attack.left })
+      :to_equal({ 0, 0, 0, false, false })
     expect(l.hex):to_be(hex(5, 6))
     expect(rec.battle_back):to_be_nil()
     expect(rec.no_battle_back):to_be("a lone leader does not attack or battle back in melee")

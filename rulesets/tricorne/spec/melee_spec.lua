@@ -146,6 +146,7 @@ describe("[Base] a lone leader attacked in melee", function()
     answers{ "stay" }
     local rec = melee.attack{ unit = "a", target = "Cope" }
     expect(rec.attack.lone_leader):to_be("casualty")
+    expect(rec.attack.eliminated):to_be(true)
     expect(world:pool("jacobite", "medals")):to_be(1)
   end)
 

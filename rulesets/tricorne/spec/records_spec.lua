@@ -108,6 +108,16 @@ describe("[Fire R5] [Fire R6] [Fire R7] a fire's record and summary", function()
       "  flags 1, ignored 0, retreats 1 hex: moved 1, joined leader Perth; rally check [cavalry cavalry sabre] passed"))
   end)
 
+  it("a single die is a roll like any other", function()
+    firer("g1", "regular", hex(5, 8), { strength = 2 })
+    add("t", "jacobite", "regular", hex(5, 5)) -- 3 hexes: 1 die
+    dice.force("battle", { "infantry" })
+    expect(tostring(ranged.fire{ unit = "g1", target = "t" })):to_be(lines(
+      "g1 fires at t (3 hexes): 1 dice (+1 base at 3 hexes)",
+      "  rolled [infantry]: 1 hit, 0 flags",
+      "  t loses 1 block"))
+  end)
+
   it("fire at a lone leader: a casualty check and nothing else", function()
     firer("g1", "regular", hex(5, 8))
     add("Murray", "jacobite", "leader", hex(5, 6))
@@ -279,6 +289,64 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
       "    0 hits, b loses 0"))
   end)
 
+  it("one die; one hex of retreat blocked", function()
+    attacker("militia", { strength = 1 })
+    add("d", "government", "regular", hex(5, 6))
+    world:set_terrain(hex(5, 6), "marsh") -- 2 -1 marsh: one die
+    dice.force("battle", { "cavalry" })
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    expect(tostring(melee.attack{ unit = "a", target = "d" })):to_be(lines(
+      "melee: a attacks d",
+      "  a melees d: 1 dice (+2 melee, -1 target in marsh)",
+      "    rolled [cavalry]",
+      "    0 hits, d loses 0",
+      "  d battles back against a: 4 dice (+3 melee, +1 full strength)",
+      "    rolled [cavalry cavalry cavalry cavalry]",
+      "    0 hits, a loses 0"))
+    add("b", "jacobite", "regular", hex(3, 9)).ordered = true
+    add("e", "government", "regular", hex(3, 10))
+    dice.force("battle", { "flag", "cavalry", "cavalry", "cavalry" })
+    dice.force("battle", { "sabre", "cavalry" })
+    dice.force("battle", { "cavalry", "cavalry", "cavalry" })
+    local rec = melee.attack{ unit = "b", target = "e" }
+    expect(string.find(tostring(rec), "flags 1, ignored 0, retreats 1 hex: moved 0, lost 1 (blocked); rally check [cavalry sabre] passed", 1, true) ~= nil):to_be(true)
+  end)
+
+  it("a bonus melee whose attacker stays says no more about bonus melees", function()
+    attacker("highland")
+    add("d1", "government", "regular", hex(5, 6), { strength = 1 })
+    add("d2", "government", "regular", hex(4, 7), { strength = 1 })
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    answers{ "take ground", "d2" }
+    dice.force("battle", { "infantry", "cavalry" })
+    answers{ "stay" }
+    local rec = melee.attack{ unit = "a", target = "d1" }
+    expect(rec.bonus.ground):to_be("the attacker chose to stay")
+    expect(rec.bonus.no_bonus):to_be_nil()
+  end)
+
+  it("the log names each roll by its strike: strikes first at, melees, bonus melee on, battles back against", function()
+    attacker("highland")
+    add("d1", "government", "regular", hex(5, 6), { strength = 1 })
+    add("d2", "government", "regular", hex(4, 7))
+    world:set_pool("government", "ambush", 1)
+    answers{ "ambush" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry" })             -- d1's ambush misses
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" }) -- a eliminates d1
+    answers{ "take ground", "d2" }
+    dice.force("battle", { "cavalry", "cavalry" })                         -- the bonus melee misses
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })   -- d2 battles back
+    local before = #world:events(1000)
+    melee.attack{ unit = "a", target = "d1" }
+    local reasons = {}
+    for _, e in ipairs(world:events(#world:events(1000) - before)) do
+      if e.event == "roll" then
+        table.insert(reasons, e.reason)
+      end
+    end
+    expect(reasons):to_equal({ "d1 strikes first at a", "a melees d1", "a bonus melee on d2", "d2 battles back against a" })
+  end)
+
   it("a retreat onto a lone leader in melee names him", function()
     attacker("regular")
     add("d", "government", "regular", hex(5, 6))
@@ -314,6 +382,30 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
     before = #world:log(1000)
     melee.attack{ unit = "a", target = "e", quiet = true }
+    expect(#world:marks()):to_be(0)
+    for _, l in ipairs(world:log(#world:log(1000) - before)) do
+      expect(string.find(l, "melee: a attacks", 1, true)):to_be_nil()
+    end
+  end)
+
+  it("a melee cancelled by a first strike is noted too, unless quiet", function()
+    attacker("regular")
+    add("d", "government", "regular", hex(5, 6))
+    world:set_pool("government", "first_strike", 2)
+    answers{ "first strike" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "flag" })
+    answers{ hex(5, 4) }
+    dice.force("battle", { "sabre", "cavalry" })
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(world:log(1)[1]):to_be(tostring(rec))
+    world:place(world:unit("a"), hex(5, 5))
+    world:clear_marks()
+    answers{ "first strike" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "flag" })
+    answers{ hex(5, 4) }
+    dice.force("battle", { "sabre", "cavalry" })
+    local before = #world:log(1000)
+    melee.attack{ unit = "a", target = "d", quiet = true }
     expect(#world:marks()):to_be(0)
     for _, l in ipairs(world:log(#world:log(1000) - before)) do
       expect(string.find(l, "melee: a attacks", 1, true)):to_be_nil()

@@ -168,10 +168,11 @@ describe("[Turn] the Tricorne turn", function()
   it("offers melee targets before fire targets: an adjacent lone leader, then a unit in range", function()
     local g = add("g", "government", "regular", hex(5, 8))
     g.ordered = true
-    add("A", "jacobite", "leader", hex(5, 7))   -- adjacent: melee (a lone leader does not stop fire)
-    add("b", "jacobite", "regular", hex(7, 6))  -- 2 hexes: fire
+    add("zed", "jacobite", "leader", hex(5, 7))  -- adjacent: melee (a lone leader does not stop fire)
+    add("b", "jacobite", "regular", hex(7, 6))   -- 2 hexes: fire
+    add("c", "jacobite", "regular", hex(6, 6))   -- 2 hexes: fire
     local t = turn.targets(g)
-    expect({ t[1].unit.id, t[1].kind, t[2].unit.id, t[2].kind }):to_equal({ "A", "melee", "b", "fire" })
+    expect({ t[1].unit.id, t[1].kind, t[2].unit.id, t[3].unit.id, t[3].kind }):to_equal({ "zed", "melee", "b", "c", "fire" })
   end)
 
   it("the first target offered is the default", function()
@@ -210,19 +211,28 @@ describe("[Turn] the Tricorne turn", function()
     local gone = add("gone", "jacobite", "regular", hex(3, 6))
     world:eliminate(gone, "spec")
     expect_error(function() tricorne.stats("dragoon") end, "unit type 'dragoon' is not in the tricorne ruleset's unit_types")
-    -- a rule function that looks its unit up: the error names the line that called it
-    local rule = {}
-    function rule.lookup(x, what)
-      local u = tricorne.unit(x, what)
-      return u
-    end
-    local lookup = rule.lookup
+    -- units.lookup looks its unit up as a rule function does: the error names this file's line
+    local lookup = require("spec/support/units").lookup
     local msg = expect_error(function() lookup("nobody", "firing unit") end, "no unit 'nobody' (firing unit)")
     expect(string.find(msg, "turn_spec.lua", 1, true) ~= nil):to_be(true)
+    expect(string.find(msg, "units.lua", 1, true)):to_be_nil()
     msg = expect_error(function() lookup(gone, "target") end, "target gone is not on the battlefield")
     expect(string.find(msg, "turn_spec.lua", 1, true) ~= nil):to_be(true)
+    expect(string.find(msg, "units.lua", 1, true)):to_be_nil()
     msg = expect_error(function() lookup(true, "target") end, "target must be a unit or a unit id, not boolean")
     expect(string.find(msg, "turn_spec.lua", 1, true) ~= nil):to_be(true)
+    expect(string.find(msg, "units.lua", 1, true)):to_be_nil()
+  end)
+
+  it("a rule violation blames the line that raises it, by default; rules.is_violation tells one apart", function()
+    local rules = require("lib/rules")
+    -- both on one line: `here` names it
+    local ok, msg = pcall(function() rules.violation("broken") end); local _, here = pcall(function() error("") end)
+    expect(ok):to_be(false)
+    expect(msg):to_be(here .. "rule error: broken")
+    expect(rules.is_violation(msg)):to_be(true)
+    expect(rules.is_violation("a typo")):to_be(false)
+    expect(rules.is_violation(nil)):to_be(false)
   end)
 
   it("rule errors point at the caller's line", function()
