@@ -33,6 +33,7 @@ describe("[Turn] cards and hands", function()
         flank = { section = "left", orders = 2 },
         both = { sections = { "left", "right" } },
         charge = { kind = "charge" },
+        ground = { kind = "charge", battlefield_only = true },
       },
       hand = 0, combat = NOTHING,
     }
@@ -43,11 +44,14 @@ describe("[Turn] cards and hands", function()
     expect(g:card("flank").sections):to_equal({ "left" })
     expect(g:card("both").sections):to_equal({ "left", "right" })
     expect(g:card("charge").kind):to_be("charge")
-    expect_error(function() g:card("volley") end, "no command card named 'volley' (cards: both, charge, flank, plain)")
+    expect(g:card("ground").battlefield_only):to_be(true)
+    local t = { name = "given" }
+    expect(g:card(t)):to_be(t)
+    expect_error(function() g:card("volley") end, "no command card named 'volley' (cards: both, charge, flank, ground, plain)")
   end)
 
   it("a hand size may differ per side; a side left out gets none", function()
-    local g = turn.new{ hand = { government = 2 }, deck = { "scout_left", "scout_right" }, quiet = true }
+    local g = turn.new{ hand = { government = 2 }, deck = { "scout_left", "scout_right", "probe_left" }, quiet = true }
     expect(g:hand("government")):to_equal({ "scout_left", "scout_right" })
     expect(#g:hand("jacobite")):to_be(0)
     expect_error(function() g:hand("french") end, "no side 'french'")
@@ -161,6 +165,23 @@ describe("[Turn 2] orders", function()
     expect(#g:order()):to_be(3) -- all three given: not asked again
   end)
 
+  it("a ruleset's may_order is the only word on things that are not units: they are ordered and fight too", function()
+    local reserve = { id = "reserve" }
+    local log = {}
+    local g = game(nil, { may_order = function(_, x) return type(x) == "table", "not units" end,
+      combat = function(_, x) table.insert(log, x.id) end })
+    g:play("government", "probe_centre")
+    g:order(reserve)
+    expect(reserve.ordered):to_be(true)
+    expect(g:may_fight(reserve)):to_be(true)
+    g:fight()
+    expect(log):to_equal({ "reserve" })
+    expect(g:may_fight(reserve)):to_be(false)
+    expect_error(function() g:battle(reserve) end, "rule error: reserve has already fought this turn")
+    g:end_turn()
+    expect(reserve.ordered):to_be_nil()
+  end)
+
   it("a ruleset's may_order has the last word on units", function()
     add("g1", "government", "regular", at(6, 8))
     local g = game(nil, { may_order = function(_, x) return x.type ~= "regular", "not regulars" end })
@@ -202,6 +223,17 @@ describe("[Turn 3] movement", function()
     answers{ at(6, 7) }
     expect(g:move(g1)):to_be(true)
     expect({ g1.hex, g1.moved }):to_equal({ at(6, 7), 1 })
+  end)
+
+  it("a unit the ruleset marks ordered itself may move and fight; one not yet moved may fight", function()
+    local guns = add("guns", "government", "light_artillery", at(7, 8))
+    local g1 = add("g1", "government", "regular", at(6, 8))
+    local g = game()
+    expect(g:may_fight(guns)):to_be(true) -- it has not moved, though it may not move and fight
+    g:play("government", "probe_centre")
+    g1.ordered = true
+    expect(g:move(g1, at(6, 7))):to_be(true)
+    expect(g1.moved):to_be(1)
   end)
 
   it("a ruleset's own movement and stops rules replace the data's", function()
@@ -277,6 +309,18 @@ describe("[Turn 4] the order of combat and its rule errors", function()
 end)
 
 describe("[Turn 5] banners and the end of the turn", function()
+  it("the frame's combat cards: counted in a pool, spent one at a time, each change with its reason", function()
+    local g = game()
+    g:add_combat_cards("jacobite", 2)
+    expect(world:events(1)[1].reason):to_be("combat cards")
+    g:spend_combat_card("jacobite")
+    expect(world:events(1)[1].reason):to_be("combat card played")
+    expect(g:combat_cards("jacobite")):to_be(1)
+    g:spend_combat_card("jacobite", "a spec")
+    expect(world:events(1)[1].reason):to_be("a spec")
+    expect_error(function() g:spend_combat_card("jacobite") end, "rule error: jacobite holds no combat card to play")
+  end)
+
   it("banners: one by default with its reason; reaching the count wins at once", function()
     local g = game(nil, { victory = { government = 2, jacobite = 3 } })
     expect(g:award_banners("jacobite")):to_be_nil()
