@@ -33,6 +33,8 @@ describe("[Base] lib/cc: dice, terrain, flanks and HQ tokens", function()
   it("one HQ token per symbol; none adds nothing", function()
     cc.collect_hq("government", 2, "spec")
     expect(world:pool("government", cc.HQ_POOL)):to_be(2)
+    cc.collect_hq("government", 1, "spec")
+    expect(world:pool("government", cc.HQ_POOL)):to_be(3)
     local before = #world:events(1000)
     cc.collect_hq("government", 0, "spec")
     expect(#world:events(1000)):to_be(before)
@@ -91,16 +93,33 @@ end)
 describe("[Base] lib/cc on a board turned sideways", function()
   scenario("scenarios/sideways.yaml")
 
-  it("a left baseline has three directions back; a side without a baseline neither retreats nor has flanks", function()
+  it("a left or right baseline has three directions back: straight back or either slant", function()
     local g = add("g", "government", "regular", hex(5, 5))
     local j = add("j", "jacobite", "regular", hex(8, 5))
     expect(cc.retreat_directions("government")):to_equal({ 4, 3, 5 })
+    expect(cc.retreat_directions("jacobite")):to_equal({ 1, 2, 6 })
     answers{ hex(4, 6) }
-    expect({ cc.retreat(g, 1) }):to_equal({ 1, 0 })
+    expect({ cc.retreat(g, 1, { by_side = "jacobite" }) }):to_equal({ 1, 0 })
     expect(g.hex):to_be(hex(4, 6))
-    expect({ cc.retreat(j, 0) }):to_equal({ 0, 0 })
-    expect_error(function() cc.retreat(j, 1) end, "side 'jacobite' has no baseline, so its units cannot retreat")
-    expect_error(function() cc.mirrored("jacobite") end, "side 'jacobite' has no baseline, so its left and right flanks are unknown")
+    answers{ answers.default }
+    expect({ cc.retreat(j, 1, { by_side = "government" }) }):to_equal({ 1, 0 })
+    expect(j.hex):to_be(hex(9, 5)) -- straight back, east, by default
+    world:place(j, hex(8, 5))
+    answers{ hex(8, 6) }
+    expect({ cc.retreat(j, 1, { by_side = "government" }) }):to_equal({ 1, 0 })
+    expect(j.hex):to_be(hex(8, 6)) -- south-east
+    world:place(j, hex(8, 5))
+    answers{ hex(9, 4) }
+    expect({ cc.retreat(j, 1, { by_side = "government" }) }):to_equal({ 1, 0 })
+    expect(j.hex):to_be(hex(9, 4)) -- north-east
+  end)
+
+  it("a side without a baseline neither retreats nor has flanks; a side on the left or right has no flanks", function()
+    local f = add("f", "french", "regular", hex(6, 5))
+    expect({ cc.retreat(f, 0) }):to_equal({ 0, 0 })
+    expect_error(function() cc.retreat(f, 1) end, "side 'french' has no baseline, so its units cannot retreat")
+    expect_error(function() cc.mirrored("french") end, "side 'french' has no baseline, so its left and right flanks are unknown")
     expect_error(function() cc.mirrored("government") end, "side 'government' has the left baseline, but the map's sections are ranges of columns")
+    expect_error(function() cc.board_section("jacobite", "left") end, "side 'jacobite' has the right baseline")
   end)
 end)
