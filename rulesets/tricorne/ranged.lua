@@ -121,13 +121,13 @@ local Record = {}
 Record.__index = Record
 Record.__tostring = function(r)
   local lines = { r.unit .. " fires at " .. r.target .. " (" .. r.range .. " hexes): " .. tricorne.describe_dice(r.dice) }
+  if r.dice.total <= 0 then
+    table.insert(lines, "  no dice: the fire has no effect")
+    return table.concat(lines, "\n")
+  end
   if r.leader_target then
     local c = r.leader_check
     table.insert(lines, "  lone leader: casualty check [" .. table.concat(c.faces, " ") .. "] -> " .. c.outcome)
-    return table.concat(lines, "\n")
-  end
-  if r.dice.total <= 0 then
-    table.insert(lines, "  no dice: the fire has no effect")
     return table.concat(lines, "\n")
   end
   table.insert(lines, "  rolled [" .. table.concat(r.faces, " ") .. "]: " .. tricorne.plural(r.hits, "hit") .. ", " .. tricorne.plural(r.flags, "flag"))
@@ -197,11 +197,14 @@ function ranged.fire(spec)
     world:mark(target.hex, "T")
   end
 
-  -- [Fire R6] a lone leader under fire: a leader casualty check
+  -- [Fire R6] a lone leader under fire: a leader casualty check, unless
+  -- [Fire R4] the fire was reduced to no dice (no dice, no effect)
   if tricorne.is_lone_leader(target) then
     rec.leader_target = true
-    rec.leader_check = leaders.fired_on(target, side, reason)
-    rec.eliminated = rec.leader_check.fell
+    if d.total > 0 then
+      rec.leader_check = leaders.fired_on(target, side, reason)
+      rec.eliminated = rec.leader_check.fell
+    end
     if not quiet then
       world:note(tostring(rec))
     end

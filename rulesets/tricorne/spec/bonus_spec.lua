@@ -72,6 +72,17 @@ describe("[Bonus] after taking ground", function()
     expect(rec.bonus.attack.dice.total):to_be(4)
   end)
 
+  it("the first adjacent enemy is the default target", function()
+    attacker("highland")
+    targets(1)
+    eliminate_d1()
+    answers{ "take ground", answers.default }
+    dice.force("battle", { "cavalry", "cavalry" })
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    local rec = melee.attack{ unit = "a", target = "d1" }
+    expect(rec.bonus.defender):to_be(tricorne.adjacent_enemies(world:unit("a"))[1].id)
+  end)
+
   it("is optional", function()
     local a = attacker("highland")
     targets(1)

@@ -85,7 +85,29 @@ describe("[Fire R0] who may fire, and at whom", function()
   end)
 end)
 
+describe("[Fire R0] a unit without ranged weapons has no range", function()
+  it("cavalry and lone leaders reach no hex; a regular 3, light artillery 5", function()
+    expect(ranged.max_range(gov("c1", "light_cavalry", hex(1, 8)))):to_be(0)
+    expect(ranged.max_range(gov("L", "leader", hex(2, 8)))):to_be(0)
+    expect(ranged.max_range(gov("g1", "regular", hex(3, 8)))):to_be(3)
+    expect(ranged.max_range(gov("a1", "light_artillery", hex(4, 8)))):to_be(5)
+  end)
+end)
+
 describe("[Fire R1] one firer against one target, resolved completely, in the player's order", function()
+  it("names a firer and a target that are on the battlefield, or says which is not, at the caller's line", function()
+    firer("g1", "regular", hex(5, 8))
+    local gone = jac("gone", "regular", hex(5, 6))
+    world:eliminate(gone, "spec")
+    expect_error(function() ranged.fire("g1") end, "call ranged.fire{unit=, target=}")
+    local msg = expect_error(function() ranged.fire{ unit = "nobody", target = "gone" } end, "no unit 'nobody' (firing unit)")
+    expect(string.find(msg, "fire_spec.lua", 1, true) ~= nil):to_be(true)
+    msg = expect_error(function() ranged.fire{ unit = "g1", target = "gone" } end, "target gone is not on the battlefield")
+    expect(string.find(msg, "fire_spec.lua", 1, true) ~= nil):to_be(true)
+    msg = expect_error(function() ranged.fire{ unit = 7, target = "gone" } end, "firing unit must be a unit or a unit id, not number")
+    expect(string.find(msg, "fire_spec.lua", 1, true) ~= nil):to_be(true)
+  end)
+
   it("refuses several firers or targets in one fire", function()
     firer("g1", "regular", hex(5, 8))
     firer("g2", "regular", hex(6, 8))
@@ -233,6 +255,17 @@ describe("[Fire R4] dice", function()
     expect(whys):to_equal({ "base at 2 hexes", "full strength", "Command card", "Combat card", "moved", "target in town" })
   end)
 
+  it("at zero dice a fire at a lone leader has no effect either: no casualty check", function()
+    firer("g1", "regular", hex(5, 8), { strength = 2 }).moved = 1
+    local l = jac("Murray", "leader", hex(5, 5)) -- 3 hexes: 1 die, -1 moved = 0
+    local rec = ranged.fire{ unit = "g1", target = "Murray" }
+    expect(rec.dice.total):to_be(0)
+    expect(rec.leader_check):to_be_nil()
+    expect(rec.eliminated):to_be(false)
+    expect(l.alive):to_be(true)
+    expect(tostring(rec)):to_be("g1 fires at Murray (3 hexes): 0 dice (+1 base at 3 hexes, -1 moved)\n  no dice: the fire has no effect")
+  end)
+
   it("at zero or fewer dice rolls nothing and has no effect", function()
     firer("g1", "regular", hex(5, 8), { strength = 2 }).moved = 1
     jac("t", "regular", hex(5, 5)) -- 3 hexes: 1 die, -1 moved = 0
@@ -255,6 +288,15 @@ describe("[Fire R4] dice with variant one_die_minimum", function()
     expect(rec.dice.raw):to_be(0)
     expect(rec.dice.total):to_be(1)
     expect(world:unit("t").strength):to_be(3)
+  end)
+
+  it("a fire at a lone leader reduced to nothing still makes his casualty check", function()
+    firer("g1", "regular", hex(5, 8), { strength = 2 }).moved = 1
+    jac("Murray", "leader", hex(5, 5))
+    dice.force("battle", { "sabre", "sabre" })
+    local rec = ranged.fire{ unit = "g1", target = "Murray" }
+    expect(rec.leader_check.outcome):to_be("casualty")
+    expect(rec.eliminated):to_be(true)
   end)
 end)
 
@@ -297,6 +339,8 @@ describe("[Fire R6] hits", function()
     dice.force("battle", { "infantry", "cavalry", "cavalry" })
     dice.force("battle", { "sabre", "sabre" }) -- the check: two sabres
     local rec = ranged.fire{ unit = "g1", target = "t" }
+    expect(rec.leader_check.dice):to_be(2)
+    expect(#rec.leader_check.faces):to_be(2)
     expect(rec.leader_check.outcome):to_be("casualty")
     expect(world:unit("t").leader):to_be_nil()
     expect(world:pool("government", "medals")):to_be(1)

@@ -97,7 +97,8 @@ describe("[Turn] the Tricorne turn", function()
     g:play("government", "probe_centre")
     g:end_turn()
     g:play("jacobite", "scout_left")
-    expect_error(function() g:order("jl") end, "rule error: jl at")
+    expect_error(function() g:order("jl") end,
+      "rule error: jl at (1,2) is in jacobite's right section, but Scout Left Flank orders units in the left section")
     g:order("jr")
     expect(world:unit("jr").ordered):to_be(true)
   end)
@@ -164,6 +165,37 @@ describe("[Turn] the Tricorne turn", function()
     expect(last.battle_back.dice.total):to_be(4) -- the card is the attacker's: none for the battle back
   end)
 
+  it("offers melee targets before fire targets: an adjacent lone leader, then a unit in range", function()
+    local g = add("g", "government", "regular", hex(5, 8))
+    g.ordered = true
+    add("zed", "jacobite", "leader", hex(5, 7))  -- adjacent: melee (a lone leader does not stop fire)
+    add("b", "jacobite", "regular", hex(7, 6))   -- 2 hexes: fire
+    add("c", "jacobite", "regular", hex(6, 6))   -- 2 hexes: fire
+    local t = turn.targets(g)
+    expect({ t[1].unit.id, t[1].kind, t[2].unit.id, t[3].unit.id, t[3].kind }):to_equal({ "zed", "melee", "b", "c", "fire" })
+  end)
+
+  it("the first target offered is the default", function()
+    local g1 = add("g", "government", "regular", hex(3, 8))
+    add("t", "jacobite", "regular", hex(3, 6))
+    add("u", "jacobite", "regular", hex(4, 6))
+    local g = game()
+    g:play("government", "probe_centre")
+    g:order(g1)
+    answers{ answers.default }
+    dice.force("battle", { "infantry", "cavalry", "cavalry" })
+    g:fight()
+    expect(world:unit("t").strength):to_be(3)
+  end)
+
+  it("no card played, no card dice; without a victory option the ruleset's 6 banners win", function()
+    local g = turn.new{ quiet = true }
+    expect(turn.card_dice(g, "fire")):to_be(0)
+    expect(turn.card_dice(g, "melee")):to_be(0)
+    expect(g:victory_banners("government")):to_be(6)
+    expect(g:victory_banners("jacobite")):to_be(6)
+  end)
+
   it("a unit's owner may decline its combat", function()
     add("g", "government", "regular", hex(3, 8))
     local t = add("t", "jacobite", "regular", hex(3, 6))
@@ -173,6 +205,35 @@ describe("[Turn] the Tricorne turn", function()
     answers{ "none" }
     g:fight()
     expect(t.strength):to_be(4)
+  end)
+
+  it("unit lookups name what is wrong, at the caller's line", function()
+    local gone = add("gone", "jacobite", "regular", hex(3, 6))
+    world:eliminate(gone, "spec")
+    expect_error(function() tricorne.stats("dragoon") end, "unit type 'dragoon' is not in the tricorne ruleset's unit_types")
+    -- units.lookup looks its unit up as a rule function does: the error names this file's line
+    local lookup = require("spec/support/units").lookup
+    local msg = expect_error(function() lookup("nobody", "firing unit") end, "no unit 'nobody' (firing unit)")
+    expect(string.find(msg, "turn_spec.lua", 1, true) ~= nil):to_be(true)
+    expect(string.find(msg, "units.lua", 1, true)):to_be_nil()
+    msg = expect_error(function() lookup(gone, "target") end, "target gone is not on the battlefield")
+    expect(string.find(msg, "turn_spec.lua", 1, true) ~= nil):to_be(true)
+    expect(string.find(msg, "units.lua", 1, true)):to_be_nil()
+    msg = expect_error(function() lookup(true, "target") end, "target must be a unit or a unit id, not boolean")
+    expect(string.find(msg, "turn_spec.lua", 1, true) ~= nil):to_be(true)
+    expect(string.find(msg, "units.lua", 1, true)):to_be_nil()
+  end)
+
+  it("a rule violation blames the line that raises it, by default; rules.is_violation tells one apart", function()
+    local rules = require("lib/rules")
+    -- both on one line: `here` names it
+    local ok, msg = pcall(function() rules.violation("broken") end); local _, here = pcall(function() error("") end)
+    expect(ok):to_be(false)
+    expect(msg):to_be(here .. "rule error: broken")
+    expect(rules.is_violation(msg)):to_be(true)
+    expect(rules.is_violation("rule error: bare")):to_be(true)
+    expect(rules.is_violation("a typo")):to_be(false)
+    expect(rules.is_violation(nil)):to_be(false)
   end)
 
   it("rule errors point at the caller's line", function()
