@@ -20,6 +20,38 @@ fast_fn!(fast_unit_at, |l, st| {
     }
 });
 
+// `world:at(h, token...)`: the unit, its side, the terrain, then one boolean
+// per token named (at most `MAX_BOOLS` names, all strings).
+fast_fn!(fast_at, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let n_bools = usize::try_from(l.top() - 2).ok()?;
+    if n_bools > fast::MAX_BOOLS {
+        return None;
+    }
+    let mut names: [&str; fast::MAX_BOOLS] = [""; fast::MAX_BOOLS];
+    for (k, name) in names.iter_mut().enumerate().take(n_bools) {
+        *name = fast::str_arg(l, 3 + k as std::os::raw::c_int)?;
+    }
+    let w = st.world.try_borrow().ok()?;
+    let mut bools = [false; fast::MAX_BOOLS];
+    for (b, name) in bools.iter_mut().zip(&names[..n_bools]) {
+        *b = w.has_token(h, name);
+    }
+    let side = match w.unit_at(h) {
+        None => {
+            // SAFETY: one value, within the frame's free slots.
+            unsafe { mlua::ffi::lua_pushnil(l.raw()) };
+            None
+        }
+        Some(i) => {
+            fast::push_unit(l, st, &w, i)?;
+            Some(w.units[i].side.clone())
+        }
+    };
+    let terrain = w.terrain(h).cloned();
+    Some(Out::NamesBools { pushed: 1, names: [side, terrain], bools, n_bools })
+});
+
 fast_fn!(fast_has_token, |l, st| {
     let h = fast::hex_arg(l, 2)?;
     let t = fast::str_arg(l, 3)?;
@@ -70,8 +102,19 @@ fast_fn!(fast_opponent, |l, st| {
 fast_fn!(fast_baseline, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
-    Some(w.side(side).ok()?.baseline.map_or(Out::Nil, |b| Out::Str(b.name())))
+    Some(w.side(side).ok()?.baseline.map_or(Out::Nil, |b| Out::Name(baseline_name(b.name()))))
 });
+
+thread_local! {
+    /// The four baseline names as shared names, so that `push_name` finds
+    /// them cached instead of making a Lua string on every call.
+    static BASELINES: [Rc<str>; 4] = ["top", "bottom", "left", "right"].map(Rc::from);
+}
+
+/// The shared name for a baseline's name.
+fn baseline_name(name: &'static str) -> Rc<str> {
+    BASELINES.with(|b| b.iter().find(|x| ***x == *name).cloned()).unwrap_or_else(|| Rc::from(name))
+}
 
 fast_fn!(fast_pool, |l, st| {
     let side = fast::str_arg(l, 2)?;
@@ -136,6 +179,7 @@ fast_fn!(fast_unit_index, |l, st| {
 /// places these names first in the `world` table).
 const FAST: &[(&CStr, ffi::lua_CFunction)] = &[
     (c"has_token", fast_has_token),
+    (c"at", fast_at),
     (c"unit_at", fast_unit_at),
     (c"pool", fast_pool),
     (c"add_pool", fast_add_pool),
