@@ -8,6 +8,7 @@ use std::rc::Rc;
 use mlua::{ffi, Function, Lua, Table};
 
 use super::fast::{self, fast_fn, Out};
+use crate::battlefield::Edge;
 use crate::lua::world::UnitRef;
 use crate::lua::State;
 
@@ -102,18 +103,24 @@ fast_fn!(fast_opponent, |l, st| {
 fast_fn!(fast_baseline, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
-    Some(w.side(side).ok()?.baseline.map_or(Out::Nil, |b| Out::Name(baseline_name(b.name()))))
+    Some(w.side(side).ok()?.baseline.map_or(Out::Nil, |b| Out::Name(edge_name(b))))
 });
 
 thread_local! {
     /// The four baseline names as shared names, so that `push_name` finds
     /// them cached instead of making a Lua string on every call.
-    static BASELINES: [Rc<str>; 4] = ["top", "bottom", "left", "right"].map(Rc::from);
+    static EDGES: [Rc<str>; 4] = [Edge::Top, Edge::Bottom, Edge::Left, Edge::Right].map(|e| Rc::from(e.name()));
 }
 
-/// The shared name for a baseline's name.
-fn baseline_name(name: &'static str) -> Rc<str> {
-    BASELINES.with(|b| b.iter().find(|x| ***x == *name).cloned()).unwrap_or_else(|| Rc::from(name))
+/// The shared name of a map edge (a baseline).
+fn edge_name(e: Edge) -> Rc<str> {
+    let k = match e {
+        Edge::Top => 0,
+        Edge::Bottom => 1,
+        Edge::Left => 2,
+        Edge::Right => 3,
+    };
+    EDGES.with(|names| names[k].clone())
 }
 
 fast_fn!(fast_pool, |l, st| {
