@@ -494,15 +494,15 @@ local function shell(f: Firing, h, n: number, how: How, slot)
     table.insert(rec.order, slot)
     table.insert(rec.shelled, entry)
   end
-  local unit = world:unit_at(h) -- nil off the map too
+  -- What is on the hex, in one call (nil, nil, nil, false off the map).
+  local unit, owner, terrain, wire = world:at(h, WIRE)
   local friendly = false
   if unit ~= nil then
-    friendly = unit.side == side
+    friendly = owner == side
     if friendly and not p.friendly_fire then
       unit = nil
     end
   end
-  local wire = world:has_token(h, WIRE)
   if unit == nil and not wire then
     if entry then
       if friendly then
@@ -533,10 +533,10 @@ local function shell(f: Firing, h, n: number, how: How, slot)
     if how == "crater" then
       if not p.crater_ignores_flag_terrain then
         local _
-        _, ignore = cc.terrain_effects(h, RANGED, rec.crater_placed and CRATER or nil)
+        _, ignore = cc.hex_effects(h, terrain, RANGED, rec.crater_placed and CRATER or nil)
       end
     else
-      protection, ignore = cc.terrain_effects(h, RANGED)
+      protection, ignore = cc.hex_effects(h, terrain, RANGED)
     end
   end
   local sure = burst

@@ -118,9 +118,15 @@ end
 -- hot: called for every shelled hex that rolled a soldier or a flag; the
 -- data is flattened once per kind of combat (effects_for).
 function cc.terrain_effects(h, combat: string?, without: string?)
+  return cc.hex_effects(h, world:terrain(h), combat, without)
+end
+
+-- terrain_effects for a caller that has already read the hex's terrain name
+-- (`name`, nil for none; e.g. from world:at): the same results, one call fewer.
+-- hot: as terrain_effects.
+function cc.hex_effects(h, name: string?, combat: string?, without: string?)
   local e = EFFECTS[combat or "ranged"] or effects_for(combat or "ranged")
   local protection, ignore, impassable = 0, 0, false
-  local name = world:terrain(h)
   if name ~= nil then
     local t = e.terrain[name]
     if t ~= nil then

@@ -42,6 +42,28 @@ describe("terrain against ranged fire and in close combat", function()
     expect(effects("ranged", "crater")):to_equal({ 0, 0 }) -- a token left out
   end)
 
+  it("hex_effects takes the terrain a caller already read (world:at) and gives the same", function()
+    world:set_terrain(H, "trenches")
+    world:add_token(H, "crater")
+    local unit, owner, terrain, crater, wire = world:at(H, "crater", "wire")
+    expect({ unit, owner, terrain, crater, wire }):to_equal({ nil, nil, "trenches", true, false })
+    expect({ cc.hex_effects(H, terrain, "close") }):to_equal({ cc.terrain_effects(H, "close") })
+    expect({ cc.hex_effects(H, terrain, "ranged", "crater") }):to_equal({ 2, 2, false })
+    expect({ cc.hex_effects(H, nil, "ranged") }):to_equal({ 1, 1, false }) -- the crater alone
+    world:set_terrain(H, "lake")
+    expect({ cc.hex_effects(H, world:terrain(H)) }):to_equal({ 1, 1, true }) -- impassable
+  end)
+
+  it("world:at tells a unit, its side and the terrain in one call; nothing off the map", function()
+    world:set_terrain(H, "woods")
+    local x = world:add_unit{ id = "x", side = "central", type = "infantry", hex = H }
+    local unit, owner, terrain, wire = world:at(H, "wire")
+    expect(rawequal(unit, x)):to_be(true)
+    expect({ owner, terrain, wire }):to_equal({ "central", "woods", false })
+    expect(select("#", world:at(hex(-9, -9), "wire", "crater"))):to_be(5)
+    expect({ world:at(hex(-9, -9), "wire") }):to_equal({ nil, nil, nil, false })
+  end)
+
   it("the reserve artillery meets a trench as ranged fire: two soldiers cancelled", function()
     world:set_terrain(H, "trenches")
     local x = world:add_unit{ id = "x", side = "central", type = "infantry", hex = H }

@@ -55,17 +55,7 @@ fast_fn!(roll, |l, st| {
 /// for byte: text that is not UTF-8 matches no kind and goes to the full
 /// function, which reports it).
 fn name_bytes<'call>(l: fast::Frame<'call>, i: std::os::raw::c_int) -> Option<&'call [u8]> {
-    // SAFETY: `i` is one of the call's first arguments (an acceptable index);
-    // a string's bytes stay on the stack, unchanged, until the call returns,
-    // which the frame's lifetime bounds.
-    unsafe {
-        if mlua::ffi::lua_type(l.raw(), i) != mlua::ffi::LUA_TSTRING {
-            return None;
-        }
-        let mut len = 0usize;
-        let p = mlua::ffi::lua_tolstring(l.raw(), i, &mut len) as *const u8;
-        Some(std::slice::from_raw_parts(p, len))
-    }
+    fast::string_bytes(l, i)
 }
 
 /// The optional reason (argument 3) is nil, absent or UTF-8 text, as the

@@ -65,7 +65,19 @@ pub enum Out {
     Pushed(c_int),
     /// A new roll object (`dice.roll`).
     Roll(super::roll::NewRoll),
+    /// `pushed` values already on the stack, then each name (nil for
+    /// `None`), then the first `n_bools` booleans (`world:at`).
+    NamesBools {
+        pushed: c_int,
+        names: [Option<Rc<str>>; 2],
+        bools: [bool; MAX_BOOLS],
+        n_bools: usize,
+    },
 }
+
+/// Most booleans `Out::NamesBools` carries (with the names and values before
+/// them, well within the `LUA_MINSTACK` slots a C function has).
+pub const MAX_BOOLS: usize = 8;
 
 /// The stack of one fast-function call (see the module doc).
 #[derive(Clone, Copy)]
@@ -80,6 +92,11 @@ impl Frame<'_> {
     /// keeps within `LUA_MINSTACK` slots).
     pub fn raw(self) -> *mut ffi::lua_State {
         self.l
+    }
+
+    /// How many arguments the call has.
+    pub fn top(self) -> c_int {
+        self.top
     }
 
     /// Whether `i` is an argument index this frame may read.
@@ -169,6 +186,18 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
             Out::Hex(h) => ffi::lua_pushvector(l, h.q as f32, h.r as f32, h.s() as f32),
             Out::Pushed(n) => return n,
             Out::Roll(r) => super::roll::push_new(l, &r),
+            Out::NamesBools { pushed, names, bools, n_bools } => {
+                for name in names {
+                    match name {
+                        Some(name) => push_name(l, st, name),
+                        None => ffi::lua_pushnil(l),
+                    }
+                }
+                for &b in &bools[..n_bools.min(MAX_BOOLS)] {
+                    ffi::lua_pushboolean(l, b as c_int);
+                }
+                return pushed + 2 + n_bools.min(MAX_BOOLS) as c_int;
+            }
         }
     }
     1
@@ -328,21 +357,37 @@ pub fn whole_arg(f: Frame<'_>, i: c_int, lo: i64, hi: i64) -> Option<i64> {
 
 /// A string argument, borrowed from the Lua stack for the frame's lifetime.
 pub fn str_arg<'call>(f: Frame<'call>, i: c_int) -> Option<&'call str> {
+    ascii_or_utf8(string_bytes(f, i)?)
+}
+
+/// A string argument's bytes (`None` for any other type: unlike
+/// `lua_tolstring`, `lua_tolstringatom` converts no number, and it is one C
+/// call instead of a type check and a read).
+pub fn string_bytes<'call>(f: Frame<'call>, i: c_int) -> Option<&'call [u8]> {
     if !f.readable(i) {
         return None;
     }
-    // SAFETY: a readable index of a live frame.
-    if unsafe { ffi::lua_type(f.l, i) } != ffi::LUA_TSTRING {
-        return None;
-    }
     let mut len = 0usize;
-    // SAFETY: a string argument: its bytes stay on the stack, unchanged, until
-    // the call returns, which the frame's lifetime bounds.
-    let b = unsafe {
-        let p = ffi::lua_tolstring(f.l, i, &mut len) as *const u8;
-        std::slice::from_raw_parts(p, len)
-    };
-    // Names are short and ASCII; the general check is for the rest.
+    // SAFETY: a readable index of a live frame; null for anything but a
+    // string, whose bytes stay on the stack, unchanged, until the call
+    // returns, which the frame's lifetime bounds.
+    unsafe {
+        let p = ffi::lua_tolstringatom(f.l, i, &mut len, std::ptr::null_mut()) as *const u8;
+        if p.is_null() {
+            return None;
+        }
+        Some(std::slice::from_raw_parts(p, len))
+    }
+}
+
+/// `b` as text. Names and reasons are short and ASCII: a byte check (no
+/// call) covers them; the general UTF-8 check is for the rest.
+#[inline]
+pub fn ascii_or_utf8(b: &[u8]) -> Option<&str> {
+    if b.iter().all(|&c| c < 0x80) {
+        // SAFETY: ASCII bytes are valid UTF-8.
+        return Some(unsafe { std::str::from_utf8_unchecked(b) });
+    }
     std::str::from_utf8(b).ok()
 }
 

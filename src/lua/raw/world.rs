@@ -8,6 +8,7 @@ use std::rc::Rc;
 use mlua::{ffi, Function, Lua, Table};
 
 use super::fast::{self, fast_fn, Out};
+use crate::battlefield::Edge;
 use crate::lua::world::UnitRef;
 use crate::lua::State;
 
@@ -18,6 +19,38 @@ fast_fn!(fast_unit_at, |l, st| {
         None => Some(Out::Nil),
         Some(i) => fast::push_unit(l, st, &w, i),
     }
+});
+
+// `world:at(h, token...)`: the unit, its side, the terrain, then one boolean
+// per token named (at most `MAX_BOOLS` names, all strings).
+fast_fn!(fast_at, |l, st| {
+    let h = fast::hex_arg(l, 2)?;
+    let n_bools = usize::try_from(l.top() - 2).ok()?;
+    if n_bools > fast::MAX_BOOLS {
+        return None;
+    }
+    let mut names: [&str; fast::MAX_BOOLS] = [""; fast::MAX_BOOLS];
+    for (k, name) in names.iter_mut().enumerate().take(n_bools) {
+        *name = fast::str_arg(l, 3 + k as std::os::raw::c_int)?;
+    }
+    let w = st.world.try_borrow().ok()?;
+    let mut bools = [false; fast::MAX_BOOLS];
+    for (b, name) in bools.iter_mut().zip(&names[..n_bools]) {
+        *b = w.has_token(h, name);
+    }
+    let side = match w.unit_at(h) {
+        None => {
+            // SAFETY: one value, within the frame's free slots.
+            unsafe { mlua::ffi::lua_pushnil(l.raw()) };
+            None
+        }
+        Some(i) => {
+            fast::push_unit(l, st, &w, i)?;
+            Some(w.units[i].side.clone())
+        }
+    };
+    let terrain = w.terrain(h).cloned();
+    Some(Out::NamesBools { pushed: 1, names: [side, terrain], bools, n_bools })
 });
 
 fast_fn!(fast_has_token, |l, st| {
@@ -70,8 +103,25 @@ fast_fn!(fast_opponent, |l, st| {
 fast_fn!(fast_baseline, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
-    Some(w.side(side).ok()?.baseline.map_or(Out::Nil, |b| Out::Str(b.name())))
+    Some(w.side(side).ok()?.baseline.map_or(Out::Nil, |b| Out::Name(edge_name(b))))
 });
+
+thread_local! {
+    /// The four baseline names as shared names, so that `push_name` finds
+    /// them cached instead of making a Lua string on every call.
+    static EDGES: [Rc<str>; 4] = [Edge::Top, Edge::Bottom, Edge::Left, Edge::Right].map(|e| Rc::from(e.name()));
+}
+
+/// The shared name of a map edge (a baseline).
+fn edge_name(e: Edge) -> Rc<str> {
+    let k = match e {
+        Edge::Top => 0,
+        Edge::Bottom => 1,
+        Edge::Left => 2,
+        Edge::Right => 3,
+    };
+    EDGES.with(|names| names[k].clone())
+}
 
 fast_fn!(fast_pool, |l, st| {
     let side = fast::str_arg(l, 2)?;
@@ -136,6 +186,7 @@ fast_fn!(fast_unit_index, |l, st| {
 /// places these names first in the `world` table).
 const FAST: &[(&CStr, ffi::lua_CFunction)] = &[
     (c"has_token", fast_has_token),
+    (c"at", fast_at),
     (c"unit_at", fast_unit_at),
     (c"pool", fast_pool),
     (c"add_pool", fast_add_pool),

@@ -2,7 +2,7 @@
 
 use std::rc::Rc;
 
-use mlua::{IntoLuaMulti, Lua, Value};
+use mlua::{IntoLuaMulti, Lua, MultiValue, Value, Variadic};
 
 use super::super::hex_api::{hex_value, HexArg, HEX_BYTES, HEX_NS};
 use super::super::raw::args::Name;
@@ -48,6 +48,34 @@ pub fn terrain_info(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl Int
 pub fn tokens(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl IntoLuaMulti> {
     let toks = st.with_world(|w| w.tokens(h.0).map(|t| t.to_string()).collect::<Vec<_>>())?;
     l.create_sequence_from(toks)
+}
+
+/// `world:at(h, token...)`: what is on hex h in one call: the unit there (or
+/// nil), its side, the terrain name (or nil), then for each token named,
+/// whether h holds it. A hex off the map holds nothing.
+pub fn at(l: &Lua, st: &Rc<State>, (h, tokens): (HexArg, Variadic<Name>)) -> mlua::Result<impl IntoLuaMulti> {
+    let (found, terrain, held) = st.with_world(|w| {
+        let found = w.unit_at(h.0).map(|i| (i, w.units[i].id.clone(), w.units[i].side.clone()));
+        let held: Vec<bool> = tokens.iter().map(|t| w.has_token(h.0, t)).collect();
+        (found, w.terrain(h.0).cloned(), held)
+    })?;
+    let mut out = MultiValue::with_capacity(3 + held.len());
+    match found {
+        Some((i, id, side)) => {
+            out.push_back(Value::UserData(super::units::unit_handle(l, st, i, id)?));
+            out.push_back(Value::String(st.name(l, &side)?));
+        }
+        None => {
+            out.push_back(Value::Nil);
+            out.push_back(Value::Nil);
+        }
+    }
+    out.push_back(match terrain {
+        Some(t) => Value::String(st.name(l, &t)?),
+        None => Value::Nil,
+    });
+    out.extend(held.into_iter().map(Value::Boolean));
+    Ok(out)
 }
 
 /// `world:has_token(h, token)`: true when h holds that token.

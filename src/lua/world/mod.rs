@@ -37,6 +37,12 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     )?;
     api.method("world:unit_at(h)", "the unit on hex h, or nil", units::unit_at)?.returns(Returns::Unit);
     api.method(
+        "world:at(h, token...)",
+        "what is on h in one call: unit (or nil), its side, terrain (or nil), then true/false per token named",
+        map::at,
+    )?
+    .returns(Returns::Unit);
+    api.method(
         "world:add_unit{id=, side=, type=, hex=, strength=}",
         "put a new unit on the battlefield",
         units::add_unit,
