@@ -587,6 +587,8 @@ local function bases(u, hits, reason)
     u.pending_bases = (u.pending_bases or 0) + hits
     return
   end
+  local p = u.pos
+  u.lost_x, u.lost_y = p.x, p.y -- [3.6] leaders near where it stood are at risk
   if common.is_battery(u) then
     if not u.damaged and hits == 1 then
       u.damaged = true
@@ -596,8 +598,6 @@ local function bases(u, hits, reason)
     world:eliminate(u, reason)
     return
   end
-  local p = u.pos
-  u.lost_x, u.lost_y = p.x, p.y
   u.bases_lost = (u.bases_lost or 0) + math.min(hits, u.strength)
   world:hit(u, hits, reason)
 end
@@ -605,27 +605,34 @@ end
 -- [3.5 Sec] Shares a result between the main target and its secondary
 -- targets: tandem targets take half the morale hits (rounded down) on top
 -- of the main target's and half the base hits (rounded down) out of them;
--- base hits the main target cannot take carry over to the tandem targets;
--- the closest adjacent target takes what is left, with half the morale
--- hits, only once the main (and tandem) targets are destroyed.
+-- once every base of the main target is killed, the base hits it cannot
+-- take carry over to the tandem targets; once the main and tandem targets
+-- are all destroyed, the closest adjacent target takes what is left, with
+-- half the morale hits. `protected` covered bases cannot be killed (3.4
+-- cover), so a main target that keeps them is not destroyed and passes
+-- nothing on.
 function artillery.distribute(main, tandem, adjacent, m, b, protected)
+  protected = protected or 0
   local out = { [main.id] = { morale = m, bases = 0 } }
   local half_m, half_b = m // 2, b // 2
   local main_share = #tandem > 0 and b - half_b or b
   local take = math.min(main_share, capacity(main, protected))
   out[main.id].bases = take
-  local left = b - take
-  local destroyed = take >= capacity(main, protected) and capacity(main, protected) + 0 == take
+  local destroyed = protected == 0 and take >= capacity(main)
+  -- the tandem targets' half, and the balance once the main target is gone
+  local left = destroyed and b - take or math.min(b - take, half_b)
   for _, t in ipairs(tandem) do
     local share = math.min(left, capacity(t))
     out[t.id] = { morale = half_m, bases = share }
     left -= share
     destroyed = destroyed and share >= capacity(t)
   end
-  if left > 0 and destroyed and adjacent[1] then
+  if destroyed and adjacent[1] then
     local a = adjacent[1]
     local share = math.min(left, capacity(a))
-    out[a.id] = { morale = half_m, bases = share }
+    if share > 0 or half_m > 0 then
+      out[a.id] = { morale = half_m, bases = share }
+    end
   end
   return out
 end
@@ -740,8 +747,10 @@ function artillery.fire(spec)
   end
   if deep then
     add("deep target", 1)
-    for _, u in pairs(deep_units) do
-      if u ~= target then table.insert(involved, u) end
+    local counted = {}
+    for _, u in ipairs(involved) do counted[u.id] = true end
+    for id, u in pairs(deep_units) do
+      if not counted[id] then table.insert(involved, u) end
     end
   end
   if leader then
@@ -1018,6 +1027,7 @@ function artillery.end_phase()
         u.damaged = true
         world:note(u.id .. " is damaged (artillery fire this phase)")
       else
+        u.lost_x, u.lost_y = u.pos.x, u.pos.y -- [3.6] leaders near where it stood are at risk
         world:eliminate(u, "artillery fire this phase")
       end
     end

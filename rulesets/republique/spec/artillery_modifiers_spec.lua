@@ -241,3 +241,186 @@ describe("die modifiers", function()
     expect(modifier(artillery.fire{ battery = "b" }, "elevation")):to_be(-1)
   end)
 end)
+
+describe("fire point modifiers, more", function()
+  it("says how much of the frontage lies in the enfilade arc (worked example: all of it)", function()
+    local a = add("A", "austrian", "line_infantry", 50, 40, 270)
+    local b = add("b", "french", "foot_battery", 75, 40, 180)
+    local enf, why = artillery.enfilade(b, a)
+    expect(enf):to_be(true)
+    expect(why):to_be("100% of its frontage in the right enfilade arc")
+  end)
+
+  it("never enfilades a unit exactly half in full cover, though the same unit in the open is", function()
+    -- one base facing east across the wood's edge (x 90): half of it inside
+    local h = add("h", "austrian", "line_infantry", 90, 20, 0, nil, 1)
+    local b = add("b", "french", "foot_battery", 90, 45, 270) -- off its right flank
+    expect((tabletop.edge_towards(h, b))):to_be("right")
+    expect(artillery.enfilade(b, h)):to_be(false)
+    world:place(h, { x = 80, y = 20, facing = 0 })
+    world:place(b, { x = 80, y = 45, facing = 270 })
+    expect((artillery.enfilade(b, h))):to_be(true)
+  end)
+end)
+
+describe("die modifiers, more", function()
+  it("spots a unit 1 cm inside cover but not one 1.5 cm inside (half an inch is 1.27 cm)", function()
+    local b = add("b", "french", "foot_battery", 105, 45, 270)
+    -- the wood's edge is y = 30; a base 1.5 deep whose near edge is 1 cm inside
+    local t = add("t", "austrian", "line_infantry", 105, 28.25, 90, nil, 1)
+    expect(#artillery.candidates(b)):to_be(1)
+    world:place(t, { x = 105, y = 27.75, facing = 90 })
+    expect(#artillery.candidates(b)):to_be(0)
+  end)
+
+  it("counts only combat bases for a deep target: a battery in the line of fire is not one", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    add("x1", "austrian", "line_infantry", 60, 49, 90, nil, 1)
+    add("x2", "austrian", "line_infantry", 60, 46, 90, nil, 1)
+    add("gun", "austrian", "foot_battery", 60, 42, 90)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("x1")
+    expect(modifier(rec, "deep target")):to_be(0)
+  end)
+
+  it("gives no deep target bonus when one of the bases in the bracket stands in a farm", function()
+    -- a battery north of the farm (y >= 50) firing south at three one-base units
+    add("b", "french", "foot_battery", 92, 33, 90)
+    add("x1", "austrian", "line_infantry", 92, 44, 270, nil, 1)
+    add("x2", "austrian", "line_infantry", 92, 47, 270, nil, 1)
+    local x3 = add("x3", "austrian", "line_infantry", 92, 49, 270, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("x1")
+    expect(modifier(rec, "deep target")):to_be(1)
+    -- the third base moved back into the farm, still in the close bracket
+    artillery.begin_phase()
+    world:place(x3, { x = 92, y = 51, facing = 270 })
+    dice.force("d10", { 1 })
+    rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("x1")
+    expect(modifier(rec, "deep target")):to_be(0)
+  end)
+
+  it("counts the deep target's other units in a compound target: cavalry behind infantry", function()
+    -- one base of infantry in front, two one-base cavalry units behind it on
+    -- the centre of fire, more than 5 cm back (not tandem): 2 of 3 bases
+    -- are cavalry
+    add("b", "french", "heavy_battery", 60, 60, 270)
+    add("inf", "austrian", "line_infantry", 60, 49, 90, nil, 1)
+    add("c1", "austrian", "cavalry", 60, 43, 90, nil, 1)
+    add("c2", "austrian", "cavalry", 60, 40, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("inf")
+    expect(#rec.tandem):to_be(0)
+    expect(modifier(rec, "deep target")):to_be(1)
+    expect(modifier(rec, "cavalry")):to_be(-1)
+  end)
+
+  it("counts a unit that is both tandem and deep once in a compound target", function()
+    -- cavalry in front, infantry in tandem 3 cm behind, a third base of
+    -- cavalry further back: 2 of 3 bases are cavalry
+    add("b", "french", "heavy_battery", 60, 60, 270)
+    add("c1", "austrian", "cavalry", 60, 49, 90, nil, 1)
+    add("inf", "austrian", "line_infantry", 60, 45, 90, nil, 1)
+    add("c2", "austrian", "cavalry", 60, 41, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("c1")
+    expect(rec.tandem):to_equal({ "inf" })
+    expect(modifier(rec, "deep target")):to_be(1)
+    expect(modifier(rec, "cavalry")):to_be(-1)
+  end)
+
+  it("takes 1 against a lone cavalry base, but not when exactly half the target is cavalry", function()
+    local _, c = duel("cavalry", nil, 1)
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "cavalry")):to_be(-1)
+    -- one cavalry base in front, one infantry base in tandem behind it
+    artillery.begin_phase()
+    world:place(c, { x = 60, y = 48, facing = 90 })
+    add("inf", "austrian", "line_infantry", 60, 45, 90, nil, 1)
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.tandem):to_equal({ "inf" })
+    expect(modifier(rec, "cavalry")):to_be(0)
+  end)
+
+  it("does not take 2 for a light regiment without all its skirmishers out", function()
+    duel("light_infantry", { skirmishers_out = 2 })
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "skirmishers")):to_be(0)
+    artillery.begin_phase()
+    world:eliminate(world:unit("a"))
+    add("one", "austrian", "light_infantry", 60, 50, 90, nil, 1) -- one base, none out
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "skirmishers")):to_be(0)
+  end)
+
+  it("takes nothing for elevation when battery and target stand on the same hill", function()
+    add("b", "french", "foot_battery", 20, 75, 270)
+    local t = add("t", "austrian", "line_infantry", 20, 64, 90, nil, 1)
+    artillery.begin_phase()
+    expect(tabletop.level(t)):to_be(1)
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "elevation")):to_be(0)
+  end)
+
+  it("gives no cover modifier when less than half of the target is in cover", function()
+    add("b", "french", "foot_battery", 84, 40, 90)
+    add("t", "austrian", "line_infantry", 84, 52, 270, nil, 3) -- x 78..90: none in the farm
+    artillery.begin_phase()
+    world:place(world:unit("t"), { x = 87, y = 52, facing = 270 }) -- x 81..93: a quarter in the farm
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "cover")):to_be(0)
+  end)
+
+  it("kills only uncovered bases when it fires at them without the cover modifier", function()
+    -- three bases: 86..90 in the open, 90..98 in the farm (2 of 3 covered).
+    -- A heavy battery with saved fire at close range: 8 points, die 10: 3M2B;
+    -- the two covered bases may not be killed, so only one base goes.
+    local b = add("b", "french", "heavy_battery", 86, 40, 90)
+    local t = add("t", "austrian", "line_infantry", 92, 52, 270, nil, 3)
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(modifier(rec, "cover")):to_be(0)
+    expect(rec.result):to_be("3M2B")
+    expect(rec.hits.t.bases):to_be(1)
+    expect(t.strength):to_be(2)
+  end)
+end)
+
+describe("a modified chance to hit", function()
+  it("counts when only a die of 10 would reach the chart's first effect", function()
+    -- 1 point at long range; -2 skirmishers, -1 firing down off the hill: a
+    -- 10 reads 7, 1M; a leader beside the marker is at risk
+    add("b", "french", "foot_battery", 20, 75, 270)
+    add("s", "austrian", "skirmishers", 20, 40, 90, { parent = "x" })
+    add("l", "austrian", "general", 24, 40, 90)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.points):to_be(1)
+    expect(rec.die_modifier):to_be(-3)
+    expect(rec.could_hit):to_be(true)
+    expect(#leaders.at_risk()):to_be(1)
+  end)
+
+  it("counts a best result of a base hit as a chance to hit", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    add("a", "austrian", "line_infantry", 60, 35, 90) -- medium range: 2 points, a 10 reads 1M1B
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = b }
+    expect(rec.points):to_be(2)
+    expect(rec.could_hit):to_be(true)
+  end)
+end)
