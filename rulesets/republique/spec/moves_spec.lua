@@ -185,3 +185,149 @@ describe("passing fire as a reaction to moves", function()
     expect(t.alive):to_be(false)
   end)
 end)
+
+-- The passing fire decisions asked since the case began.
+local function asked()
+  local n = 0
+  for _, e in ipairs(world:events(200)) do
+    if e.event == "decision" then
+      n += 1
+    end
+  end
+  return n
+end
+
+describe("passing fire as a reaction to moves, more", function()
+  it("is offered with exactly 8 cm of the move inside the arc, not 7.3", function()
+    local _, t = crossing()
+    world:place(t, { x = 52, y = 45, facing = 0 })
+    answers{ "hold" }
+    world:move(t, { x = 60, y = 45 })              -- 8 cm, all of it inside the arc
+    expect(asked()):to_be(1)
+    local _ = t
+  end)
+
+  it("is not offered for 7.3 cm inside the arc", function()
+    local _, t = crossing()
+    world:move(t, { x = 57, y = 45 })              -- 49.7..57: 7.3 cm inside
+    expect(asked()):to_be(0)
+  end)
+
+  it("counts legs more than 45 degrees from the perpendicular, either way", function()
+    local _, t = crossing()
+    local t2 = add("t2", "austrian", "line_infantry", 68, 30, 180, nil, 2)
+    local function leg(u, deg, len)
+      local p = u.pos
+      return { x = p.x + len * math.cos(math.rad(deg)), y = p.y + len * math.sin(math.rad(deg)) }
+    end
+    world:place(t, { x = 52, y = 40, facing = 0 })
+    answers{ "hold", "hold" }
+    world:move(t, leg(t, 44.5, 12))                -- 45.5 degrees from the perpendicular (90)
+    world:move(t2, leg(t2, 135.5, 12))             -- 45.5 degrees the other way
+    expect(asked()):to_be(2)
+  end)
+
+  it("does not count legs 45 or fewer degrees from the perpendicular", function()
+    local _, t = crossing()
+    local function leg(deg, len)
+      local p = t.pos
+      return { x = p.x + len * math.cos(math.rad(deg)), y = p.y + len * math.sin(math.rad(deg)) }
+    end
+    world:place(t, { x = 50, y = 36, facing = 0 })
+    world:move(t, leg(45.5, 14))                   -- 44.5 degrees from the perpendicular
+    world:place(t, { x = 70, y = 36, facing = 180 })
+    world:move(t, leg(134.5, 14))
+    expect(asked()):to_be(0)
+  end)
+
+  it("counts afresh in a new player turn", function()
+    local _, t = crossing()
+    answers{ "hold", "hold" }
+    world:move(t, { x = 60, y = 45 })
+    artillery.new_turn()
+    world:move(t, { x = 52, y = 45 })             -- 8 cm inside the arc
+    expect(asked()):to_be(2)
+  end)
+
+  it("is not offered to a limbered battery, nor at a unit out of range", function()
+    local b, t = crossing()
+    b.limbered = true
+    world:move(t, { x = 62, y = 45 })
+    b.limbered = nil
+    world:place(t, { x = 30, y = 8, facing = 0 })  -- beyond the 42 cm long range
+    world:move(t, { x = 62, y = 8 })
+    expect(asked()):to_be(0)
+  end)
+
+  it("is not offered at a moving battery, a leader or a skirmish marker", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    artillery.new_turn()
+    local e = add("e", "austrian", "foot_battery", 40, 45, 0, { limbered = true })
+    moves.move(e, { x = 62, y = 45 })
+    local g = add("g", "austrian", "general", 40, 35, 0)
+    world:move(g, { x = 62, y = 35 })
+    local s = add("s", "austrian", "skirmishers", 40, 25, 0, { parent = "x" })
+    world:move(s, { x = 62, y = 25 })
+    expect(asked()):to_be(0)
+  end)
+
+  it("a battery passes fire once a turn: a second mover is not offered it", function()
+    local b, t = crossing()
+    local t2 = add("t2", "austrian", "line_infantry", 30, 30, 0, nil, 2)
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(t, { x = 62, y = 45 })
+    expect(b.passed_fire):to_be(true)
+    world:move(t2, { x = 60, y = 30 })
+    expect(asked()):to_be(1)
+  end)
+
+  it("asks each battery in turn while the mover stands, and stops once it is destroyed", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    local b2 = add("b2", "french", "foot_battery", 65, 60, 270)
+    local t = add("t", "austrian", "line_infantry", 40, 45, 0, nil, 2)
+    artillery.new_turn()
+    answers{ "fire", "fire" }
+    dice.force("d10", { 1, 1 })
+    world:move(t, { x = 64, y = 45 })
+    expect(b.passed_fire and b2.passed_fire):to_be(true)
+    world:eliminate(t)
+    local t3 = add("t3", "austrian", "line_infantry", 40, 45, 0, nil, 1)
+    artillery.new_turn()
+    b.passed_fire, b2.passed_fire = nil, nil
+    answers{ "fire" }
+    dice.force("d10", { 10 })
+    expect(world:move(t3, { x = 64, y = 45 })):to_be(false)
+    expect(asked()):to_be(3)
+  end)
+end)
+
+describe("moves that make a battery move", function()
+  it("prolonging a single point is measured too: 10 cm is too far", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    expect_error(function() moves.prolong(b, { x = 60, y = 50 }) end, "at most 4 cm, not 10.0")
+  end)
+
+  it("takes points as {x, y} pairs too", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    moves.prolong(b, { 60, 57 })
+    expect(b.pos.y):to_be(57)
+    expect_error(function() moves.prolong(b, { { 60, 54 }, { 63, 54 } }) end, "at most 4 cm, not 6.0")
+    expect_error(function() moves.prolong(b, { { 66, 57 } }) end, "at most 4 cm, not 6.0")
+  end)
+
+  it("moving, limbering, unlimbering and prolonging each leave the battery not stationary: no saved fire", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    moves.prolong(b, { x = 60, y = 58 })
+    expect_error(function() artillery.save_fire(b) end, "stationary")
+    b.moved = nil
+    moves.limber(b)
+    expect_error(function() artillery.save_fire(b) end, "stationary")
+    b.moved = nil
+    moves.move(b, { x = 60, y = 62 })
+    expect_error(function() artillery.save_fire(b) end, "stationary")
+    b.moved = nil
+    moves.unlimber(b, 270)
+    expect_error(function() artillery.save_fire(b) end, "stationary")
+  end)
+end)
