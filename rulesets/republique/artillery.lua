@@ -153,6 +153,7 @@ function artillery.begin_phase()
       u.saving = nil
       u.passing_rest = u.passed_fire or nil
       u.passed_fire = nil
+      u.began_step = common.morale(u) -- [3.3] the morale that halves its fire this phase
     end
     -- [3.6 Panic] who began the phase demoralized, unless the skirmish
     -- step opened the phase already
@@ -436,7 +437,9 @@ end
 
 -- [3.3] One battery's fire points against a target in a bracket, with the
 -- point modifiers: saved fire x2, enfilade x2, damaged /2, disordered or
--- rattled /2 (cumulative).
+-- rattled /2 (cumulative). In the artillery phase the morale that counts is
+-- the battery's when the phase began (a prolonged battery hit earlier in
+-- the phase keeps its points); passing fire takes it as it stands.
 function artillery.fire_points(b, target, bracket)
   local base = charts.fire_points[gun(b)][bracket]
   local points, why = base, { string.format("%s %s at %s range: %d", b.id, gun(b), BRACKETS[bracket], base) }
@@ -454,7 +457,7 @@ function artillery.fire_points(b, target, bracket)
     points /= 2
     table.insert(why, "damaged /2")
   end
-  local m = common.morale(b)
+  local m = artillery.in_phase and b.began_step or common.morale(b)
   if m == "disordered" or m == "rattled" then
     points /= 2
     table.insert(why, m .. " /2")
@@ -1017,6 +1020,7 @@ function artillery.end_phase()
   artillery.in_phase = false
   for _, u in ipairs(world:units{}) do
     u.prolonged = nil -- it counted for the phase after the movement only
+    u.began_step = nil
     local m, b = u.pending_morale or 0, u.pending_bases or 0
     u.pending_morale, u.pending_bases = nil, nil
     if m > 0 then

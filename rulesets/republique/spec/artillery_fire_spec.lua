@@ -4,19 +4,9 @@
 
 scenario("republique/open_field.yaml")
 
-local function add(id, side, ty, x, y, facing, props, strength)
-  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
-    props = props, strength = strength }
-end
-
--- A foot battery facing up the table at (60, 60) (front edge y = 58.5) and a
--- four-base Austrian line facing it at (60, 50) (front edge y = 50.75).
-local function duel()
-  local b = add("b", "french", "foot_battery", 60, 60, 270)
-  local a = add("a", "austrian", "line_infantry", 60, 50, 90)
-  artillery.begin_phase()
-  return b, a
-end
+local units = require("spec/support/units")
+local add = units.add
+local duel = units.duel
 
 describe("the four steps of artillery fire", function()
   it("reads fire points by range bracket, rolls 1D10 and applies the chart's hits", function()
@@ -232,8 +222,9 @@ describe("the four steps at their edges", function()
 
   it("reaches the 60 degree arc's edge: a unit 0.1 cm inside it is a candidate", function()
     local b = add("b", "french", "foot_battery", 60, 60, 270)
-    -- front edge at y 39.25: the arc's right ray is at x 62.5 + 19.25 tan 30
-    local edge = 62.5 + 19.25 * math.tan(math.rad(30))
+    -- rear edge at y 37.75: there the arc's right ray is at x 62.5 + 20.75 tan 30
+    -- (a 59 degree arc would stop 0.24 cm short of the unit's corner)
+    local edge = 62.5 + 20.75 * math.tan(math.rad(30))
     add("in", "austrian", "line_infantry", edge - 0.1 + 2, 38.5, 90, nil, 1)
     expect(#artillery.candidates(b)):to_be(1)
   end)

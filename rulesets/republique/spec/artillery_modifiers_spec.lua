@@ -4,26 +4,10 @@
 
 scenario("republique/open_field.yaml")
 
-local function add(id, side, ty, x, y, facing, props, strength)
-  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
-    props = props, strength = strength }
-end
-
-local function modifier(rec, name)
-  for _, m in ipairs(rec.modifiers) do
-    if string.find(m.name, name, 1, true) then
-      return m.value
-    end
-  end
-  return 0
-end
-
-local function duel(target_type, props, strength)
-  local b = add("b", "french", "foot_battery", 60, 60, 270)
-  local a = add("a", "austrian", target_type or "line_infantry", 60, 50, 90, props, strength)
-  artillery.begin_phase()
-  return b, a
-end
+local units = require("spec/support/units")
+local add = units.add
+local modifier = units.modifier
+local duel = units.duel
 
 describe("fire point modifiers", function()
   -- The document's enfilade figure: units A and B face forward (north) and
@@ -82,9 +66,9 @@ describe("fire point modifiers", function()
     b.damaged = true
     dice.force("d10", { 1 })
     expect(artillery.fire{ battery = "b" }.points):to_be(2)
-    artillery.begin_phase()
     b.damaged = nil
     b.morale = "rattled"
+    artillery.begin_phase()
     dice.force("d10", { 1 })
     expect(artillery.fire{ battery = "b" }.points):to_be(2)
     artillery.begin_phase()
@@ -373,10 +357,11 @@ describe("die modifiers, more", function()
   end)
 
   it("gives no cover modifier when less than half of the target is in cover", function()
-    add("b", "french", "foot_battery", 84, 40, 90)
-    add("t", "austrian", "line_infantry", 84, 52, 270, nil, 3) -- x 78..90: none in the farm
+    -- three bases, x 81..93: the last base (89..93) a quarter in the farm,
+    -- and the battery's centre of fire on it
+    add("b", "french", "foot_battery", 92, 40, 90)
+    add("t", "austrian", "line_infantry", 87, 52, 270, nil, 3)
     artillery.begin_phase()
-    world:place(world:unit("t"), { x = 87, y = 52, facing = 270 }) -- x 81..93: a quarter in the farm
     dice.force("d10", { 1 })
     expect(modifier(artillery.fire{ battery = "b" }, "cover")):to_be(0)
   end)
@@ -422,5 +407,42 @@ describe("a modified chance to hit", function()
     local rec = artillery.fire{ battery = b }
     expect(rec.points):to_be(2)
     expect(rec.could_hit):to_be(true)
+  end)
+end)
+
+describe("disordered or rattled at the start of the step", function()
+  it("halves by the morale the battery began the phase with, not a hit taken since", function()
+    -- e prolonged: b's hit lands at once and disorders it, but e began the
+    -- phase in good order and fires at full points
+    add("b", "french", "foot_battery", 60, 60, 270)
+    local e = add("e", "austrian", "foot_battery", 60, 38, 90, { prolonged = true })
+    artillery.begin_phase()
+    dice.force("d10", { 5, 1 })
+    artillery.fire{ battery = "b" } -- medium range, 2 points, die 5: 1M
+    expect(e.morale):to_be("disordered")
+    expect(artillery.fire{ battery = "e" }.points):to_be(2)
+  end)
+
+  it("halves passing fire by the morale the battery has when it fires", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270, { morale = "disordered" })
+    add("t", "austrian", "line_infantry", 60, 45, 0, nil, 2)
+    artillery.end_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.passing_fire{ battery = b, target = "t", move_bearing = 0, in_arc_cm = 9 }
+    expect(rec.notes[1]):to_contain("disordered /2")
+  end)
+end)
+
+describe("enfilade at exactly half", function()
+  it("does not double with exactly half the frontage inside (the arc's edge square across it)", function()
+    -- a unit facing 30 degrees: its right-flank arc has a ray running
+    -- straight down the table from the flank's front corner; a battery
+    -- centred on that ray has exactly half its frontage inside
+    local a = add("A", "austrian", "line_infantry", 50, 40, 30, nil, 1)
+    local corner = tabletop.edges(a).right.a
+    local b = add("b", "french", "foot_battery", corner.x, corner.y + 12, 270)
+    expect((tabletop.edge_towards(a, b))):to_be("right")
+    expect(tabletop.frontage_in_arc(tabletop.edge_arc(a, "right", 60), b)):to_be_close(0.5, 1e-12)
+    expect((artillery.enfilade(b, a))):to_be(false)
   end)
 end)

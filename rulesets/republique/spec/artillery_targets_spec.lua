@@ -4,10 +4,7 @@
 
 scenario("republique/open_field.yaml")
 
-local function add(id, side, ty, x, y, facing, props, strength)
-  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
-    props = props, strength = strength }
-end
+local add = require("spec/support/units").add
 
 describe("main targets (worked example)", function()
   -- Units A and B face the French batteries 1-4, all in the medium bracket.
@@ -51,6 +48,14 @@ describe("main targets (worked example)", function()
     expect(c[1].swing > 0):to_be(true)
     dice.force("d10", { 1 })
     expect(artillery.fire{ battery = "b4" }.target):to_be("B")
+  end)
+
+  it("returns the main target with its candidate record", function()
+    setup()
+    local u, c = artillery.main_target(world:unit("b2"))
+    expect(c.unit):to_be(u)
+    expect(u.id):to_be("A")
+    expect(c.bracket):to_be(3)
   end)
 
   it("takes the closest bracket before the centre line", function()
@@ -520,6 +525,14 @@ describe("sharing hits, more", function()
     e.damaged = true
     h = artillery.distribute(e, {}, { B }, 2, 2)
     expect(h.e.bases):to_be(1)
+    expect(h.B.bases):to_be(1)
+  end)
+
+  it("passes every base hit on from a damaged battery already hit this phase", function()
+    local _, _, B = units_at()
+    local e = add("e", "austrian", "foot_battery", 60, 30, 90, { damaged = true, pending_bases = 1 })
+    local h = artillery.distribute(e, {}, { B }, 0, 1)
+    expect(h.e.bases):to_be(0)
     expect(h.B.bases):to_be(1)
   end)
 

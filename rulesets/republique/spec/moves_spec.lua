@@ -4,19 +4,9 @@
 
 scenario("republique/open_field.yaml")
 
-local function add(id, side, ty, x, y, facing, props, strength)
-  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
-    props = props, strength = strength }
-end
-
-local function modifier(rec, name)
-  for _, m in ipairs(rec.modifiers) do
-    if m.name == name then
-      return m.value
-    end
-  end
-  return 0
-end
+local units = require("spec/support/units")
+local add = units.add
+local modifier = units.modifier
 
 -- A foot battery at (60, 60) facing up the table; at y = 45 its arc of fire
 -- spans x 49.7..70.3. An Austrian two-base line at (40, 45) facing east,
@@ -237,6 +227,8 @@ describe("passing fire as a reaction to moves, more", function()
     world:move(t, leg(45.5, 14))                   -- 44.5 degrees from the perpendicular
     world:place(t, { x = 70, y = 36, facing = 180 })
     world:move(t, leg(134.5, 14))
+    local t3 = add("t3", "austrian", "line_infantry", 50, 25, 45, nil, 1)
+    world:move(t3, { x = 60, y = 35 })             -- exactly 45 degrees: not across the front
     expect(asked()):to_be(0)
   end)
 

@@ -3,10 +3,7 @@
 
 scenario("republique/open_field.yaml")
 
-local function add(id, side, ty, x, y, facing, props, strength)
-  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
-    props = props, strength = strength }
-end
+local add = require("spec/support/units").add
 
 describe("opposed skirmishers", function()
   it("oppose enemy markers within 8 cm in any direction", function()
