@@ -943,6 +943,25 @@ function artillery.may_pass_fire(b, u)
   return artillery.blocked_by(b, u) == nil
 end
 
+-- [3.5 Pass] The point along a leg from `from` to `to` (length len) where
+-- `want` cm of it have lain inside the arc.
+local function point_after(arc, from, to, len, want)
+  local function at(f)
+    return tabletop.point(from.x + (to.x - from.x) * f, from.y + (to.y - from.y) * f)
+  end
+  local lo, hi = 0, 1
+  for _ = 1, 40 do
+    local mid = (lo + hi) / 2
+    if tabletop.segment_in_arc(arc, from, at(mid)) * len * mid >= want then
+      hi = mid
+    else
+      lo = mid
+    end
+  end
+  local p = at(hi)
+  return { x = p.x, y = p.y, facing = to.facing }
+end
+
 -- [3.5 Pass] Passing fire as a reaction to movement. world:move fires
 -- `leaves` after each leg of a tabletop move with the leg's two ends. For
 -- an enemy infantry or cavalry unit, every leg across a battery's front
@@ -950,7 +969,9 @@ end
 -- battery's arc of fire; once this turn's movement has spent
 -- passing_infantry_cm (cavalry: passing_cavalry_cm) there, the battery's
 -- side decides (id "artillery.passing_fire", default "hold") whether to
--- pass fire at the unit where it now stands. Once per battery and mover.
+-- pass fire at the unit where it stood when the need was reached (the unit
+-- is put there for the fire, then goes on to the leg's end; if the battery
+-- could not fire there, where the leg ends). Once per battery and mover.
 function artillery.on_leg(u, from, to)
   local arm = common.arm(u)
   if type(from) ~= "table" or from.x == nil or (arm ~= "infantry" and arm ~= "cavalry") then
@@ -966,19 +987,36 @@ function artillery.on_leg(u, from, to)
   for _, b in ipairs(world:units{}) do
     if common.is_battery(b) and b.side ~= u.side and b:get(key) ~= true and off_perpendicular(b, bearing) > 45 then
       local arc = tabletop.arc_of_fire(b, params.artillery.arc)
-      local cm = (b:get(key) or 0) + tabletop.segment_in_arc(arc, from, to) * len
+      local before = b:get(key) or 0
+      local cm = before + tabletop.segment_in_arc(arc, from, to) * len
       b:set(key, cm)
-      if cm >= need - 1e-9 and artillery.may_pass_fire(b, u) then
-        b:set(key, true)
-        local choice = decide{ side = b.side, id = "artillery.passing_fire", default = "hold",
-          options = { "fire", "hold" },
-          prompt = string.format("%s may pass fire at %s (%.1f cm of its move inside the arc): fire or hold?",
-            b.id, u.id, cm) }
-        if choice == "fire" then
-          artillery.passing_fire{ battery = b, target = u, move_bearing = bearing, in_arc_cm = cm }
-          if not u.alive then
-            return
+      if cm >= need - 1e-9 then
+        -- where the mover stood when it reached the need, if within this leg
+        local spot = before < need - 1e-9 and point_after(arc, from, to, len, need - before) or nil
+        if spot then
+          world:place(u, spot)
+        end
+        local may = artillery.may_pass_fire(b, u)
+        if spot and not may then
+          world:place(u, to)
+          spot = nil
+          may = artillery.may_pass_fire(b, u)
+        end
+        if may then
+          b:set(key, true)
+          local choice = decide{ side = b.side, id = "artillery.passing_fire", default = "hold",
+            options = { "fire", "hold" },
+            prompt = string.format("%s may pass fire at %s (%.1f cm of its move inside the arc): fire or hold?",
+              b.id, u.id, spot and need or cm) }
+          if choice == "fire" then
+            artillery.passing_fire{ battery = b, target = u, move_bearing = bearing, in_arc_cm = spot and need or cm }
+            if not u.alive then
+              return
+            end
           end
+        end
+        if spot then
+          world:place(u, to)
         end
       end
     end

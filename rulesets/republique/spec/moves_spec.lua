@@ -323,3 +323,39 @@ describe("moves that make a battery move", function()
     expect_error(function() artillery.save_fire(b) end, "stationary")
   end)
 end)
+
+describe("passing fire where the need is reached", function()
+  it("fires at a unit crossing the whole arc in one leg, where it stood after 8 cm inside", function()
+    -- one leg from x 40 to x 80 along y 45: the arc spans x 49.7..70.3
+    -- there, so the 8 cm are reached at x 57.7 (close range; at x 80 the
+    -- unit is out of the arc and at medium range)
+    local b, t = crossing()
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    expect(world:move(t, { x = 80, y = 45 })):to_be(true)
+    expect(b.passed_fire):to_be(true)
+    expect(t.pos.x):to_be(80)
+    local line = nil
+    for _, l in ipairs(world:log(30)) do
+      if string.find(l, "b fire at t", 1, true) then line = l end
+    end
+    expect(line):to_contain("(close range)")
+  end)
+
+  it("fires where the leg ends when the battery could not fire where the need was reached", function()
+    -- a friendly marker screens the first part of the arc; the leg ends
+    -- clear of it, in the arc
+    local b, t = crossing()
+    add("sk", "french", "skirmishers", 57, 52, 270, { parent = "x" })
+    world:place(t, { x = 57.7, y = 45, facing = 0 })
+    expect(artillery.blocked_by(b, t).id):to_be("sk")
+    world:place(t, { x = 66, y = 45, facing = 0 })
+    expect(artillery.blocked_by(b, t)):to_be_nil()
+    world:place(t, { x = 40, y = 45, facing = 0 })
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(t, { x = 66, y = 45 })
+    expect(b.passed_fire):to_be(true)
+    expect(t.pos.x):to_be(66)
+  end)
+end)
