@@ -623,7 +623,7 @@ function artillery.distribute(main, tandem, adjacent, m, b, protected)
   out[main.id].bases = take
   local destroyed = protected == 0 and take >= capacity(main)
   -- the tandem targets' half, and the balance once the main target is gone
-  local left = destroyed and b - take or math.min(b - take, half_b)
+  local left = destroyed and b - take or half_b
   for _, t in ipairs(tandem) do
     local share = math.min(left, capacity(t))
     out[t.id] = { morale = half_m, bases = share }

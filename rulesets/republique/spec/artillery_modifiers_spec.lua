@@ -446,3 +446,45 @@ describe("enfilade at exactly half", function()
     expect((artillery.enfilade(b, a))):to_be(false)
   end)
 end)
+
+describe("a good artillery leader, more", function()
+  -- three batteries side by side, touching
+  local function line_of_guns(commands)
+    local out = {}
+    for i, x in ipairs({ 55, 60, 65 }) do
+      out[i] = add("g" .. i, "french", "foot_battery", x, 60, 270, { command = commands[i] })
+    end
+    return out
+  end
+
+  it("needs the leader in the chain of command of half or more of the batteries", function()
+    local g = line_of_guns({ "c1", "c2", "c3" })
+    local l = add("l", "french", "general", 55, 63, 270,
+      { artillery_officer = true, rating = 1, attached_to = "g1", command = "c1" })
+    expect(artillery.leader_for({ g[1], g[2] })):to_be(l)        -- 1 of 2: half
+    expect(artillery.leader_for({ g[1], g[2], g[3] })):to_be_nil() -- 1 of 3
+    g[2].command = "c1"
+    expect(artillery.leader_for({ g[1], g[2], g[3] })):to_be(l)  -- 2 of 3
+    l.command = "c9"
+    expect(artillery.leader_for({ g[1], g[2] })):to_be_nil()     -- 0 of 2
+  end)
+
+  it("counts a leader with no chain of command given as in every battery's", function()
+    local g = line_of_guns({ "c1", "c2", "c3" })
+    local l = add("l", "french", "general", 55, 63, 270, { artillery_officer = true, rating = 1, attached_to = "g1" })
+    expect(artillery.leader_for({ g[1], g[2], g[3] })):to_be(l)
+  end)
+
+  it("must be attached to one of the firing batteries, rated, and an artillery officer", function()
+    local g = line_of_guns({})
+    local l = add("l", "french", "general", 55, 63, 270, { artillery_officer = true, rating = 1, attached_to = "elsewhere" })
+    expect(artillery.leader_for({ g[1] })):to_be_nil()
+    l.attached_to = "g1"
+    expect(artillery.leader_for({ g[1] })):to_be(l)
+    l.rating = nil
+    expect(artillery.leader_for({ g[1] })):to_be_nil()
+    l.rating = 1
+    l.artillery_officer = nil
+    expect(artillery.leader_for({ g[1] })):to_be_nil()
+  end)
+end)

@@ -457,7 +457,7 @@ describe("secondary targets, more", function()
     end
     put("bat", "heavy_battery", 60, 60, 270)
     put("A", "line_infantry", 60, 45, 90, 1)
-    put("C", "line_infantry", 60, 42, 90, 1)
+    put("C", "line_infantry", 60, 40.5, 90, 1) -- 4.5 cm behind A's front
     put("B", "line_infantry", 66.2, 45, 90, 2)
     put("far", "line_infantry", 60, 38, 90, 1)
     put("wide", "line_infantry", 75, 45, 90, 2)
@@ -614,5 +614,51 @@ describe("passing fire, more", function()
     expect_error(function()
       artillery.passing_fire{ battery = "b", target = "t", move_bearing = 0, in_arc_cm = 9 }
     end, "saving fire")
+  end)
+end)
+
+describe("the centre of fire", function()
+  it("aims at the middle of the target's nearest base", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    add("t", "austrian", "line_infantry", 64, 45, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    local want = tabletop.bearing(tabletop.point(60, 58.5), tabletop.point(64, 45))
+    expect(want > 285 and want < 295):to_be(true)
+    expect(rec.batteries[1].bearing):to_be_close(want, 1e-9)
+  end)
+
+  it("aims across 0 degrees for a battery facing east", function()
+    add("b", "french", "foot_battery", 40, 40, 0)
+    add("t", "austrian", "line_infantry", 55, 37, 180, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    local want = tabletop.bearing(tabletop.point(41.5, 40), tabletop.point(55, 37))
+    expect(want > 300):to_be(true)
+    expect(rec.batteries[1].bearing):to_be_close(want, 1e-9)
+  end)
+
+  it("swings no further than the arc of fire allows", function()
+    -- the target's only base pokes into the arc at its edge; its middle
+    -- lies outside it, so the centre of fire stops at 30 degrees
+    add("b", "french", "foot_battery", 60, 60, 270)
+    local edge = 62.5 + 20.75 * math.tan(math.rad(30))
+    add("t", "austrian", "line_infantry", edge + 1.5, 38.5, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.batteries[1].bearing):to_be_close(300, 1e-9)
+  end)
+
+  it("breaks a tie of equal swing and distance by id, whatever order the units came in", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    add("R", "austrian", "line_infantry", 68, 40, 90, nil, 1)
+    add("L", "austrian", "line_infantry", 52, 40, 90, nil, 1)
+    local c = artillery.candidates(b)
+    expect(c[1].swing):to_be_close(c[2].swing, 1e-9)
+    expect(c[1].distance):to_be_close(c[2].distance, 1e-9)
+    expect(c[1].unit.id):to_be("L")
   end)
 end)

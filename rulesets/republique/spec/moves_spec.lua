@@ -359,3 +359,56 @@ describe("passing fire where the need is reached", function()
     expect(t.pos.x):to_be(66)
   end)
 end)
+
+describe("passing fire where the need is reached: the point", function()
+  -- A friendly marker at (64, 53) screens the battery's frontage zone from a
+  -- mover at x 62 or more on y 45, not from one at x 60 or less: fire that
+  -- happens, happens where the 8 cm were reached, not at the leg's end.
+  local function screened()
+    local b, t = crossing()
+    add("sk", "french", "skirmishers", 64, 53, 270, { parent = "x" })
+    return b, t
+  end
+
+  it("is found late in a long leg (8 cm reached 74% of the way along it)", function()
+    local b, t = screened()
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(t, { x = 64, y = 45 })              -- 8 cm inside the arc at x 57.7
+    expect(b.passed_fire):to_be(true)
+  end)
+
+  it("counts what the earlier legs spent inside the arc", function()
+    local b, t = screened()
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(t, { { x = 53, y = 45 }, { x = 64, y = 45 } }) -- 3.3 cm, then 4.7 more at x 57.7
+    expect(b.passed_fire):to_be(true)
+  end)
+
+  it("is found along a slanting leg", function()
+    -- from (40, 41) to (64, 49): where the leg crosses the arc's left ray
+    -- (from the battery's front corner (57.5, 58.5) at 30 degrees off its
+    -- facing), then 8 cm further along the leg
+    local b, t = screened()
+    world:place(t, { x = 40, y = 41, facing = 0 })
+    local dx, dy = 24 / math.sqrt(640), 8 / math.sqrt(640)
+    local rx, ry = math.cos(math.rad(240)), math.sin(math.rad(240))
+    -- solve (40, 41) + s (dx, dy) = (57.5, 58.5) + r (rx, ry) for s
+    local det = dx * (-ry) - dy * (-rx)
+    local s = ((57.5 - 40) * (-ry) - (58.5 - 41) * (-rx)) / det
+    local fx, fy = 40 + (s + 8) * dx, 41 + (s + 8) * dy
+    world:place(t, { x = fx, y = fy, facing = 0 })
+    local bracket = ruleset.charts.brackets[(artillery.bracket(b, t))]
+    world:place(t, { x = 40, y = 41, facing = 0 })
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(t, { x = 64, y = 49 })
+    expect(b.passed_fire):to_be(true)
+    local line = nil
+    for _, l in ipairs(world:log(30)) do
+      if string.find(l, "b fire at t", 1, true) then line = l end
+    end
+    expect(line):to_contain("(" .. bracket .. " range)")
+  end)
+end)
