@@ -349,11 +349,11 @@ end)
 
 describe("main targets, more", function()
   it("prefers a unit the straight centre of fire already passes through, even at its edge", function()
-    -- n: nearer, its edge on the centre line (x 56..60); f: further, square
-    -- ahead (x 58..62). Both cross the centre line: no swing for either, so
-    -- the nearer one is the main target.
+    -- n: nearer, across the centre line off its middle (x 57..61, no corner
+    -- on the line); f: further, square ahead (x 58..62). Both cross the
+    -- centre line: no swing for either, so the nearer one is the main target.
     local b = add("b", "french", "foot_battery", 60, 60, 270)
-    add("n", "austrian", "line_infantry", 58, 40, 90, nil, 1)
+    add("n", "austrian", "line_infantry", 59, 40, 90, nil, 1)
     add("f", "austrian", "line_infantry", 60, 33, 90, nil, 1)
     local c = artillery.candidates(b)
     expect(c[1].unit.id):to_be("n")

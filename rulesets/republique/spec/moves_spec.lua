@@ -331,10 +331,12 @@ describe("passing fire where the need is reached", function()
     -- unit is out of the arc and at medium range)
     local b, t = crossing()
     answers{ "fire" }
-    dice.force("d10", { 1 })
+    dice.force("d10", { 10 }) -- 10 - 2 = 8: a base hit, which marks where t stood
     expect(world:move(t, { x = 80, y = 45 })):to_be(true)
     expect(b.passed_fire):to_be(true)
     expect(t.pos.x):to_be(80)
+    expect(t.lost_x):to_be_close(57.5 - 13.5 * math.tan(math.rad(30)) + 8, 1e-6)
+    expect(t.lost_y):to_be(45)
     local line = nil
     for _, l in ipairs(world:log(30)) do
       if string.find(l, "b fire at t", 1, true) then line = l end
@@ -402,9 +404,12 @@ describe("passing fire where the need is reached: the point", function()
     local bracket = ruleset.charts.brackets[(artillery.bracket(b, t))]
     world:place(t, { x = 40, y = 41, facing = 0 })
     answers{ "fire" }
-    dice.force("d10", { 1 })
+    dice.force("d10", { 10 }) -- 10 - 2 = 8: a base hit, which marks where t stood
     world:move(t, { x = 64, y = 49 })
     expect(b.passed_fire):to_be(true)
+    expect(t.strength):to_be(1)
+    expect(t.lost_x):to_be_close(fx, 1e-6)
+    expect(t.lost_y):to_be_close(fy, 1e-6)
     local line = nil
     for _, l in ipairs(world:log(30)) do
       if string.find(l, "b fire at t", 1, true) then line = l end
