@@ -153,6 +153,7 @@ function artillery.begin_phase()
       u.saving = nil
       u.passing_rest = u.passed_fire or nil
       u.passed_fire = nil
+      u.began_step = common.morale(u) -- [3.3] the morale that halves its fire this phase
     end
     -- [3.6 Panic] who began the phase demoralized, unless the skirmish
     -- step opened the phase already
@@ -436,7 +437,9 @@ end
 
 -- [3.3] One battery's fire points against a target in a bracket, with the
 -- point modifiers: saved fire x2, enfilade x2, damaged /2, disordered or
--- rattled /2 (cumulative).
+-- rattled /2 (cumulative). In the artillery phase the morale that counts is
+-- the battery's when the phase began (a prolonged battery hit earlier in
+-- the phase keeps its points); passing fire takes it as it stands.
 function artillery.fire_points(b, target, bracket)
   local base = charts.fire_points[gun(b)][bracket]
   local points, why = base, { string.format("%s %s at %s range: %d", b.id, gun(b), BRACKETS[bracket], base) }
@@ -454,7 +457,7 @@ function artillery.fire_points(b, target, bracket)
     points /= 2
     table.insert(why, "damaged /2")
   end
-  local m = common.morale(b)
+  local m = artillery.in_phase and b.began_step or common.morale(b)
   if m == "disordered" or m == "rattled" then
     points /= 2
     table.insert(why, m .. " /2")
@@ -587,6 +590,8 @@ local function bases(u, hits, reason)
     u.pending_bases = (u.pending_bases or 0) + hits
     return
   end
+  local p = u.pos
+  u.lost_x, u.lost_y = p.x, p.y -- [3.6] leaders near where it stood are at risk
   if common.is_battery(u) then
     if not u.damaged and hits == 1 then
       u.damaged = true
@@ -596,8 +601,6 @@ local function bases(u, hits, reason)
     world:eliminate(u, reason)
     return
   end
-  local p = u.pos
-  u.lost_x, u.lost_y = p.x, p.y
   u.bases_lost = (u.bases_lost or 0) + math.min(hits, u.strength)
   world:hit(u, hits, reason)
 end
@@ -605,27 +608,34 @@ end
 -- [3.5 Sec] Shares a result between the main target and its secondary
 -- targets: tandem targets take half the morale hits (rounded down) on top
 -- of the main target's and half the base hits (rounded down) out of them;
--- base hits the main target cannot take carry over to the tandem targets;
--- the closest adjacent target takes what is left, with half the morale
--- hits, only once the main (and tandem) targets are destroyed.
+-- once every base of the main target is killed, the base hits it cannot
+-- take carry over to the tandem targets; once the main and tandem targets
+-- are all destroyed, the closest adjacent target takes what is left, with
+-- half the morale hits. `protected` covered bases cannot be killed (3.4
+-- cover), so a main target that keeps them is not destroyed and passes
+-- nothing on.
 function artillery.distribute(main, tandem, adjacent, m, b, protected)
+  protected = protected or 0
   local out = { [main.id] = { morale = m, bases = 0 } }
   local half_m, half_b = m // 2, b // 2
   local main_share = #tandem > 0 and b - half_b or b
   local take = math.min(main_share, capacity(main, protected))
   out[main.id].bases = take
-  local left = b - take
-  local destroyed = take >= capacity(main, protected) and capacity(main, protected) + 0 == take
+  local destroyed = protected == 0 and take >= capacity(main)
+  -- the tandem targets' half, and the balance once the main target is gone
+  local left = destroyed and b - take or half_b
   for _, t in ipairs(tandem) do
     local share = math.min(left, capacity(t))
     out[t.id] = { morale = half_m, bases = share }
     left -= share
     destroyed = destroyed and share >= capacity(t)
   end
-  if left > 0 and destroyed and adjacent[1] then
+  if destroyed and adjacent[1] then
     local a = adjacent[1]
     local share = math.min(left, capacity(a))
-    out[a.id] = { morale = half_m, bases = share }
+    if share > 0 or half_m > 0 then
+      out[a.id] = { morale = half_m, bases = share }
+    end
   end
   return out
 end
@@ -740,8 +750,10 @@ function artillery.fire(spec)
   end
   if deep then
     add("deep target", 1)
-    for _, u in pairs(deep_units) do
-      if u ~= target then table.insert(involved, u) end
+    local counted = {}
+    for _, u in ipairs(involved) do counted[u.id] = true end
+    for id, u in pairs(deep_units) do
+      if not counted[id] then table.insert(involved, u) end
     end
   end
   if leader then
@@ -931,6 +943,25 @@ function artillery.may_pass_fire(b, u)
   return artillery.blocked_by(b, u) == nil
 end
 
+-- [3.5 Pass] The point along a leg from `from` to `to` (length len) where
+-- `want` cm of it have lain inside the arc.
+local function point_after(arc, from, to, len, want)
+  local function at(f)
+    return tabletop.point(from.x + (to.x - from.x) * f, from.y + (to.y - from.y) * f)
+  end
+  local lo, hi = 0, 1
+  for _ = 1, 40 do
+    local mid = (lo + hi) / 2
+    if tabletop.segment_in_arc(arc, from, at(mid)) * len * mid >= want then
+      hi = mid
+    else
+      lo = mid
+    end
+  end
+  local p = at(hi)
+  return { x = p.x, y = p.y, facing = to.facing }
+end
+
 -- [3.5 Pass] Passing fire as a reaction to movement. world:move fires
 -- `leaves` after each leg of a tabletop move with the leg's two ends. For
 -- an enemy infantry or cavalry unit, every leg across a battery's front
@@ -938,7 +969,9 @@ end
 -- battery's arc of fire; once this turn's movement has spent
 -- passing_infantry_cm (cavalry: passing_cavalry_cm) there, the battery's
 -- side decides (id "artillery.passing_fire", default "hold") whether to
--- pass fire at the unit where it now stands. Once per battery and mover.
+-- pass fire at the unit where it stood when the need was reached (the unit
+-- is put there for the fire, then goes on to the leg's end; if the battery
+-- could not fire there, where the leg ends). Once per battery and mover.
 function artillery.on_leg(u, from, to)
   local arm = common.arm(u)
   if type(from) ~= "table" or from.x == nil or (arm ~= "infantry" and arm ~= "cavalry") then
@@ -954,19 +987,36 @@ function artillery.on_leg(u, from, to)
   for _, b in ipairs(world:units{}) do
     if common.is_battery(b) and b.side ~= u.side and b:get(key) ~= true and off_perpendicular(b, bearing) > 45 then
       local arc = tabletop.arc_of_fire(b, params.artillery.arc)
-      local cm = (b:get(key) or 0) + tabletop.segment_in_arc(arc, from, to) * len
+      local before = b:get(key) or 0
+      local cm = before + tabletop.segment_in_arc(arc, from, to) * len
       b:set(key, cm)
-      if cm >= need - 1e-9 and artillery.may_pass_fire(b, u) then
-        b:set(key, true)
-        local choice = decide{ side = b.side, id = "artillery.passing_fire", default = "hold",
-          options = { "fire", "hold" },
-          prompt = string.format("%s may pass fire at %s (%.1f cm of its move inside the arc): fire or hold?",
-            b.id, u.id, cm) }
-        if choice == "fire" then
-          artillery.passing_fire{ battery = b, target = u, move_bearing = bearing, in_arc_cm = cm }
-          if not u.alive then
-            return
+      if cm >= need - 1e-9 then
+        -- where the mover stood when it reached the need, if within this leg
+        local spot = before < need - 1e-9 and point_after(arc, from, to, len, need - before) or nil
+        if spot then
+          world:place(u, spot)
+        end
+        local may = artillery.may_pass_fire(b, u)
+        if spot and not may then
+          world:place(u, to)
+          spot = nil
+          may = artillery.may_pass_fire(b, u)
+        end
+        if may then
+          b:set(key, true)
+          local choice = decide{ side = b.side, id = "artillery.passing_fire", default = "hold",
+            options = { "fire", "hold" },
+            prompt = string.format("%s may pass fire at %s (%.1f cm of its move inside the arc): fire or hold?",
+              b.id, u.id, spot and need or cm) }
+          if choice == "fire" then
+            artillery.passing_fire{ battery = b, target = u, move_bearing = bearing, in_arc_cm = spot and need or cm }
+            if not u.alive then
+              return
+            end
           end
+        end
+        if spot then
+          world:place(u, to)
         end
       end
     end
@@ -1008,6 +1058,7 @@ function artillery.end_phase()
   artillery.in_phase = false
   for _, u in ipairs(world:units{}) do
     u.prolonged = nil -- it counted for the phase after the movement only
+    u.began_step = nil
     local m, b = u.pending_morale or 0, u.pending_bases or 0
     u.pending_morale, u.pending_bases = nil, nil
     if m > 0 then
@@ -1018,6 +1069,7 @@ function artillery.end_phase()
         u.damaged = true
         world:note(u.id .. " is damaged (artillery fire this phase)")
       else
+        u.lost_x, u.lost_y = u.pos.x, u.pos.y -- [3.6] leaders near where it stood are at risk
         world:eliminate(u, "artillery fire this phase")
       end
     end

@@ -81,7 +81,7 @@ function leaders.modifiers(l, opts)
       if u.side == l.side and common.is_combat(u) then
         lost += u.bases_lost or 0
       end
-      if u.pos and u.side == l.side then
+      if u.pos then
         units += 1
         if common.cover(u).class or common.cover(u).full then
           covered += 1

@@ -4,26 +4,10 @@
 
 scenario("republique/open_field.yaml")
 
-local function add(id, side, ty, x, y, facing, props, strength)
-  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
-    props = props, strength = strength }
-end
-
-local function modifier(rec, name)
-  for _, m in ipairs(rec.modifiers) do
-    if string.find(m.name, name, 1, true) then
-      return m.value
-    end
-  end
-  return 0
-end
-
-local function duel(target_type, props, strength)
-  local b = add("b", "french", "foot_battery", 60, 60, 270)
-  local a = add("a", "austrian", target_type or "line_infantry", 60, 50, 90, props, strength)
-  artillery.begin_phase()
-  return b, a
-end
+local units = require("spec/support/units")
+local add = units.add
+local modifier = units.modifier
+local duel = units.duel
 
 describe("fire point modifiers", function()
   -- The document's enfilade figure: units A and B face forward (north) and
@@ -82,9 +66,9 @@ describe("fire point modifiers", function()
     b.damaged = true
     dice.force("d10", { 1 })
     expect(artillery.fire{ battery = "b" }.points):to_be(2)
-    artillery.begin_phase()
     b.damaged = nil
     b.morale = "rattled"
+    artillery.begin_phase()
     dice.force("d10", { 1 })
     expect(artillery.fire{ battery = "b" }.points):to_be(2)
     artillery.begin_phase()
@@ -239,5 +223,268 @@ describe("die modifiers", function()
     expect(tabletop.level(world:unit("b"))):to_be(1)
     dice.force("d10", { 1 })
     expect(modifier(artillery.fire{ battery = "b" }, "elevation")):to_be(-1)
+  end)
+end)
+
+describe("fire point modifiers, more", function()
+  it("says how much of the frontage lies in the enfilade arc (worked example: all of it)", function()
+    local a = add("A", "austrian", "line_infantry", 50, 40, 270)
+    local b = add("b", "french", "foot_battery", 75, 40, 180)
+    local enf, why = artillery.enfilade(b, a)
+    expect(enf):to_be(true)
+    expect(why):to_be("100% of its frontage in the right enfilade arc")
+  end)
+
+  it("never enfilades a unit exactly half in full cover, though the same unit in the open is", function()
+    -- one base facing east across the wood's edge (x 90): half of it inside
+    local h = add("h", "austrian", "line_infantry", 90, 20, 0, nil, 1)
+    local b = add("b", "french", "foot_battery", 90, 45, 270) -- off its right flank
+    expect((tabletop.edge_towards(h, b))):to_be("right")
+    expect(artillery.enfilade(b, h)):to_be(false)
+    world:place(h, { x = 80, y = 20, facing = 0 })
+    world:place(b, { x = 80, y = 45, facing = 270 })
+    expect((artillery.enfilade(b, h))):to_be(true)
+  end)
+end)
+
+describe("die modifiers, more", function()
+  it("spots a unit 1 cm inside cover but not one 1.5 cm inside (half an inch is 1.27 cm)", function()
+    local b = add("b", "french", "foot_battery", 105, 45, 270)
+    -- the wood's edge is y = 30; a base 1.5 deep whose near edge is 1 cm inside
+    local t = add("t", "austrian", "line_infantry", 105, 28.25, 90, nil, 1)
+    expect(#artillery.candidates(b)):to_be(1)
+    world:place(t, { x = 105, y = 27.75, facing = 90 })
+    expect(#artillery.candidates(b)):to_be(0)
+  end)
+
+  it("counts only combat bases for a deep target: a battery in the line of fire is not one", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    add("x1", "austrian", "line_infantry", 60, 49, 90, nil, 1)
+    add("x2", "austrian", "line_infantry", 60, 46, 90, nil, 1)
+    add("gun", "austrian", "foot_battery", 60, 42, 90)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("x1")
+    expect(modifier(rec, "deep target")):to_be(0)
+  end)
+
+  it("gives no deep target bonus when one of the bases in the bracket stands in a farm", function()
+    -- a battery north of the farm (y >= 50) firing south at three one-base units
+    add("b", "french", "foot_battery", 92, 33, 90)
+    add("x1", "austrian", "line_infantry", 92, 44, 270, nil, 1)
+    add("x2", "austrian", "line_infantry", 92, 47, 270, nil, 1)
+    local x3 = add("x3", "austrian", "line_infantry", 92, 49, 270, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("x1")
+    expect(modifier(rec, "deep target")):to_be(1)
+    -- the third base moved back into the farm, still in the close bracket
+    artillery.begin_phase()
+    world:place(x3, { x = 92, y = 51, facing = 270 })
+    dice.force("d10", { 1 })
+    rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("x1")
+    expect(modifier(rec, "deep target")):to_be(0)
+  end)
+
+  it("counts the deep target's other units in a compound target: cavalry behind infantry", function()
+    -- one base of infantry in front, two one-base cavalry units behind it on
+    -- the centre of fire, more than 5 cm back (not tandem): 2 of 3 bases
+    -- are cavalry
+    add("b", "french", "heavy_battery", 60, 60, 270)
+    add("inf", "austrian", "line_infantry", 60, 49, 90, nil, 1)
+    add("c1", "austrian", "cavalry", 60, 43, 90, nil, 1)
+    add("c2", "austrian", "cavalry", 60, 40, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("inf")
+    expect(#rec.tandem):to_be(0)
+    expect(modifier(rec, "deep target")):to_be(1)
+    expect(modifier(rec, "cavalry")):to_be(-1)
+  end)
+
+  it("counts a unit that is both tandem and deep once in a compound target", function()
+    -- cavalry in front, infantry in tandem 3 cm behind, a third base of
+    -- cavalry further back: 2 of 3 bases are cavalry
+    add("b", "french", "heavy_battery", 60, 60, 270)
+    add("c1", "austrian", "cavalry", 60, 49, 90, nil, 1)
+    add("inf", "austrian", "line_infantry", 60, 45, 90, nil, 1)
+    add("c2", "austrian", "cavalry", 60, 41, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("c1")
+    expect(rec.tandem):to_equal({ "inf" })
+    expect(modifier(rec, "deep target")):to_be(1)
+    expect(modifier(rec, "cavalry")):to_be(-1)
+  end)
+
+  it("takes 1 against a lone cavalry base, but not when exactly half the target is cavalry", function()
+    local _, c = duel("cavalry", nil, 1)
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "cavalry")):to_be(-1)
+    -- one cavalry base in front, one infantry base in tandem behind it
+    artillery.begin_phase()
+    world:place(c, { x = 60, y = 48, facing = 90 })
+    add("inf", "austrian", "line_infantry", 60, 45, 90, nil, 1)
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.tandem):to_equal({ "inf" })
+    expect(modifier(rec, "cavalry")):to_be(0)
+  end)
+
+  it("does not take 2 for a light regiment without all its skirmishers out", function()
+    duel("light_infantry", { skirmishers_out = 2 })
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "skirmishers")):to_be(0)
+    artillery.begin_phase()
+    world:eliminate(world:unit("a"))
+    add("one", "austrian", "light_infantry", 60, 50, 90, nil, 1) -- one base, none out
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "skirmishers")):to_be(0)
+  end)
+
+  it("takes nothing for elevation when battery and target stand on the same hill", function()
+    add("b", "french", "foot_battery", 20, 75, 270)
+    local t = add("t", "austrian", "line_infantry", 20, 64, 90, nil, 1)
+    artillery.begin_phase()
+    expect(tabletop.level(t)):to_be(1)
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "elevation")):to_be(0)
+  end)
+
+  it("gives no cover modifier when less than half of the target is in cover", function()
+    -- three bases, x 81..93: the last base (89..93) a quarter in the farm,
+    -- and the battery's centre of fire on it
+    add("b", "french", "foot_battery", 92, 40, 90)
+    add("t", "austrian", "line_infantry", 87, 52, 270, nil, 3)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "cover")):to_be(0)
+  end)
+
+  it("kills only uncovered bases when it fires at them without the cover modifier", function()
+    -- three bases: 86..90 in the open, 90..98 in the farm (2 of 3 covered).
+    -- A heavy battery with saved fire at close range: 8 points, die 10: 3M2B;
+    -- the two covered bases may not be killed, so only one base goes.
+    local b = add("b", "french", "heavy_battery", 86, 40, 90)
+    local t = add("t", "austrian", "line_infantry", 92, 52, 270, nil, 3)
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(modifier(rec, "cover")):to_be(0)
+    expect(rec.result):to_be("3M2B")
+    expect(rec.hits.t.bases):to_be(1)
+    expect(t.strength):to_be(2)
+  end)
+end)
+
+describe("a modified chance to hit", function()
+  it("counts when only a die of 10 would reach the chart's first effect", function()
+    -- 1 point at long range; -2 skirmishers, -1 firing down off the hill: a
+    -- 10 reads 7, 1M; a leader beside the marker is at risk
+    add("b", "french", "foot_battery", 20, 75, 270)
+    add("s", "austrian", "skirmishers", 20, 40, 90, { parent = "x" })
+    add("l", "austrian", "general", 24, 40, 90)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.points):to_be(1)
+    expect(rec.die_modifier):to_be(-3)
+    expect(rec.could_hit):to_be(true)
+    expect(#leaders.at_risk()):to_be(1)
+  end)
+
+  it("counts a best result of a base hit as a chance to hit", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    add("a", "austrian", "line_infantry", 60, 35, 90) -- medium range: 2 points, a 10 reads 1M1B
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = b }
+    expect(rec.points):to_be(2)
+    expect(rec.could_hit):to_be(true)
+  end)
+end)
+
+describe("disordered or rattled at the start of the step", function()
+  it("halves by the morale the battery began the phase with, not a hit taken since", function()
+    -- e prolonged: b's hit lands at once and disorders it, but e began the
+    -- phase in good order and fires at full points
+    add("b", "french", "foot_battery", 60, 60, 270)
+    local e = add("e", "austrian", "foot_battery", 60, 38, 90, { prolonged = true })
+    artillery.begin_phase()
+    dice.force("d10", { 5, 1 })
+    artillery.fire{ battery = "b" } -- medium range, 2 points, die 5: 1M
+    expect(e.morale):to_be("disordered")
+    expect(artillery.fire{ battery = "e" }.points):to_be(2)
+  end)
+
+  it("halves passing fire by the morale the battery has when it fires", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270, { morale = "disordered" })
+    add("t", "austrian", "line_infantry", 60, 45, 0, nil, 2)
+    artillery.end_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.passing_fire{ battery = b, target = "t", move_bearing = 0, in_arc_cm = 9 }
+    expect(rec.notes[1]):to_contain("disordered /2")
+  end)
+end)
+
+describe("enfilade at exactly half", function()
+  it("does not double with exactly half the frontage inside (the arc's edge square across it)", function()
+    -- a unit facing 30 degrees: its right-flank arc has a ray running
+    -- straight down the table from the flank's front corner; a battery
+    -- centred on that ray has exactly half its frontage inside
+    local a = add("A", "austrian", "line_infantry", 50, 40, 30, nil, 1)
+    local corner = tabletop.edges(a).right.a
+    local b = add("b", "french", "foot_battery", corner.x, corner.y + 12, 270)
+    expect((tabletop.edge_towards(a, b))):to_be("right")
+    expect(tabletop.frontage_in_arc(tabletop.edge_arc(a, "right", 60), b)):to_be_close(0.5, 1e-12)
+    expect((artillery.enfilade(b, a))):to_be(false)
+  end)
+end)
+
+describe("a good artillery leader, more", function()
+  -- three batteries side by side, touching
+  local function line_of_guns(commands)
+    local out = {}
+    for i, x in ipairs({ 55, 60, 65 }) do
+      out[i] = add("g" .. i, "french", "foot_battery", x, 60, 270, { command = commands[i] })
+    end
+    return out
+  end
+
+  it("needs the leader in the chain of command of half or more of the batteries", function()
+    local g = line_of_guns({ "c1", "c2", "c3" })
+    local l = add("l", "french", "general", 55, 63, 270,
+      { artillery_officer = true, rating = 1, attached_to = "g1", command = "c1" })
+    expect(artillery.leader_for({ g[1], g[2] })):to_be(l)        -- 1 of 2: half
+    expect(artillery.leader_for({ g[1], g[2], g[3] })):to_be_nil() -- 1 of 3
+    g[2].command = "c1"
+    expect(artillery.leader_for({ g[1], g[2], g[3] })):to_be(l)  -- 2 of 3
+    l.command = "c9"
+    expect(artillery.leader_for({ g[1], g[2] })):to_be_nil()     -- 0 of 2
+  end)
+
+  it("counts a leader with no chain of command given as in every battery's", function()
+    local g = line_of_guns({ "c1", "c2", "c3" })
+    local l = add("l", "french", "general", 55, 63, 270, { artillery_officer = true, rating = 1, attached_to = "g1" })
+    expect(artillery.leader_for({ g[1], g[2], g[3] })):to_be(l)
+  end)
+
+  it("must be attached to one of the firing batteries, rated, and an artillery officer", function()
+    local g = line_of_guns({})
+    local l = add("l", "french", "general", 55, 63, 270, { artillery_officer = true, rating = 1, attached_to = "elsewhere" })
+    expect(artillery.leader_for({ g[1] })):to_be_nil()
+    l.attached_to = "g1"
+    expect(artillery.leader_for({ g[1] })):to_be(l)
+    l.rating = nil
+    expect(artillery.leader_for({ g[1] })):to_be_nil()
+    l.rating = 1
+    l.artillery_officer = nil
+    expect(artillery.leader_for({ g[1] })):to_be_nil()
   end)
 end)

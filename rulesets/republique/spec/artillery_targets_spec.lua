@@ -4,10 +4,7 @@
 
 scenario("republique/open_field.yaml")
 
-local function add(id, side, ty, x, y, facing, props, strength)
-  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
-    props = props, strength = strength }
-end
+local add = require("spec/support/units").add
 
 describe("main targets (worked example)", function()
   -- Units A and B face the French batteries 1-4, all in the medium bracket.
@@ -51,6 +48,14 @@ describe("main targets (worked example)", function()
     expect(c[1].swing > 0):to_be(true)
     dice.force("d10", { 1 })
     expect(artillery.fire{ battery = "b4" }.target):to_be("B")
+  end)
+
+  it("returns the main target with its candidate record", function()
+    setup()
+    local u, c = artillery.main_target(world:unit("b2"))
+    expect(c.unit):to_be(u)
+    expect(u.id):to_be("A")
+    expect(c.bracket):to_be(3)
   end)
 
   it("takes the closest bracket before the centre line", function()
@@ -339,5 +344,321 @@ describe("a turned scene", function()
       world:eliminate(col)
       world:eliminate(b)
     end
+  end)
+end)
+
+describe("main targets, more", function()
+  it("prefers a unit the straight centre of fire already passes through, even at its edge", function()
+    -- n: nearer, across the centre line off its middle (x 57..61, no corner
+    -- on the line); f: further, square ahead (x 58..62). Both cross the
+    -- centre line: no swing for either, so the nearer one is the main target.
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    add("n", "austrian", "line_infantry", 59, 40, 90, nil, 1)
+    add("f", "austrian", "line_infantry", 60, 33, 90, nil, 1)
+    local c = artillery.candidates(b)
+    expect(c[1].unit.id):to_be("n")
+    expect(c[1].swing):to_be(0)
+    expect(c[2].swing):to_be(0)
+  end)
+
+  it("puts a unit straight ahead before one the centre of fire swings less than a degree to reach", function()
+    -- a straight ahead at medium range (x 58..62); s further, off to the
+    -- right, its corner 0.3 cm right of the centre line at 26 cm: a swing of
+    -- well under a degree
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    add("a", "austrian", "line_infantry", 60, 40, 90, nil, 1)
+    add("s", "austrian", "line_infantry", 62.3, 31.75, 90, nil, 1)
+    local c = artillery.candidates(b)
+    expect(c[1].unit.id):to_be("a")
+    expect(c[2].unit.id):to_be("s")
+    expect(c[2].swing > 0 and c[2].swing < 1):to_be(true)
+  end)
+
+  it("within the bracket, takes the unit nearest the centre line before a nearer one off to the side", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    add("ahead", "austrian", "line_infantry", 60, 36, 90, nil, 1)   -- 21.75 cm, straight ahead
+    add("side", "austrian", "line_infantry", 70, 40, 90, nil, 1)    -- 17.75 cm, off to the right
+    expect(artillery.main_target(b).id):to_be("ahead")
+  end)
+
+  it("with the nearest-unit reading (main_target = distance) takes the nearer one", function()
+    scenario("republique/open_field.yaml", { set = { ["artillery.main_target"] = "distance" } })
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    add("ahead", "austrian", "line_infantry", 60, 36, 90, nil, 1)
+    add("side", "austrian", "line_infantry", 70, 40, 90, nil, 1)
+    expect(artillery.main_target(b).id):to_be("side")
+  end)
+
+  it("lets a good artillery leader choose only within the closest bracket", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    add("near", "austrian", "line_infantry", 60, 45, 90, nil, 1)  -- close
+    add("far", "austrian", "line_infantry", 70, 34, 90, nil, 1)   -- medium
+    add("l", "french", "general", 60, 63, 270, { artillery_officer = true, rating = 1, attached_to = "b" })
+    artillery.begin_phase()
+    expect_error(function() artillery.fire{ battery = "b", target = "far" } end,
+      "its leader lets it choose only within the closest bracket")
+  end)
+end)
+
+describe("secondary targets, more", function()
+  local function zone_of(b)
+    return tabletop.frontage_zone(b, b.facing, 48)
+  end
+
+  it("takes a tandem target exactly 5 cm behind the main target's front, not 5.5", function()
+    local b = add("bat", "french", "heavy_battery", 60, 60, 270)
+    local A = add("A", "austrian", "line_infantry", 60, 45, 90, nil, 1) -- front y 45.75
+    local C = add("C", "austrian", "line_infantry", 60, 40, 90, nil, 1) -- front y 40.75: 5 cm
+    local tandem = artillery.secondary_targets(b, A, zone_of(b), 2)
+    expect(#tandem):to_be(1)
+    world:place(C, { x = 60, y = 39.5, facing = 90 })
+    expect(#(artillery.secondary_targets(b, A, zone_of(b), 2))):to_be(0)
+  end)
+
+  it("takes an adjacent target exactly 2 cm from the main target, not 2.5", function()
+    -- B beside A (no overlap across the line of fire), set back so that
+    -- the gap between them is along the line of fire
+    local b = add("bat", "french", "heavy_battery", 60, 60, 270)
+    local A = add("A", "austrian", "line_infantry", 60, 45, 90, nil, 1) -- x 58..62, y 44.25..45.75
+    local B = add("B", "austrian", "line_infantry", 66, 41.5, 90, nil, 2) -- x 62..70, y 40.75..42.25
+    expect(tabletop.distance(A, B)):to_be(2)
+    local _, adjacent = artillery.secondary_targets(b, A, zone_of(b), 2)
+    expect(#adjacent):to_be(1)
+    world:place(B, { x = 66, y = 41, facing = 90 })
+    _, adjacent = artillery.secondary_targets(b, A, zone_of(b), 2)
+    expect(#adjacent):to_be(0)
+  end)
+
+  it("takes no tandem target in a farm, but one on a hill (open ground)", function()
+    local b = add("bat", "french", "heavy_battery", 100, 40, 90)
+    local A = add("A", "austrian", "line_infantry", 100, 48.5, 270, nil, 1) -- y 47.75..49.25: open
+    add("C", "austrian", "line_infantry", 100, 51.5, 270, nil, 1)          -- y 50.75..52.25: in the farm
+    expect(#(artillery.secondary_targets(b, A, zone_of(b), 2))):to_be(0)
+    local h = add("h", "french", "heavy_battery", 20, 40, 90)
+    local A2 = add("A2", "austrian", "line_infantry", 20, 58.5, 270, nil, 1) -- below the hill (y >= 60)
+    add("C2", "austrian", "line_infantry", 20, 61.5, 270, nil, 1)            -- on it
+    local tandem = artillery.secondary_targets(h, A2, zone_of(h), 3)
+    expect(#tandem):to_be(1)
+  end)
+
+  it("takes a one-base light regiment with no skirmishers out as a tandem target", function()
+    local b = add("bat", "french", "heavy_battery", 60, 60, 270)
+    local A = add("A", "austrian", "line_infantry", 60, 45, 90, nil, 1)
+    add("light", "austrian", "light_infantry", 60, 42, 90, nil, 1)
+    expect(#(artillery.secondary_targets(b, A, zone_of(b), 2))):to_be(1)
+  end)
+
+  it("finds the same tandem and adjacent targets in a scene turned 37 degrees", function()
+    local r = math.rad(37)
+    local function put(id, ty, x, y, facing, strength)
+      local dx, dy = x - 60, y - 45
+      return add(id, id == "bat" and "french" or "austrian", ty, 60 + dx * math.cos(r) - dy * math.sin(r),
+        40 + dx * math.sin(r) + dy * math.cos(r), (facing + 37) % 360, nil, strength)
+    end
+    put("bat", "heavy_battery", 60, 60, 270)
+    put("A", "line_infantry", 60, 45, 90, 1)
+    put("C", "line_infantry", 60, 40.5, 90, 1) -- 4.5 cm behind A's front
+    put("B", "line_infantry", 66.2, 45, 90, 2)
+    put("far", "line_infantry", 60, 38, 90, 1)
+    put("wide", "line_infantry", 75, 45, 90, 2)
+    artillery.save_fire("bat")
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    local rec = artillery.fire{ battery = "bat" }
+    expect(rec.target):to_be("A")
+    expect(rec.tandem):to_equal({ "C" })
+    expect(rec.adjacent):to_equal({ "B" })
+    expect(rec.result):to_be("3M2B")
+    expect(world:unit("B").strength):to_be(2) -- 2 base hits: A's and C's; nothing left for B
+    expect(world:unit("B").morale):to_be("disordered") -- half of 3, as A and C are destroyed
+  end)
+end)
+
+describe("sharing hits, more", function()
+  local function units_at()
+    local A = add("A", "austrian", "line_infantry", 60, 45, 90, nil, 4)
+    local C = add("C", "austrian", "line_infantry", 60, 42, 90, nil, 1)
+    local B = add("B", "austrian", "line_infantry", 66.2, 45, 90, nil, 2)
+    return A, C, B
+  end
+
+  it("puts every base hit on a main target with no tandem target", function()
+    local A = units_at()
+    expect(artillery.distribute(A, {}, {}, 0, 3).A.bases):to_be(3)
+  end)
+
+  it("gives the adjacent target nothing while the main target stands, though the tandem target is gone", function()
+    local A, C, B = units_at()
+    local h = artillery.distribute(A, { C }, { B }, 3, 4) -- A takes 2, C its half (1 of 2)
+    expect(h.A.bases):to_be(2)
+    expect(h.C.bases):to_be(1)
+    expect(h.B):to_be_nil()
+  end)
+
+  it("gives the adjacent target half the morale hits when the roll destroys the main target with no balance", function()
+    local A, _, B = units_at()
+    A.strength = 2
+    local h = artillery.distribute(A, {}, { B }, 3, 2)
+    expect(h.A.bases):to_be(2)
+    expect(h.B):to_equal({ morale = 1, bases = 0 })
+  end)
+
+  it("carries nothing over from a main target whose covered bases may not be killed", function()
+    -- 4 bases, 2 of them covered: the fire may kill 2; the third base hit
+    -- is lost, not passed to the tandem or adjacent target
+    local A, C, B = units_at()
+    local h = artillery.distribute(A, { C }, { B }, 2, 4, 2)
+    expect(h.A.bases):to_be(2)
+    expect(h.C.bases):to_be(1) -- its half of 4... capped by its one base
+    expect(h.B):to_be_nil()
+    h = artillery.distribute(A, {}, { B }, 2, 3, 2)
+    expect(h.A.bases):to_be(2)
+    expect(h.B):to_be_nil()
+  end)
+
+  it("counts a battery as two base hits deep (damage, then destruction), a damaged one as one", function()
+    local _, _, B = units_at()
+    local e = add("e", "austrian", "foot_battery", 60, 30, 90)
+    local h = artillery.distribute(e, {}, { B }, 2, 3)
+    expect(h.e.bases):to_be(2)
+    expect(h.B.bases):to_be(1)
+    e.damaged = true
+    h = artillery.distribute(e, {}, { B }, 2, 2)
+    expect(h.e.bases):to_be(1)
+    expect(h.B.bases):to_be(1)
+  end)
+
+  it("passes every base hit on from a damaged battery already hit this phase", function()
+    local _, _, B = units_at()
+    local e = add("e", "austrian", "foot_battery", 60, 30, 90, { damaged = true, pending_bases = 1 })
+    local h = artillery.distribute(e, {}, { B }, 0, 1)
+    expect(h.e.bases):to_be(0)
+    expect(h.B.bases):to_be(1)
+  end)
+
+  it("counts base hits a battery took earlier in the phase (held back for simultaneous fire)", function()
+    local _, _, B = units_at()
+    local e = add("e", "austrian", "foot_battery", 60, 30, 90, { pending_bases = 1 })
+    local h = artillery.distribute(e, {}, { B }, 0, 2)
+    expect(h.e.bases):to_be(1)
+    expect(h.B.bases):to_be(1)
+    local f = add("f", "austrian", "foot_battery", 40, 30, 90)
+    h = artillery.distribute(f, {}, { B }, 0, 2)
+    expect(h.f.bases):to_be(2)
+    expect(h.B):to_be_nil()
+  end)
+
+  it("puts leaders near a tandem target at risk", function()
+    add("bat", "french", "heavy_battery", 60, 60, 270)
+    add("A", "austrian", "line_infantry", 60, 45, 90, nil, 1) -- y 44.25..45.75
+    add("C", "austrian", "line_infantry", 60, 42, 90, nil, 1) -- y 41.25..42.75
+    add("l", "austrian", "general", 60, 35, 90)               -- 5.5 cm from C, 8.5 from A
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "bat" }
+    expect(rec.tandem):to_equal({ "C" })
+    expect(rec.could_hit):to_be(true)
+    expect(#leaders.at_risk()):to_be(1)
+  end)
+end)
+
+describe("passing fire, more", function()
+  local function setup()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    local t = add("t", "austrian", "line_infantry", 60, 45, 0, nil, 2)
+    artillery.begin_phase()
+    return b, t
+  end
+
+  it("needs the move as both points, or as both a bearing and a length", function()
+    setup()
+    expect_error(function()
+      artillery.passing_fire{ battery = "b", target = "t", from = { x = 40, y = 45 } }
+    end, "give the move as from= and to= points")
+    expect_error(function()
+      artillery.passing_fire{ battery = "b", target = "t", move_bearing = 0 }
+    end, "give the move as from= and to= points")
+  end)
+
+  it("fires with exactly 8 cm of the move inside the arc", function()
+    setup()
+    dice.force("d10", { 1 })
+    expect(artillery.passing_fire{ battery = "b", target = "t", move_bearing = 0, in_arc_cm = 8 }.target):to_be("t")
+  end)
+
+  it("counts a move more than 45 degrees from the perpendicular as across the front, either side", function()
+    -- the battery faces 270: the perpendicular of its front runs 90/270
+    local b = setup()
+    for _, bearing in ipairs({ 135.5, 44.5, 224.5, 315.5 }) do
+      b.passed_fire, b.fired = nil, nil
+      dice.force("d10", { 1 })
+      artillery.passing_fire{ battery = "b", target = "t", move_bearing = bearing, in_arc_cm = 9 }
+      expect(b.passed_fire):to_be(true)
+    end
+  end)
+
+  it("does not count a move 45 degrees or less from the perpendicular", function()
+    setup()
+    for _, bearing in ipairs({ 135, 134.5, 45.5, 225.5, 314.5 }) do
+      expect_error(function()
+        artillery.passing_fire{ battery = "b", target = "t", move_bearing = bearing, in_arc_cm = 9 }
+      end, "not moving across")
+    end
+  end)
+
+  it("is not open to a battery that saved fire in an earlier phase and still holds it", function()
+    local b = setup()
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    expect(b.saving):to_be_nil()
+    expect_error(function()
+      artillery.passing_fire{ battery = "b", target = "t", move_bearing = 0, in_arc_cm = 9 }
+    end, "saving fire")
+  end)
+end)
+
+describe("the centre of fire", function()
+  it("aims at the middle of the target's nearest base", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    add("t", "austrian", "line_infantry", 64, 45, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    local want = tabletop.bearing(tabletop.point(60, 58.5), tabletop.point(64, 45))
+    expect(want > 285 and want < 295):to_be(true)
+    expect(rec.batteries[1].bearing):to_be_close(want, 1e-9)
+  end)
+
+  it("aims across 0 degrees for a battery facing east", function()
+    add("b", "french", "foot_battery", 40, 40, 0)
+    add("t", "austrian", "line_infantry", 55, 37, 180, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    local want = tabletop.bearing(tabletop.point(41.5, 40), tabletop.point(55, 37))
+    expect(want > 300):to_be(true)
+    expect(rec.batteries[1].bearing):to_be_close(want, 1e-9)
+  end)
+
+  it("swings no further than the arc of fire allows", function()
+    -- the target's only base pokes into the arc at its edge; its middle
+    -- lies outside it, so the centre of fire stops at 30 degrees
+    add("b", "french", "foot_battery", 60, 60, 270)
+    local edge = 62.5 + 20.75 * math.tan(math.rad(30))
+    add("t", "austrian", "line_infantry", edge + 1.5, 38.5, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.batteries[1].bearing):to_be_close(300, 1e-9)
+  end)
+
+  it("breaks a tie of equal swing and distance by id, whatever order the units came in", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    add("R", "austrian", "line_infantry", 68, 40, 90, nil, 1)
+    add("L", "austrian", "line_infantry", 52, 40, 90, nil, 1)
+    local c = artillery.candidates(b)
+    expect(c[1].swing):to_be_close(c[2].swing, 1e-9)
+    expect(c[1].distance):to_be_close(c[2].distance, 1e-9)
+    expect(c[1].unit.id):to_be("L")
   end)
 end)

@@ -2,10 +2,7 @@
 
 scenario("republique/open_field.yaml")
 
-local function add(id, side, ty, x, y, facing, props, strength)
-  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
-    props = props, strength = strength }
-end
+local add = require("spec/support/units").add
 
 local function mod(mods, name)
   for _, m in ipairs(mods) do
@@ -171,5 +168,146 @@ describe("panic hits", function()
     add("b", "french", "foot_battery", 70, 60, 270)
     artillery.begin_phase()
     expect(a.began_demoralized):to_be_nil()
+  end)
+end)
+
+describe("leaders at risk, more", function()
+  it("counts a leader exactly 8 cm from a unit fired upon, not one 8.5 cm", function()
+    duel() -- a's rear edge at y 49.25
+    add("at8", "austrian", "general", 60, 40.5, 90)     -- front edge 41.25: 8 cm
+    add("at7", "austrian", "general", 70, 41, 90)       -- about 7.5 cm from a's corner
+    add("clear", "austrian", "general", 40, 40, 90)    -- well clear
+    dice.force("d10", { 1 })
+    artillery.fire{ battery = "b" }
+    local ids = {}
+    for _, l in ipairs(leaders.at_risk()) do table.insert(ids, l.id) end
+    table.sort(ids)
+    expect(ids):to_equal({ "at7", "at8" })
+  end)
+
+  it("counts from where a destroyed unit stood, up to exactly 8 cm", function()
+    add("b", "french", "heavy_battery", 60, 60, 270)
+    add("t", "austrian", "line_infantry", 60, 50, 90, nil, 1)
+    add("l", "austrian", "general", 60, 41.25, 90) -- 8 cm from t's centre
+    artillery.save_fire(world:unit("b"))
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    artillery.fire{ battery = "b" }
+    expect(world:unit("t").alive):to_be(false)
+    expect(#leaders.at_risk()):to_be(1)
+  end)
+
+  it("counts from where a battery destroyed by fire stood", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    local e = add("e", "austrian", "foot_battery", 60, 50, 90, { damaged = true })
+    add("l", "austrian", "general", 64, 45, 90)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    artillery.fire{ battery = "b" }
+    artillery.end_phase()
+    expect(e.alive):to_be(false)
+    expect(#leaders.at_risk()):to_be(1)
+  end)
+
+  it("does not count a leader far from a unit removed after it was fired upon", function()
+    local a = duel()
+    add("l", "austrian", "general", 20, 20, 90)
+    dice.force("d10", { 1 })
+    artillery.fire{ battery = "b" }
+    world:eliminate(a)
+    expect(#leaders.at_risk()):to_be(0)
+  end)
+
+  it("counts skirmish fire that missed: the unit was fired upon", function()
+    add("sk", "french", "skirmishers", 60, 50, 270, { parent = "f1" })
+    add("t", "austrian", "line_infantry", 60, 47, 90)
+    add("l", "austrian", "general", 60, 42, 90)
+    skirmish.begin_step()
+    dice.force("d10", { 1 })
+    expect(skirmish.fire("sk", "t").hit):to_be(false)
+    expect(#leaders.at_risk()):to_be(1)
+  end)
+
+  it("are cleared once the tests are done, destroyed units' records too", function()
+    add("b", "french", "heavy_battery", 60, 60, 270)
+    add("t", "austrian", "line_infantry", 60, 50, 90, nil, 1)
+    add("l", "austrian", "general", 60, 42, 90)
+    artillery.save_fire(world:unit("b"))
+    artillery.begin_phase()
+    dice.force("d10", { 10, 1 })
+    artillery.fire{ battery = "b" }
+    expect(#leaders.after_fire().injuries):to_be(1)
+    expect(#leaders.at_risk()):to_be(0)
+  end)
+end)
+
+describe("injury modifiers, more", function()
+  it("has none for a lone leader in the open", function()
+    local l = add("l", "austrian", "general", 20, 20, 90)
+    expect(leaders.modifiers(l)):to_equal({})
+  end)
+
+  it("takes 1 for cover when exactly half of the units within 8 cm are in cover (a farm counts)", function()
+    local l = add("l", "austrian", "general", 86, 55, 90)
+    add("in", "austrian", "line_infantry", 92, 55, 90, nil, 1)   -- x 90..94: in the farm
+    add("out", "austrian", "line_infantry", 80, 55, 90, nil, 1)  -- in the open
+    expect(mod(leaders.modifiers(l), "in cover")):to_be(-1)
+    add("out2", "austrian", "line_infantry", 86, 50, 90, nil, 1) -- 1 of 3 in cover
+    expect(mod(leaders.modifiers(l), "in cover")):to_be(0)
+  end)
+
+  it("counts every unit within 8 cm for cover, the enemy's too, and none further away", function()
+    local l = add("l", "austrian", "general", 86, 55, 90)
+    add("out", "austrian", "line_infantry", 80, 55, 90, nil, 1)  -- own, in the open
+    add("enemy", "french", "line_infantry", 92, 55, 90, nil, 1)  -- enemy, in the farm
+    expect(mod(leaders.modifiers(l), "in cover")):to_be(-1)
+    world:eliminate(world:unit("enemy"))
+    add("w1", "austrian", "line_infantry", 105, 15, 90, nil, 1)  -- in the wood, far away
+    add("w2", "austrian", "line_infantry", 110, 15, 90, nil, 1)
+    expect(mod(leaders.modifiers(l), "in cover")):to_be(0)
+  end)
+
+  it("counts friendly cavalry bases lost nearby, not the enemy's", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    add("c", "austrian", "cavalry", 60, 50, 90, nil, 2)
+    local l = add("l", "austrian", "general", 60, 44, 90)
+    local f = add("f", "french", "general", 66, 44, 90)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    artillery.fire{ battery = "b" } -- 4 points, 10 - 1 (cavalry) = 9: 2M1B
+    expect(world:unit("c").strength):to_be(1)
+    expect(mod(leaders.modifiers(l), "lost nearby")):to_be(1)
+    expect(mod(leaders.modifiers(f), "lost nearby")):to_be(0)
+  end)
+
+  it("kills a leader whose modified die reaches the killed threshold exactly", function()
+    duel()
+    local l = add("l", "austrian", "general", 60, 44, 90, { attached_to = "a" })
+    world:unit("a").skirmished = true
+    dice.force("d10", { 9 })
+    local r = leaders.injury_test(l) -- 9 + 2 (skirmishers) + 1 (attached) = 12
+    expect(r.modified):to_be(12)
+    expect(r.result):to_be("killed")
+  end)
+end)
+
+describe("panic hits, more", function()
+  it("has none for a demoralized unit nobody hit, and one for a single morale hit", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    add("a", "austrian", "line_infantry", 60, 38, 90, { morale = "demoralized" }) -- medium range
+    add("idle", "austrian", "line_infantry", 20, 20, 90, { morale = "demoralized" })
+    artillery.begin_phase()
+    expect(leaders.panic_hits()):to_equal({})
+    dice.force("d10", { 5 })
+    artillery.fire{ battery = "b" } -- 2 points, die 5: 1M
+    expect(leaders.panic_hits()):to_equal({ { unit = "a", hits = 1 } })
+  end)
+
+  it("are not counted for a morale hit that stays on the ladder", function()
+    local a = duel()
+    dice.force("d10", { 8 })
+    artillery.fire{ battery = "b" } -- 1M1B: normal -> disordered
+    expect(a.morale):to_be("disordered")
+    expect(a.panic_hits):to_be_nil()
   end)
 end)

@@ -4,19 +4,9 @@
 
 scenario("republique/open_field.yaml")
 
-local function add(id, side, ty, x, y, facing, props, strength)
-  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
-    props = props, strength = strength }
-end
-
-local function modifier(rec, name)
-  for _, m in ipairs(rec.modifiers) do
-    if m.name == name then
-      return m.value
-    end
-  end
-  return 0
-end
+local units = require("spec/support/units")
+local add = units.add
+local modifier = units.modifier
 
 -- A foot battery at (60, 60) facing up the table; at y = 45 its arc of fire
 -- spans x 49.7..70.3. An Austrian two-base line at (40, 45) facing east,
@@ -183,5 +173,247 @@ describe("passing fire as a reaction to moves", function()
     dice.force("d10", { 10 })
     expect(world:move(t, { { x = 60, y = 45 }, { x = 75, y = 45 } })):to_be(false)
     expect(t.alive):to_be(false)
+  end)
+end)
+
+-- The passing fire decisions asked since the case began.
+local function asked()
+  local n = 0
+  for _, e in ipairs(world:events(200)) do
+    if e.event == "decision" then
+      n += 1
+    end
+  end
+  return n
+end
+
+describe("passing fire as a reaction to moves, more", function()
+  it("is offered with exactly 8 cm of the move inside the arc, not 7.3", function()
+    local _, t = crossing()
+    world:place(t, { x = 52, y = 45, facing = 0 })
+    answers{ "hold" }
+    world:move(t, { x = 60, y = 45 })              -- 8 cm, all of it inside the arc
+    expect(asked()):to_be(1)
+    local _ = t
+  end)
+
+  it("is not offered for 7.3 cm inside the arc", function()
+    local _, t = crossing()
+    world:move(t, { x = 57, y = 45 })              -- 49.7..57: 7.3 cm inside
+    expect(asked()):to_be(0)
+  end)
+
+  it("counts legs more than 45 degrees from the perpendicular, either way", function()
+    local _, t = crossing()
+    local t2 = add("t2", "austrian", "line_infantry", 68, 30, 180, nil, 2)
+    local function leg(u, deg, len)
+      local p = u.pos
+      return { x = p.x + len * math.cos(math.rad(deg)), y = p.y + len * math.sin(math.rad(deg)) }
+    end
+    world:place(t, { x = 52, y = 40, facing = 0 })
+    answers{ "hold", "hold" }
+    world:move(t, leg(t, 44.5, 12))                -- 45.5 degrees from the perpendicular (90)
+    world:move(t2, leg(t2, 135.5, 12))             -- 45.5 degrees the other way
+    expect(asked()):to_be(2)
+  end)
+
+  it("does not count legs 45 or fewer degrees from the perpendicular", function()
+    local _, t = crossing()
+    local function leg(deg, len)
+      local p = t.pos
+      return { x = p.x + len * math.cos(math.rad(deg)), y = p.y + len * math.sin(math.rad(deg)) }
+    end
+    world:place(t, { x = 50, y = 36, facing = 0 })
+    world:move(t, leg(45.5, 14))                   -- 44.5 degrees from the perpendicular
+    world:place(t, { x = 70, y = 36, facing = 180 })
+    world:move(t, leg(134.5, 14))
+    local t3 = add("t3", "austrian", "line_infantry", 50, 25, 45, nil, 1)
+    world:move(t3, { x = 60, y = 35 })             -- exactly 45 degrees: not across the front
+    expect(asked()):to_be(0)
+  end)
+
+  it("counts afresh in a new player turn", function()
+    local _, t = crossing()
+    answers{ "hold", "hold" }
+    world:move(t, { x = 60, y = 45 })
+    artillery.new_turn()
+    world:move(t, { x = 52, y = 45 })             -- 8 cm inside the arc
+    expect(asked()):to_be(2)
+  end)
+
+  it("is not offered to a limbered battery, nor at a unit out of range", function()
+    local b, t = crossing()
+    b.limbered = true
+    world:move(t, { x = 62, y = 45 })
+    b.limbered = nil
+    world:place(t, { x = 30, y = 8, facing = 0 })  -- beyond the 42 cm long range
+    world:move(t, { x = 62, y = 8 })
+    expect(asked()):to_be(0)
+  end)
+
+  it("is not offered at a moving battery, a leader or a skirmish marker", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    artillery.new_turn()
+    local e = add("e", "austrian", "foot_battery", 40, 45, 0, { limbered = true })
+    moves.move(e, { x = 62, y = 45 })
+    local g = add("g", "austrian", "general", 40, 35, 0)
+    world:move(g, { x = 62, y = 35 })
+    local s = add("s", "austrian", "skirmishers", 40, 25, 0, { parent = "x" })
+    world:move(s, { x = 62, y = 25 })
+    expect(asked()):to_be(0)
+  end)
+
+  it("a battery passes fire once a turn: a second mover is not offered it", function()
+    local b, t = crossing()
+    local t2 = add("t2", "austrian", "line_infantry", 30, 30, 0, nil, 2)
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(t, { x = 62, y = 45 })
+    expect(b.passed_fire):to_be(true)
+    world:move(t2, { x = 60, y = 30 })
+    expect(asked()):to_be(1)
+  end)
+
+  it("asks each battery in turn while the mover stands, and stops once it is destroyed", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    local b2 = add("b2", "french", "foot_battery", 65, 60, 270)
+    local t = add("t", "austrian", "line_infantry", 40, 45, 0, nil, 2)
+    artillery.new_turn()
+    answers{ "fire", "fire" }
+    dice.force("d10", { 1, 1 })
+    world:move(t, { x = 64, y = 45 })
+    expect(b.passed_fire and b2.passed_fire):to_be(true)
+    world:eliminate(t)
+    local t3 = add("t3", "austrian", "line_infantry", 40, 45, 0, nil, 1)
+    artillery.new_turn()
+    b.passed_fire, b2.passed_fire = nil, nil
+    answers{ "fire" }
+    dice.force("d10", { 10 })
+    expect(world:move(t3, { x = 64, y = 45 })):to_be(false)
+    expect(asked()):to_be(3)
+  end)
+end)
+
+describe("moves that make a battery move", function()
+  it("prolonging a single point is measured too: 10 cm is too far", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    expect_error(function() moves.prolong(b, { x = 60, y = 50 }) end, "at most 4 cm, not 10.0")
+  end)
+
+  it("takes points as {x, y} pairs too", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    moves.prolong(b, { 60, 57 })
+    expect(b.pos.y):to_be(57)
+    expect_error(function() moves.prolong(b, { { 60, 54 }, { 63, 54 } }) end, "at most 4 cm, not 6.0")
+    expect_error(function() moves.prolong(b, { { 66, 57 } }) end, "at most 4 cm, not 6.0")
+  end)
+
+  it("moving, limbering, unlimbering and prolonging each leave the battery not stationary: no saved fire", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    moves.prolong(b, { x = 60, y = 58 })
+    expect_error(function() artillery.save_fire(b) end, "stationary")
+    b.moved = nil
+    moves.limber(b)
+    expect_error(function() artillery.save_fire(b) end, "stationary")
+    b.moved = nil
+    moves.move(b, { x = 60, y = 62 })
+    expect_error(function() artillery.save_fire(b) end, "stationary")
+    b.moved = nil
+    moves.unlimber(b, 270)
+    expect_error(function() artillery.save_fire(b) end, "stationary")
+  end)
+end)
+
+describe("passing fire where the need is reached", function()
+  it("fires at a unit crossing the whole arc in one leg, where it stood after 8 cm inside", function()
+    -- one leg from x 40 to x 80 along y 45: the arc spans x 49.7..70.3
+    -- there, so the 8 cm are reached at x 57.7 (close range; at x 80 the
+    -- unit is out of the arc and at medium range)
+    local b, t = crossing()
+    answers{ "fire" }
+    dice.force("d10", { 10 }) -- 10 - 2 = 8: a base hit, which marks where t stood
+    expect(world:move(t, { x = 80, y = 45 })):to_be(true)
+    expect(b.passed_fire):to_be(true)
+    expect(t.pos.x):to_be(80)
+    expect(t.lost_x):to_be_close(57.5 - 13.5 * math.tan(math.rad(30)) + 8, 1e-6)
+    expect(t.lost_y):to_be(45)
+    local line = nil
+    for _, l in ipairs(world:log(30)) do
+      if string.find(l, "b fire at t", 1, true) then line = l end
+    end
+    expect(line):to_contain("(close range)")
+  end)
+
+  it("fires where the leg ends when the battery could not fire where the need was reached", function()
+    -- a friendly marker screens the first part of the arc; the leg ends
+    -- clear of it, in the arc
+    local b, t = crossing()
+    add("sk", "french", "skirmishers", 57, 52, 270, { parent = "x" })
+    world:place(t, { x = 57.7, y = 45, facing = 0 })
+    expect(artillery.blocked_by(b, t).id):to_be("sk")
+    world:place(t, { x = 66, y = 45, facing = 0 })
+    expect(artillery.blocked_by(b, t)):to_be_nil()
+    world:place(t, { x = 40, y = 45, facing = 0 })
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(t, { x = 66, y = 45 })
+    expect(b.passed_fire):to_be(true)
+    expect(t.pos.x):to_be(66)
+  end)
+end)
+
+describe("passing fire where the need is reached: the point", function()
+  -- A friendly marker at (64, 53) screens the battery's frontage zone from a
+  -- mover at x 62 or more on y 45, not from one at x 60 or less: fire that
+  -- happens, happens where the 8 cm were reached, not at the leg's end.
+  local function screened()
+    local b, t = crossing()
+    add("sk", "french", "skirmishers", 64, 53, 270, { parent = "x" })
+    return b, t
+  end
+
+  it("is found late in a long leg (8 cm reached 74% of the way along it)", function()
+    local b, t = screened()
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(t, { x = 64, y = 45 })              -- 8 cm inside the arc at x 57.7
+    expect(b.passed_fire):to_be(true)
+  end)
+
+  it("counts what the earlier legs spent inside the arc", function()
+    local b, t = screened()
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(t, { { x = 53, y = 45 }, { x = 64, y = 45 } }) -- 3.3 cm, then 4.7 more at x 57.7
+    expect(b.passed_fire):to_be(true)
+  end)
+
+  it("is found along a slanting leg", function()
+    -- from (40, 41) to (64, 49): where the leg crosses the arc's left ray
+    -- (from the battery's front corner (57.5, 58.5) at 30 degrees off its
+    -- facing), then 8 cm further along the leg
+    local b, t = screened()
+    world:place(t, { x = 40, y = 41, facing = 0 })
+    local dx, dy = 24 / math.sqrt(640), 8 / math.sqrt(640)
+    local rx, ry = math.cos(math.rad(240)), math.sin(math.rad(240))
+    -- solve (40, 41) + s (dx, dy) = (57.5, 58.5) + r (rx, ry) for s
+    local det = dx * (-ry) - dy * (-rx)
+    local s = ((57.5 - 40) * (-ry) - (58.5 - 41) * (-rx)) / det
+    local fx, fy = 40 + (s + 8) * dx, 41 + (s + 8) * dy
+    world:place(t, { x = fx, y = fy, facing = 0 })
+    local bracket = ruleset.charts.brackets[(artillery.bracket(b, t))]
+    world:place(t, { x = 40, y = 41, facing = 0 })
+    answers{ "fire" }
+    dice.force("d10", { 10 }) -- 10 - 2 = 8: a base hit, which marks where t stood
+    world:move(t, { x = 64, y = 49 })
+    expect(b.passed_fire):to_be(true)
+    expect(t.strength):to_be(1)
+    expect(t.lost_x):to_be_close(fx, 1e-6)
+    expect(t.lost_y):to_be_close(fy, 1e-6)
+    local line = nil
+    for _, l in ipairs(world:log(30)) do
+      if string.find(l, "b fire at t", 1, true) then line = l end
+    end
+    expect(line):to_contain("(" .. bracket .. " range)")
   end)
 end)

@@ -3,10 +3,7 @@
 
 scenario("republique/open_field.yaml")
 
-local function add(id, side, ty, x, y, facing, props, strength)
-  return world:add_unit{ id = id, side = side, type = ty, at = { x = x, y = y }, facing = facing,
-    props = props, strength = strength }
-end
+local add = require("spec/support/units").add
 
 describe("opposed skirmishers", function()
   it("oppose enemy markers within 8 cm in any direction", function()
@@ -96,5 +93,49 @@ describe("harassing fire", function()
     expect(b.morale):to_be_nil()
     skirmish.end_step()
     expect(b.morale):to_be("disordered")
+  end)
+end)
+
+describe("opposed skirmishers, more", function()
+  it("oppose markers exactly 8 cm apart, and 7.5, but not 8.5", function()
+    -- markers 1 cm deep: centres 9 cm apart leave 8 cm between the bases
+    add("f8", "french", "skirmishers", 20, 50, 270, { parent = "f1" })
+    add("a8", "austrian", "skirmishers", 20, 41, 90, { parent = "a1" })
+    add("f75", "french", "skirmishers", 50, 50, 270, { parent = "f1" })
+    add("a75", "austrian", "skirmishers", 50, 41.5, 90, { parent = "a1" })
+    add("f85", "french", "skirmishers", 80, 50, 270, { parent = "f1" })
+    add("a85", "austrian", "skirmishers", 80, 40.5, 90, { parent = "a1" })
+    skirmish.begin_step()
+    expect(skirmish.pair_off("french")):to_equal({ "a75", "a8", "f75", "f8" })
+  end)
+
+  it("lets the phasing player pick each opposed marker among those left (two of three)", function()
+    add("f1", "french", "skirmishers", 50, 50, 270, { parent = "x" })
+    add("f2", "french", "skirmishers", 56, 50, 270, { parent = "x" })
+    add("a1", "austrian", "skirmishers", 47, 44, 90, { parent = "y" })
+    add("a2", "austrian", "skirmishers", 53, 44, 90, { parent = "y" })
+    add("a3", "austrian", "skirmishers", 59, 44, 90, { parent = "y" })
+    skirmish.begin_step()
+    answers{ "a1", "a3" }
+    expect(skirmish.pair_off("french")):to_equal({ "a1", "a3", "f1", "f2" })
+    expect(world:unit("a1").opposed and world:unit("a3").opposed):to_be(true)
+    expect(world:unit("a2").opposed):to_be_nil()
+    local opts = {}
+    for _, e in ipairs(world:events(50)) do
+      if e.event == "decision" then table.insert(opts, e.options) end
+    end
+    expect(opts[2]):to_equal({ "a2", "a3" })
+  end)
+end)
+
+describe("harassing fire, more", function()
+  it("uses the short range band up to exactly 4 cm", function()
+    add("sk", "french", "skirmishers", 60, 50, 270, { parent = "f1" })
+    add("t", "austrian", "line_infantry", 60, 44.75, 90) -- front edge 45.5: 4 cm from the marker's 49.5
+    skirmish.begin_step()
+    dice.force("d10", { 6 })
+    local r = skirmish.fire("sk", "t")
+    expect(r.need):to_be(6)
+    expect(r.hit):to_be(true)
   end)
 end)
