@@ -4,7 +4,7 @@
 //! and a depth (along the facing). Its front edge runs from its front-left to
 //! its front-right corner; its flanks are its left and right edges.
 
-use geo::{Area, BooleanOps, ClosestPoint, Distance, Euclidean, Intersects};
+use geo::{BooleanOps, ClosestPoint, Distance, Euclidean, Intersects};
 
 use super::{normalise, polygon, Point, EPS};
 
@@ -228,10 +228,17 @@ impl Base {
 
     /// The fraction (0..1) of the base's area inside a polygon.
     pub fn fraction_in(&self, poly: &geo::Polygon<f64>) -> f64 {
+        self.fraction_in_outline(&super::ring_points(poly))
+    }
+
+    /// The fraction (0..1) of the base's area inside the polygon with this
+    /// outline (its points in order, not closed): the polygon clipped to
+    /// the base (a rectangle, so convex).
+    pub fn fraction_in_outline(&self, outline: &[Point]) -> f64 {
         if self.area() <= 0.0 {
-            return if poly.intersects(&geo::Point::from(self.centre.coord())) { 1.0 } else { 0.0 };
+            return if polygon(outline).intersects(&geo::Point::from(self.centre.coord())) { 1.0 } else { 0.0 };
         }
-        (self.polygon().intersection(poly).unsigned_area() / self.area()).clamp(0.0, 1.0)
+        (super::clip::area(&super::clip::clip_convex(outline, &self.corners())) / self.area()).clamp(0.0, 1.0)
     }
 
     /// The same base moved by (dx, dy) and turned `deg` clockwise about `about`.

@@ -36,7 +36,7 @@ impl Area {
 
     /// The fraction (0..1) of a base inside the area.
     pub fn fraction_of(&self, base: &Base) -> f64 {
-        base.fraction_in(&self.polygon())
+        base.fraction_in_outline(&self.points)
     }
 }
 
