@@ -124,6 +124,15 @@ impl Arc {
         self.segment_fraction(base.edge(Edge::Front))
     }
 
+    /// The fraction (0..1) of the bases' area (all together) inside the arc.
+    pub fn area_fraction_of(&self, bases: &[Base]) -> f64 {
+        let total: f64 = bases.iter().map(Base::area).sum();
+        if total <= 0.0 {
+            return 0.0;
+        }
+        bases.iter().map(|b| self.area_fraction(b) * b.area()).sum::<f64>() / total
+    }
+
     /// The fraction (0..1) of a base's area inside the arc.
     pub fn area_fraction(&self, base: &Base) -> f64 {
         let reach = base.corners().iter().map(|c| self.mid().distance(*c)).fold(0.0, f64::max) * 2.0 + 10.0;

@@ -70,6 +70,19 @@ impl Layout {
         self.areas_at(p).map(|a| a.level).max().unwrap_or(0)
     }
 
+    /// Every area overlapping some of the bases, with the fraction of their
+    /// area (all together) inside it, in scenario order.
+    pub fn cover(&self, bases: &[Base]) -> Vec<(usize, f64)> {
+        let total: f64 = bases.iter().map(Base::area).sum::<f64>().max(1e-12);
+        let mut acc = vec![0.0; self.areas.len()];
+        for b in bases {
+            for (i, f) in self.overlaps(b) {
+                acc[i] += f * b.area() / total;
+            }
+        }
+        acc.into_iter().enumerate().filter(|(_, f)| *f > 1e-9).collect()
+    }
+
     /// Every area overlapping a base, with the fraction of the base inside it.
     pub fn overlaps(&self, base: &Base) -> Vec<(usize, f64)> {
         self.areas

@@ -65,6 +65,8 @@ pub enum Out {
     Pushed(c_int),
     /// A new roll object (`dice.roll`).
     Roll(super::roll::NewRoll),
+    /// A tabletop answer, built as tables (`raw::tabletop`).
+    Geo(super::tabletop::Geo),
 }
 
 /// The stack of one fast-function call (see the module doc).
@@ -169,6 +171,7 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
             Out::Hex(h) => ffi::lua_pushvector(l, h.q as f32, h.r as f32, h.s() as f32),
             Out::Pushed(n) => return n,
             Out::Roll(r) => super::roll::push_new(l, &r),
+            Out::Geo(g) => super::tabletop::push(l, &g),
         }
     }
     1

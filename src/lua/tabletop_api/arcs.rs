@@ -50,11 +50,7 @@ fn area_in_arc(lua: &Lua, (a, v): (Table, Value)) -> mlua::Result<f64> {
     let Shape::Bases { bases, .. } = shape(lua, &v, true)? else {
         return Err(err("tabletop.area_in_arc: expected a base or a tabletop unit"));
     };
-    let total: f64 = bases.iter().map(Base::area).sum();
-    if total <= 0.0 {
-        return Ok(0.0);
-    }
-    Ok(bases.iter().map(|b| arc.area_fraction(b) * b.area()).sum::<f64>() / total)
+    Ok(arc.area_fraction_of(&bases))
 }
 
 // ---- lines and zones ----
@@ -97,17 +93,12 @@ fn through(lua: &Lua, (p, opts): (Table, Option<Table>)) -> mlua::Result<Table> 
         let ids: Vec<Rc<str>> = w.units.iter().map(|u| u.id.clone()).collect();
         (tabletop::crossings(&path, &all), ids)
     })?;
-    let out = lua.create_table()?;
-    for c in found {
-        let t = lua.create_table()?;
-        t.set("unit", unit_handle(lua, &st, c.key, ids[c.key].clone())?)?;
-        t.set("base", c.base + 1)?;
-        t.set("from", c.from)?;
-        t.set("to", c.to)?;
-        t.set("amount", c.amount)?;
-        out.push(t)?;
+    let mut handles = Vec::with_capacity(found.len());
+    for c in &found {
+        handles.push(unit_handle(lua, &st, c.key, ids[c.key].clone())?);
     }
-    Ok(out)
+    let rows: Vec<_> = found.iter().map(|c| (c.base, c.from, c.to, c.amount)).collect();
+    crate::lua::raw::tabletop::crossings_table(lua, handles, &rows)
 }
 
 /// This room's calls in the `tabletop` area.
