@@ -38,7 +38,7 @@ use crate::unit::Position;
 const KEYS: &[&CStr] = &[
     c"x", c"y", c"facing", c"width", c"depth", c"a", c"b", c"front", c"right", c"rear", c"left", c"centre",
     c"bearing", c"angle", c"kind", c"level", c"cover", c"name", c"fraction", c"from", c"to", c"unit", c"base",
-    c"amount", c"length", c"line", c"zone",
+    c"amount", c"length", c"line", c"zone", c"exclude",
 ];
 
 /// The registry name of the table that pins [`KEYS`].
@@ -81,6 +81,10 @@ pub enum Geo {
     Arc(Arc),
     Path(Path),
     Areas(Vec<AreaRow>),
+    /// `tabletop.through`: (base number, from, to, amount) per crossing,
+    /// with the crossing's unit handle already on the stack, one per row in
+    /// order, just below where the answer goes (they are replaced by it).
+    Crossings(Vec<(usize, f64, f64, f64)>),
 }
 
 /// Makes the Lua table for `g` (one protected call for the whole answer).
@@ -92,31 +96,11 @@ pub fn table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
 
 /// `tabletop.through`'s answer: `rows[i]` is (base number, from, to,
 /// amount) for `handles[i]`.
-pub fn crossings_table(lua: &Lua, handles: Vec<mlua::AnyUserData>, rows: &[(usize, f64, f64, f64)]) -> mlua::Result<Table> {
-    let n = rows.len();
-    // SAFETY: a protected call with the `n` handles as its arguments (stack
-    // slots 1..=n); the table is built above them and left alone on the stack.
-    unsafe {
-        lua.exec_raw::<Table>(mlua::Variadic::from_iter(handles), |l| {
-            ffi::luaL_checkstack(l, 6, std::ptr::null());
-            ffi::lua_createtable(l, n as c_int, 0);
-            for (i, &(base, from, to, amount)) in rows.iter().enumerate() {
-                ffi::lua_createtable(l, 0, 5);
-                ffi::lua_pushvalue(l, i as c_int + 1);
-                ffi::lua_rawsetfield(l, -2, c"unit".as_ptr());
-                set_num(l, c"base", (base + 1) as f64);
-                set_num(l, c"from", from);
-                set_num(l, c"to", to);
-                set_num(l, c"amount", amount);
-                ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
-            }
-            // The answer alone: the handles it was built from go.
-            if n > 0 {
-                ffi::lua_replace(l, 1);
-                ffi::lua_settop(l, 1);
-            }
-        })
-    }
+pub fn crossings_table(lua: &Lua, handles: Vec<mlua::AnyUserData>, rows: Vec<(usize, f64, f64, f64)>) -> mlua::Result<Table> {
+    let g = Geo::Crossings(rows);
+    // SAFETY: a protected call with the handles as its only arguments, as
+    // `Geo::Crossings` wants them; `push` leaves the answer alone on the stack.
+    unsafe { lua.exec_raw::<Table>(mlua::Variadic::from_iter(handles), |l| push(l, &g)) }
 }
 
 /// Pushes the table for `g`.
@@ -172,6 +156,26 @@ pub unsafe fn push(l: *mut ffi::lua_State, g: &Geo) {
                 set_num(l, c"bearing", *bearing);
                 set_num(l, c"width", *width);
                 set_num(l, c"length", *length);
+            }
+            Geo::Crossings(rows) => {
+                let n = rows.len() as c_int;
+                let first = ffi::lua_gettop(l) - n + 1;
+                ffi::lua_createtable(l, n, 0);
+                for (i, &(base, from, to, amount)) in rows.iter().enumerate() {
+                    ffi::lua_createtable(l, 0, 5);
+                    ffi::lua_pushvalue(l, first + i as c_int);
+                    ffi::lua_rawsetfield(l, -2, c"unit".as_ptr());
+                    set_num(l, c"base", (base + 1) as f64);
+                    set_num(l, c"from", from);
+                    set_num(l, c"to", to);
+                    set_num(l, c"amount", amount);
+                    ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+                }
+                // The answer alone: the handles it was built from go.
+                if n > 0 {
+                    ffi::lua_replace(l, first);
+                    ffi::lua_settop(l, first);
+                }
             }
             Geo::Areas(rows) => {
                 ffi::lua_createtable(l, rows.len() as c_int, 0);
@@ -418,6 +422,71 @@ fn arc_at(f: Frame<'_>, i: c_int) -> Option<Arc> {
     Some(Arc { left, right, bearing: tabletop::normalise(bearing), angle })
 }
 
+/// A path table at `i`: `{kind="line"?, from=, to=}` or `{kind="zone", from=, bearing=, width=, length=}`.
+fn path_at(f: Frame<'_>, i: c_int) -> Option<Path> {
+    if !plain_table(f, i) {
+        return None;
+    }
+    let l = f.raw();
+    // SAFETY: as for `num_field`; a string's bytes are compared while it is
+    // on the stack, then it is popped.
+    let zone = unsafe {
+        let t = ffi::lua_rawgetfield(l, i, c"kind".as_ptr());
+        let kind = match t {
+            ffi::LUA_TNIL => Some(false),
+            ffi::LUA_TSTRING => {
+                let mut len = 0usize;
+                let p = ffi::lua_tolstring(l, -1, &mut len) as *const u8;
+                match std::slice::from_raw_parts(p, len) {
+                    b"line" => Some(false),
+                    b"zone" => Some(true),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        ffi::lua_pop(l, 1);
+        kind?
+    };
+    let from = point_field(f, i, c"from")?;
+    if !zone {
+        return Some(Path::Line(Segment::new(from, point_field(f, i, c"to")?)));
+    }
+    let bearing = num_field(f, i, c"bearing").ok()??;
+    let width = num_field(f, i, c"width").ok()??;
+    let length = num_field(f, i, c"length").ok()??;
+    Some(Path::Zone { from, bearing, width, length })
+}
+
+/// `through`'s options at `i` (nil, absent, or `{exclude=unit?}`): the
+/// excluded unit's slot, if any.
+fn exclude_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Option<usize>> {
+    let l = f.raw();
+    // SAFETY: `i` is one of the call's first arguments (an acceptable index).
+    if unsafe { ffi::lua_type(l, i) } <= ffi::LUA_TNIL {
+        return Some(None);
+    }
+    if !plain_table(f, i) {
+        return None;
+    }
+    // SAFETY: as for `num_field`; the value is read at its absolute index
+    // and popped on every path.
+    unsafe {
+        let t = ffi::lua_rawgetfield(l, i, c"exclude".as_ptr());
+        let at = ffi::lua_gettop(l);
+        let out = match t {
+            ffi::LUA_TNIL => Some(None),
+            ffi::LUA_TUSERDATA => fast::unit_arg(f, st, w, at).map(Some),
+            _ => None,
+        };
+        ffi::lua_pop(l, 1);
+        out
+    }
+}
+
+/// Most crossings a fast `through` answers (their handles wait on the stack).
+const MAX_CROSSINGS: usize = 12;
+
 fn geo(g: Geo) -> Option<Out> {
     Some(Out::Geo(g))
 }
@@ -480,6 +549,22 @@ fast_fn!(fast_area_in_arc, |l, st| {
     Some(Out::Num(arc.area_fraction_of(&bases)))
 });
 
+fast_fn!(fast_through, |l, st| {
+    let path = path_at(l, 1)?;
+    let w = st.world.try_borrow().ok()?;
+    let exclude = exclude_arg(l, st, &w, 2)?.map(|i| w.units[i].id.clone());
+    let found = crate::lua::tabletop_api::through_rows(&w, &path, exclude.as_deref());
+    if found.len() > MAX_CROSSINGS {
+        return None;
+    }
+    // Each crossing's cached handle, in order (a table read each: no
+    // allocation); a unit without one goes to the full function, which makes it.
+    for c in &found {
+        fast::push_unit(l, st, &w, c.key)?;
+    }
+    geo(Geo::Crossings(found.iter().map(|c| (c.base, c.from, c.to, c.amount)).collect()))
+});
+
 /// The tabletop's fast paths, the calls rules make most first.
 const FAST: &[(&CStr, ffi::lua_CFunction)] = &[
     (c"bearing", fast_bearing),
@@ -491,6 +576,7 @@ const FAST: &[(&CStr, ffi::lua_CFunction)] = &[
     (c"cover", fast_cover),
     (c"area_in_arc", fast_area_in_arc),
     (c"base", fast_base),
+    (c"through", fast_through),
 ];
 
 /// The names of the tabletop's fast paths (`tabletop.NAME`).

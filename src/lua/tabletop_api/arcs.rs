@@ -80,25 +80,18 @@ fn through(lua: &Lua, (p, opts): (Table, Option<Table>)) -> mlua::Result<Table> 
         _ => None,
     };
     let st = state(lua)?;
-    let (found, ids) = st.with_world(|w| {
-        let mut all = Vec::new();
-        for (i, u) in w.units.iter().enumerate() {
-            if !u.alive() || exclude.as_deref() == Some(&*u.id) {
-                continue;
-            }
-            if let Ok((bases, _)) = w.board.tabletop.unit_bases(u) {
-                all.extend(bases.into_iter().enumerate().map(|(n, b)| (i, n, b)));
-            }
-        }
-        let ids: Vec<Rc<str>> = w.units.iter().map(|u| u.id.clone()).collect();
-        (tabletop::crossings(&path, &all), ids)
+    let found = st.with_world(|w| {
+        through_rows(w, &path, exclude.as_deref())
+            .into_iter()
+            .map(|c| (w.units[c.key].id.clone(), c))
+            .collect::<Vec<_>>()
     })?;
     let mut handles = Vec::with_capacity(found.len());
-    for c in &found {
-        handles.push(unit_handle(lua, &st, c.key, ids[c.key].clone())?);
+    for (id, c) in &found {
+        handles.push(unit_handle(lua, &st, c.key, id.clone())?);
     }
-    let rows: Vec<_> = found.iter().map(|c| (c.base, c.from, c.to, c.amount)).collect();
-    crate::lua::raw::tabletop::crossings_table(lua, handles, &rows)
+    let rows: Vec<_> = found.iter().map(|(_, c)| (c.base, c.from, c.to, c.amount)).collect();
+    crate::lua::raw::tabletop::crossings_table(lua, handles, rows)
 }
 
 /// This room's calls in the `tabletop` area.

@@ -79,6 +79,24 @@ impl Shape {
     }
 }
 
+/// `tabletop.through`'s crossings: the bases of the living tabletop units
+/// (but `exclude`) that the path passes through, nearest first.
+pub(crate) fn through_rows(w: &World, path: &Path, exclude: Option<&str>) -> Vec<tabletop::Crossing> {
+    let mut all = Vec::new();
+    for (i, u) in w.units.iter().enumerate() {
+        if !u.alive() || exclude == Some(&*u.id) {
+            continue;
+        }
+        if let Ok((bases, footprint)) = w.board.tabletop.unit_bases(u) {
+            // A path that misses the footprint misses every base inside it.
+            if path.meets(&footprint).is_some() {
+                all.extend(bases.into_iter().enumerate().map(|(n, b)| (i, n, b)));
+            }
+        }
+    }
+    tabletop::crossings(path, &all)
+}
+
 /// `tabletop.cover`'s rows: every terrain area overlapping the bases, with
 /// the fraction of their area inside it (of all the bases together).
 pub(crate) fn cover_rows(w: &World, bases: &[Base]) -> Vec<AreaRow> {
