@@ -21,6 +21,7 @@
 //! handles of tabletop units); anything else goes, arguments unchanged, to
 //! the full function in `tabletop_api`, which owns every error message.
 
+use std::cell::Cell;
 use std::ffi::CStr;
 use std::os::raw::c_int;
 use std::rc::Rc;
@@ -491,65 +492,91 @@ fn geo(g: Geo) -> Option<Out> {
     Some(Out::Geo(g))
 }
 
+thread_local! {
+    /// Calls the tabletop fast paths handed to the full function, on this thread.
+    static MISSES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many tabletop calls this thread's fast paths handed to the full
+/// functions (`State::fast_misses` counts every area's; this one only the
+/// tabletop's, so a test can tell a ruleset's tabletop calls stay fast).
+pub fn misses() -> u64 {
+    MISSES.with(Cell::get)
+}
+
+/// `fast_fn!` for the tabletop: also counts the calls it declines in [`misses`].
+macro_rules! tabletop_fn {
+    ($name:ident, |$l:ident, $st:ident| $body:block) => {
+        fast_fn!($name, |$l, $st| {
+            #[allow(clippy::redundant_closure_call)]
+            let out = (|| -> Option<Out> { $body })();
+            if out.is_none() {
+                MISSES.with(|m| m.set(m.get() + 1));
+            }
+            out
+        });
+    };
+}
+
 // ---- the fast paths ----
 
-fast_fn!(fast_point, |l, _st| {
+tabletop_fn!(fast_point, |l, _st| {
     let (x, y) = (fast::num_arg(l, 1)?, fast::num_arg(l, 2)?);
     geo(Geo::Point(Point::new(x, y)))
 });
 
-fast_fn!(fast_angle_between, |l, _st| {
+tabletop_fn!(fast_angle_between, |l, _st| {
     let (a, b) = (fast::num_arg(l, 1)?, fast::num_arg(l, 2)?);
     Some(Out::Num(tabletop::angle_between(a, b)))
 });
 
-fast_fn!(fast_bearing, |l, st| {
+tabletop_fn!(fast_bearing, |l, st| {
     let w = st.world.try_borrow().ok()?;
     let a = shape_arg(l, st, &w, 1, false)?.centre();
     let b = shape_arg(l, st, &w, 2, false)?.centre();
     Some(Out::Num(a.bearing(b)))
 });
 
-fast_fn!(fast_distance, |l, st| {
+tabletop_fn!(fast_distance, |l, st| {
     let w = st.world.try_borrow().ok()?;
     let a = shape_arg(l, st, &w, 1, false)?;
     let b = shape_arg(l, st, &w, 2, false)?;
     Some(Out::Num(a.distance(&b)))
 });
 
-fast_fn!(fast_edges, |l, st| {
+tabletop_fn!(fast_edges, |l, st| {
     let w = st.world.try_borrow().ok()?;
     let (_, footprint) = bases_arg(l, st, &w, 1)?;
     geo(Geo::Edges(footprint))
 });
 
-fast_fn!(fast_bases, |l, st| {
+tabletop_fn!(fast_bases, |l, st| {
     let w = st.world.try_borrow().ok()?;
     let (bases, _) = bases_arg(l, st, &w, 1)?;
     geo(Geo::Bases(bases))
 });
 
-fast_fn!(fast_base, |l, _st| {
+tabletop_fn!(fast_base, |l, _st| {
     if !plain_table(l, 1) {
         return None;
     }
     geo(Geo::Base(base_at(l, 1)?))
 });
 
-fast_fn!(fast_cover, |l, st| {
+tabletop_fn!(fast_cover, |l, st| {
     let w = st.world.try_borrow().ok()?;
     let (bases, _) = bases_arg(l, st, &w, 1)?;
     geo(Geo::Areas(crate::lua::tabletop_api::cover_rows(&w, &bases)))
 });
 
-fast_fn!(fast_area_in_arc, |l, st| {
+tabletop_fn!(fast_area_in_arc, |l, st| {
     let arc = arc_at(l, 1)?;
     let w = st.world.try_borrow().ok()?;
     let (bases, _) = bases_arg(l, st, &w, 2)?;
     Some(Out::Num(arc.area_fraction_of(&bases)))
 });
 
-fast_fn!(fast_through, |l, st| {
+tabletop_fn!(fast_through, |l, st| {
     let path = path_at(l, 1)?;
     let w = st.world.try_borrow().ok()?;
     let exclude = exclude_arg(l, st, &w, 2)?.map(|i| w.units[i].id.clone());
