@@ -181,7 +181,9 @@ impl Base {
         let (fb, rb) = o.axes();
         let separated = [fa, ra, fb, rb].into_iter().any(|n| {
             let span = |cs: &[Point; 4]| {
-                cs.iter().map(|c| c.dot(n)).fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
+                cs.iter()
+                    .map(|c| c.dot(n))
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
             };
             let ((alo, ahi), (blo, bhi)) = (span(&ca), span(&cb));
             ahi < blo || bhi < alo

@@ -95,7 +95,9 @@ mod tests {
         let mut rev = b.clone();
         rev.reverse();
         assert!((area(&clip_convex(&a, &rev)) - 1.0).abs() < 1e-12);
-        assert!(clip_convex(&a, &square(5.0, 5.0, 1.0)).len() < 3 || area(&clip_convex(&a, &square(5.0, 5.0, 1.0))) < 1e-12);
+        assert!(
+            clip_convex(&a, &square(5.0, 5.0, 1.0)).len() < 3 || area(&clip_convex(&a, &square(5.0, 5.0, 1.0))) < 1e-12
+        );
     }
 
     #[test]

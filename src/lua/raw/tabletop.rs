@@ -37,9 +37,34 @@ use crate::unit::Position;
 
 /// Every key string the pushers and readers use (pinned by [`install`]).
 const KEYS: &[&CStr] = &[
-    c"x", c"y", c"facing", c"width", c"depth", c"a", c"b", c"front", c"right", c"rear", c"left", c"centre",
-    c"bearing", c"angle", c"kind", c"level", c"cover", c"name", c"fraction", c"from", c"to", c"unit", c"base",
-    c"amount", c"length", c"line", c"zone", c"exclude",
+    c"x",
+    c"y",
+    c"facing",
+    c"width",
+    c"depth",
+    c"a",
+    c"b",
+    c"front",
+    c"right",
+    c"rear",
+    c"left",
+    c"centre",
+    c"bearing",
+    c"angle",
+    c"kind",
+    c"level",
+    c"cover",
+    c"name",
+    c"fraction",
+    c"from",
+    c"to",
+    c"unit",
+    c"base",
+    c"amount",
+    c"length",
+    c"line",
+    c"zone",
+    c"exclude",
 ];
 
 /// The registry name of the table that pins [`KEYS`].
@@ -97,7 +122,11 @@ pub fn table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
 
 /// `tabletop.through`'s answer: `rows[i]` is (base number, from, to,
 /// amount) for `handles[i]`.
-pub fn crossings_table(lua: &Lua, handles: Vec<mlua::AnyUserData>, rows: Vec<(usize, f64, f64, f64)>) -> mlua::Result<Table> {
+pub fn crossings_table(
+    lua: &Lua,
+    handles: Vec<mlua::AnyUserData>,
+    rows: Vec<(usize, f64, f64, f64)>,
+) -> mlua::Result<Table> {
     let g = Geo::Crossings(rows);
     // SAFETY: a protected call with the handles as its only arguments, as
     // `Geo::Crossings` wants them; `push` leaves the answer alone on the stack.

@@ -44,7 +44,8 @@ fn areas_crossed(lua: &Lua, p: Table) -> mlua::Result<Table> {
             .areas
             .iter()
             .filter_map(|a| {
-                path.meets_polygon(&a.polygon()).map(|(from, to, _)| AreaRow { span: Some((from, to)), ..AreaRow::new(a) })
+                path.meets_polygon(&a.polygon())
+                    .map(|(from, to, _)| AreaRow { span: Some((from, to)), ..AreaRow::new(a) })
             })
             .collect::<Vec<_>>()
     })?;
