@@ -485,6 +485,7 @@ fn every_fast_path_is_probed() {
     let probes = std::fs::read_to_string(fixture("fast_paths.lua")).unwrap();
     let mut calls: Vec<String> = sandtable::lua::raw::world::names().map(|n| format!("world:{n}(")).collect();
     calls.extend(["dice.counts(", "dice.roll(", "decide{", "hex.is_hex("].map(String::from));
+    calls.extend(sandtable::lua::raw::tabletop::names().map(|n| format!("tabletop.{n}(")));
     let missing: Vec<&String> = calls.iter().filter(|c| !probes.contains(c.as_str())).collect();
     assert!(missing.is_empty(), "fast paths without probes in tests/fixtures/fast_paths.lua: {missing:?}");
 }

@@ -76,3 +76,24 @@ fn tabletop_scenario_errors_are_located() {
         assert!(l.message.contains(text), "{what}: {}", l.message);
     }
 }
+
+/// The republique simulation's trial (the grand battery's massed fire, as
+/// `scripts/republique/grand_battery_odds.lua` fires it) makes every tabletop
+/// call through a fast path once the unit handles exist.
+#[test]
+fn the_grand_battery_stays_on_the_tabletop_fast_paths() {
+    use sandtable::lua::HostOptions;
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let h = Host::new(HostOptions { capture_output: true, ..Default::default() }).unwrap();
+    h.load_scenario(&root.join("scripts/republique/grand_battery.yaml"), &ScenarioOverrides::default()).unwrap();
+    h.state.world.borrow_mut().log.recording = false;
+    let fire = "artillery.begin_phase()
+      local rec = artillery.fire{ batteries = { 'fb1', 'fb2' }, quiet = true }
+      assert(rec.target == 'a1')";
+    h.exec(fire, "=warm up").unwrap();
+    let before = sandtable::lua::raw::tabletop::misses();
+    for _ in 0..3 {
+        h.exec(fire, "=fire").unwrap();
+    }
+    assert_eq!(sandtable::lua::raw::tabletop::misses(), before);
+}

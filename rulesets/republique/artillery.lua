@@ -293,14 +293,13 @@ function artillery.spotted(u)
   return false
 end
 
--- How far the centre of fire must swing from straight ahead to pass through
--- the unit (0 when the straight line already does).
-local function swing_to(b, u, ahead)
+-- How far the centre of fire of battery b (from mid, the middle of its
+-- front edge) must swing from straight ahead to pass through the unit (0
+-- when the straight line already does).
+local function swing_to(b, u, ahead, mid)
   if ahead[u.id] then
     return 0
   end
-  local from = tabletop.edges(b).front
-  local mid = tabletop.point((from.a.x + from.b.x) / 2, (from.a.y + from.b.y) / 2)
   local best = 180
   for _, base in ipairs(tabletop.bases(u)) do
     local e = tabletop.edges(base)
@@ -316,9 +315,14 @@ end
 -- distance, swing (degrees from straight ahead), sorted into the main
 -- target rule's order: closest bracket first, then (param main_target) the
 -- least swing of the centre of fire, then the nearest.
-function artillery.candidates(b)
+-- hot: `spotted` (optional) keeps which units are spotted, for the batteries
+-- of one massed fire (nothing moves between them).
+function artillery.candidates(b, spotted)
   b = battery(b, "artillery.candidates")
+  spotted = spotted or {}
   local arc = tabletop.arc_of_fire(b, params.artillery.arc)
+  local front = tabletop.edges(b).front
+  local mid = tabletop.point((front.a.x + front.b.x) / 2, (front.a.y + front.b.y) / 2)
   -- the units the straight-ahead centre of fire passes through
   local ahead = {}
   for _, c in ipairs(tabletop.through(tabletop.centre_line(b, b.facing, 500), { exclude = b })) do
@@ -328,8 +332,11 @@ function artillery.candidates(b)
   for _, u in ipairs(enemy_targets(b)) do
     local bracket, d = artillery.bracket(b, u)
     if bracket and tabletop.area_in_arc(arc, u) > 1e-9 then
-      if artillery.spotted(u) then
-        table.insert(out, { unit = u, bracket = bracket, distance = d, swing = swing_to(b, u, ahead) })
+      if spotted[u] == nil then
+        spotted[u] = artillery.spotted(u)
+      end
+      if spotted[u] then
+        table.insert(out, { unit = u, bracket = bracket, distance = d, swing = swing_to(b, u, ahead, mid) })
       end
     end
   end
@@ -507,39 +514,29 @@ function artillery.secondary_targets(b, main, zone, bracket)
   local function along(p)
     return (p.x - zone.from.x) * fx + (p.y - zone.from.y) * fy
   end
-  local function across_range(u)
-    local lo, hi = math.huge, -math.huge
+  -- the unit's extent across the line of fire (lo, hi), and its nearest
+  -- point along it
+  local function extent(u)
+    local lo, hi, near = math.huge, -math.huge, math.huge
     for _, base in ipairs(tabletop.bases(u)) do
       local e = tabletop.edges(base)
       for _, p in ipairs({ e.front.a, e.front.b, e.rear.a, e.rear.b }) do
         local v = -(p.x - zone.from.x) * fy + (p.y - zone.from.y) * fx
-        lo, hi = math.min(lo, v), math.max(hi, v)
+        lo, hi, near = math.min(lo, v), math.max(hi, v), math.min(near, along(p))
       end
     end
-    return lo, hi
+    return lo, hi, near
   end
-  local function front_along(u)
-    -- the nearest point of the unit along the line of fire
-    local best = math.huge
-    for _, base in ipairs(tabletop.bases(u)) do
-      local e = tabletop.edges(base)
-      for _, p in ipairs({ e.front.a, e.front.b, e.rear.a, e.rear.b }) do
-        best = math.min(best, along(p))
-      end
-    end
-    return best
-  end
-  local main_along = front_along(main)
-  local mlo, mhi = across_range(main)
+  local mlo, mhi, main_along = extent(main)
   local seen, tandem, adjacent = { [main.id] = true }, {}, {}
   for _, c in ipairs(tabletop.through(zone, { exclude = b })) do
     local u = c.unit
     if not seen[u.id] and u.side ~= b.side and common.arm(u) ~= "leader" then
       seen[u.id] = true
       if artillery.bracket(b, u) == bracket then
-        local lo, hi = across_range(u)
+        local lo, hi, near = extent(u)
         local overlaps = math.min(hi, mhi) - math.max(lo, mlo) > 1e-6
-        local behind = front_along(u) - main_along
+        local behind = near - main_along
         local deployed_light = common.type_of(u).light and (u.skirmishers_out or 0) >= u.strength
         if overlaps then
           if behind > 1e-9 and behind <= params.artillery.tandem_cm + 1e-9 and common.cover(u).open
@@ -685,8 +682,9 @@ function artillery.fire(spec)
   local leader = artillery.leader_for(group)
   -- [3.5 Main] one target for the group
   local target = spec.target and common.unit(spec.target, "artillery.fire") or nil
+  local spotted = {}
   for _, b in ipairs(group) do
-    local cands = artillery.candidates(b)
+    local cands = artillery.candidates(b, spotted)
     if #cands == 0 then
       error(string.format("artillery.fire: %s has no target in its arc of fire and range", b.id), 2)
     end
@@ -744,8 +742,9 @@ function artillery.fire(spec)
   local tandem, adjacent = artillery.secondary_targets(lead, target, first.zone, bracket)
   local involved = { target }
   for _, t in ipairs(tandem) do table.insert(involved, t) end
+  local cov = common.cover(target)
   local deep, deep_units = false, {}
-  if common.cover(target).open then
+  if cov.open then
     deep, deep_units = artillery.deep_target(lead, first.bearing, bracket)
   end
   if deep then
@@ -775,7 +774,6 @@ function artillery.fire(spec)
   if cav * 2 > all_bases then
     add("cavalry", -1)
   end
-  local cov = common.cover(target)
   local protected = 0
   if cov.modifier ~= 0 then
     -- [3.4 Cover] unless the centre of fire is closest to uncovered bases

@@ -79,15 +79,20 @@ impl Arc {
     /// The arc as a polygon reaching `reach` cm ahead of its start (a fan of
     /// 15-degree steps for arcs of 180 degrees or more).
     pub fn polygon(&self, reach: f64) -> geo::Polygon<f64> {
+        polygon(&self.outline(reach))
+    }
+
+    /// The points of [`Arc::polygon`], in order (not closed).
+    pub fn outline(&self, reach: f64) -> Vec<Point> {
         let half = self.angle.min(359.0) / 2.0;
         if half < 90.0 {
             let r = reach / half.to_radians().cos();
             let far_right = self.right.travel(self.bearing + half, r);
             let far_left = self.left.travel(self.bearing - half, r);
             return if self.half_width() < EPS {
-                polygon(&[self.left, far_right, far_left])
+                vec![self.left, far_right, far_left]
             } else {
-                polygon(&[self.left, self.right, far_right, far_left])
+                vec![self.left, self.right, far_right, far_left]
             };
         }
         let steps = (2.0 * half / 15.0).ceil().max(2.0) as usize;
@@ -97,7 +102,7 @@ impl Arc {
             let from = if b - self.bearing >= 0.0 { self.right } else { self.left };
             pts.push(from.travel(b, reach * 1.5));
         }
-        polygon(&pts)
+        pts
     }
 
     /// The fraction (0..1) of a segment's length inside the arc. A segment of
@@ -119,9 +124,18 @@ impl Arc {
         self.segment_fraction(base.edge(Edge::Front))
     }
 
+    /// The fraction (0..1) of the bases' area (all together) inside the arc.
+    pub fn area_fraction_of(&self, bases: &[Base]) -> f64 {
+        let total: f64 = bases.iter().map(Base::area).sum();
+        if total <= 0.0 {
+            return 0.0;
+        }
+        bases.iter().map(|b| self.area_fraction(b) * b.area()).sum::<f64>() / total
+    }
+
     /// The fraction (0..1) of a base's area inside the arc.
     pub fn area_fraction(&self, base: &Base) -> f64 {
         let reach = base.corners().iter().map(|c| self.mid().distance(*c)).fold(0.0, f64::max) * 2.0 + 10.0;
-        base.fraction_in(&self.polygon(reach))
+        base.fraction_in_outline(&self.outline(reach))
     }
 }

@@ -4,7 +4,7 @@
 //! and a depth (along the facing). Its front edge runs from its front-left to
 //! its front-right corner; its flanks are its left and right edges.
 
-use geo::{Area, BooleanOps, ClosestPoint, Distance, Euclidean, Intersects};
+use geo::{BooleanOps, ClosestPoint, Distance, Euclidean, Intersects};
 
 use super::{normalise, polygon, Point, EPS};
 
@@ -104,7 +104,9 @@ impl Base {
 
     /// Unit vectors along the facing and to the base's right.
     fn axes(&self) -> (Point, Point) {
-        (Point::heading(self.facing), Point::heading(self.facing + 90.0))
+        // The right is the facing turned 90 degrees clockwise: (-sin, cos).
+        let fwd = Point::heading(self.facing);
+        (fwd, Point::new(-fwd.y, fwd.x))
     }
 
     /// The point in the base's own frame: (ahead of the centre, right of the centre).
@@ -128,7 +130,9 @@ impl Base {
     /// Corners: front-left, front-right, rear-right, rear-left.
     pub fn corners(&self) -> [Point; 4] {
         let (h, w) = (self.depth / 2.0, self.width / 2.0);
-        [self.at_local(h, -w), self.at_local(h, w), self.at_local(-h, w), self.at_local(-h, -w)]
+        let (fwd, r) = self.axes();
+        let at = |ahead: f64, right: f64| self.centre.plus(fwd.scale(ahead)).plus(r.scale(right));
+        [at(h, -w), at(h, w), at(-h, w), at(-h, -w)]
     }
 
     /// An edge, running left to right as seen from the base looking out
@@ -168,14 +172,36 @@ impl Base {
         self.polygon().intersects(&o.polygon())
     }
 
-    /// The closest distance between two bases (0 when they touch or overlap).
+    /// The closest distance between two bases (0 when they touch or
+    /// overlap). Rectangles that no axis of either separates overlap;
+    /// otherwise the closest pair of points has a corner of one of them.
     pub fn distance(&self, o: &Base) -> f64 {
-        Euclidean.distance(&self.polygon(), &o.polygon())
+        let (ca, cb) = (self.corners(), o.corners());
+        let (fa, ra) = self.axes();
+        let (fb, rb) = o.axes();
+        let separated = [fa, ra, fb, rb].into_iter().any(|n| {
+            let span = |cs: &[Point; 4]| {
+                cs.iter()
+                    .map(|c| c.dot(n))
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| (lo.min(v), hi.max(v)))
+            };
+            let ((alo, ahi), (blo, bhi)) = (span(&ca), span(&cb));
+            ahi < blo || bhi < alo
+        });
+        if !separated {
+            return 0.0;
+        }
+        let a_to_b = ca.iter().map(|c| o.distance_to(*c)).fold(f64::INFINITY, f64::min);
+        cb.iter().map(|c| self.distance_to(*c)).fold(a_to_b, f64::min)
     }
 
-    /// The closest distance from the base to a point (0 inside).
+    /// The closest distance from the base to a point (0 inside): in the
+    /// base's own frame, how far the point lies beyond each pair of edges.
     pub fn distance_to(&self, p: Point) -> f64 {
-        Euclidean.distance(&geo::Point::from(p.coord()), &self.polygon())
+        let (ahead, right) = self.local(p);
+        let beyond_ahead = (ahead.abs() - self.depth / 2.0).max(0.0);
+        let beyond_right = (right.abs() - self.width / 2.0).max(0.0);
+        beyond_ahead.hypot(beyond_right)
     }
 
     /// The pair of closest points, one on each base. Overlapping bases give
@@ -228,10 +254,17 @@ impl Base {
 
     /// The fraction (0..1) of the base's area inside a polygon.
     pub fn fraction_in(&self, poly: &geo::Polygon<f64>) -> f64 {
+        self.fraction_in_outline(&super::ring_points(poly))
+    }
+
+    /// The fraction (0..1) of the base's area inside the polygon with this
+    /// outline (its points in order, not closed): the polygon clipped to
+    /// the base (a rectangle, so convex).
+    pub fn fraction_in_outline(&self, outline: &[Point]) -> f64 {
         if self.area() <= 0.0 {
-            return if poly.intersects(&geo::Point::from(self.centre.coord())) { 1.0 } else { 0.0 };
+            return if polygon(outline).intersects(&geo::Point::from(self.centre.coord())) { 1.0 } else { 0.0 };
         }
-        (self.polygon().intersection(poly).unsigned_area() / self.area()).clamp(0.0, 1.0)
+        (super::clip::area(&super::clip::clip_convex(outline, &self.corners())) / self.area()).clamp(0.0, 1.0)
     }
 
     /// The same base moved by (dx, dy) and turned `deg` clockwise about `about`.

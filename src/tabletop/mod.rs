@@ -22,6 +22,7 @@
 
 pub mod arc;
 pub mod base;
+pub mod clip;
 pub mod terrain;
 pub mod zone;
 

@@ -36,7 +36,7 @@ impl Area {
 
     /// The fraction (0..1) of a base inside the area.
     pub fn fraction_of(&self, base: &Base) -> f64 {
-        base.fraction_in(&self.polygon())
+        base.fraction_in_outline(&self.points)
     }
 }
 
@@ -68,6 +68,19 @@ impl Layout {
     /// it, 0 where none does.
     pub fn level_at(&self, p: Point) -> i32 {
         self.areas_at(p).map(|a| a.level).max().unwrap_or(0)
+    }
+
+    /// Every area overlapping some of the bases, with the fraction of their
+    /// area (all together) inside it, in scenario order.
+    pub fn cover(&self, bases: &[Base]) -> Vec<(usize, f64)> {
+        let total: f64 = bases.iter().map(Base::area).sum::<f64>().max(1e-12);
+        let mut acc = vec![0.0; self.areas.len()];
+        for b in bases {
+            for (i, f) in self.overlaps(b) {
+                acc[i] += f * b.area() / total;
+            }
+        }
+        acc.into_iter().enumerate().filter(|(_, f)| *f > 1e-9).collect()
     }
 
     /// Every area overlapping a base, with the fraction of the base inside it.

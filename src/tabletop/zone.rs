@@ -10,7 +10,7 @@
 use geo::{Area, BooleanOps, Length};
 
 use super::base::{Base, Segment};
-use super::{angle_between, ring_points, Point, EPS};
+use super::{angle_between, clip, ring_points, Point, EPS};
 
 /// A line or a zone across the table.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -76,14 +76,25 @@ impl Path {
     /// leaves, how much of it: the length of line inside the base, or the
     /// fraction of the base's area inside the zone). `None` if they miss.
     pub fn meets(&self, base: &Base) -> Option<(f64, f64, f64)> {
-        if let (Path::Line(s), true) = (self, self.is_point()) {
-            return base.contains(s.a).then_some((0.0, 0.0, 0.0));
-        }
-        let (from, to, amount) = self.meets_polygon(&base.polygon())?;
-        match self {
-            Path::Line(_) => Some((from, to, amount)),
+        match *self {
+            Path::Line(s) if self.is_point() => base.contains(s.a).then_some((0.0, 0.0, 0.0)),
+            Path::Line(s) => {
+                // The base is a box in its own frame: clip the line to it there.
+                let ((ua, va), (ub, vb)) = (base.local(s.a), base.local(s.b));
+                let (t0, t1) = clip::segment_in_box(ua, va, ub, vb, base.depth / 2.0, base.width / 2.0)?;
+                let len = s.length();
+                Some((t0 * len, t1 * len, (t1 - t0) * len))
+            }
             Path::Zone { .. } => {
-                Some((from, to, if base.area() > 0.0 { (amount / base.area()).min(1.0) } else { 1.0 }))
+                // Both are rectangles: the shared part is their convex clip.
+                let shared = clip::clip_convex(&base.corners(), &self.zone_rect()?.corners());
+                let area = clip::area(&shared);
+                if area < 1e-9 {
+                    return None;
+                }
+                let lo = shared.iter().map(|p| self.along(*p)).fold(f64::INFINITY, f64::min);
+                let hi = shared.iter().map(|p| self.along(*p)).fold(f64::NEG_INFINITY, f64::max);
+                Some((lo, hi, if base.area() > 0.0 { (area / base.area()).min(1.0) } else { 1.0 }))
             }
         }
     }

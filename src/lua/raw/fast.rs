@@ -73,6 +73,8 @@ pub enum Out {
         bools: [bool; MAX_BOOLS],
         n_bools: usize,
     },
+    /// A tabletop answer, built as tables (`raw::tabletop`).
+    Geo(super::tabletop::Geo),
 }
 
 /// Most booleans `Out::NamesBools` carries (with the names and values before
@@ -198,6 +200,7 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
                 }
                 return pushed + 2 + n_bools.min(MAX_BOOLS) as c_int;
             }
+            Out::Geo(g) => super::tabletop::push(l, &g),
         }
     }
     1

@@ -7,5 +7,6 @@ pub mod dice;
 pub mod fast;
 pub mod hex;
 pub mod roll;
+pub mod tabletop;
 pub mod trial;
 pub mod world;

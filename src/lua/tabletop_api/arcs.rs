@@ -50,11 +50,7 @@ fn area_in_arc(lua: &Lua, (a, v): (Table, Value)) -> mlua::Result<f64> {
     let Shape::Bases { bases, .. } = shape(lua, &v, true)? else {
         return Err(err("tabletop.area_in_arc: expected a base or a tabletop unit"));
     };
-    let total: f64 = bases.iter().map(Base::area).sum();
-    if total <= 0.0 {
-        return Ok(0.0);
-    }
-    Ok(bases.iter().map(|b| arc.area_fraction(b) * b.area()).sum::<f64>() / total)
+    Ok(arc.area_fraction_of(&bases))
 }
 
 // ---- lines and zones ----
@@ -84,30 +80,18 @@ fn through(lua: &Lua, (p, opts): (Table, Option<Table>)) -> mlua::Result<Table> 
         _ => None,
     };
     let st = state(lua)?;
-    let (found, ids) = st.with_world(|w| {
-        let mut all = Vec::new();
-        for (i, u) in w.units.iter().enumerate() {
-            if !u.alive() || exclude.as_deref() == Some(&*u.id) {
-                continue;
-            }
-            if let Ok((bases, _)) = w.board.tabletop.unit_bases(u) {
-                all.extend(bases.into_iter().enumerate().map(|(n, b)| (i, n, b)));
-            }
-        }
-        let ids: Vec<Rc<str>> = w.units.iter().map(|u| u.id.clone()).collect();
-        (tabletop::crossings(&path, &all), ids)
+    let found = st.with_world(|w| {
+        through_rows(w, &path, exclude.as_deref())
+            .into_iter()
+            .map(|c| (w.units[c.key].id.clone(), c))
+            .collect::<Vec<_>>()
     })?;
-    let out = lua.create_table()?;
-    for c in found {
-        let t = lua.create_table()?;
-        t.set("unit", unit_handle(lua, &st, c.key, ids[c.key].clone())?)?;
-        t.set("base", c.base + 1)?;
-        t.set("from", c.from)?;
-        t.set("to", c.to)?;
-        t.set("amount", c.amount)?;
-        out.push(t)?;
+    let mut handles = Vec::with_capacity(found.len());
+    for (id, c) in &found {
+        handles.push(unit_handle(lua, &st, c.key, id.clone())?);
     }
-    Ok(out)
+    let rows: Vec<_> = found.iter().map(|(_, c)| (c.base, c.from, c.to, c.amount)).collect();
+    crate::lua::raw::tabletop::crossings_table(lua, handles, rows)
 }
 
 /// This room's calls in the `tabletop` area.

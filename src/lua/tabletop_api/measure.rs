@@ -14,16 +14,7 @@ fn point_new(lua: &Lua, (x, y): (f64, f64)) -> mlua::Result<Table> {
 /// `tabletop.distance(a, b) -> cm`: between two points; when either is a base
 /// or a unit with a base size, between the closest points of their bases.
 fn distance(lua: &Lua, (a, b): (Value, Value)) -> mlua::Result<f64> {
-    let (a, b) = (shape(lua, &a, false)?, shape(lua, &b, false)?);
-    Ok(match (&a, &b) {
-        (Shape::Point(p), Shape::Point(q)) => p.distance(*q),
-        (Shape::Point(p), Shape::Bases { bases, .. }) | (Shape::Bases { bases, .. }, Shape::Point(p)) => {
-            bases.iter().map(|x| x.distance_to(*p)).fold(f64::INFINITY, f64::min)
-        }
-        (Shape::Bases { bases: ba, .. }, Shape::Bases { bases: bb, .. }) => {
-            ba.iter().flat_map(|x| bb.iter().map(move |y| x.distance(y))).fold(f64::INFINITY, f64::min)
-        }
-    })
+    Ok(shape(lua, &a, false)?.distance(&shape(lua, &b, false)?))
 }
 
 /// `tabletop.closest_points(a, b) -> pa, pb`: the closest pair of points of
@@ -87,11 +78,7 @@ fn bases(lua: &Lua, u: Value) -> mlua::Result<Table> {
     let Shape::Bases { bases, .. } = shape(lua, &u, true)? else {
         return Err(err("tabletop.bases: expected a tabletop unit or a base"));
     };
-    let t = lua.create_table()?;
-    for b in &bases {
-        t.push(base_table(lua, b)?)?;
-    }
-    Ok(t)
+    geo_table(lua, &Geo::Bases(bases))
 }
 
 /// `tabletop.footprint(unit) -> base`: the rectangle around a unit's bases.
@@ -102,12 +89,7 @@ fn footprint(lua: &Lua, u: Value) -> mlua::Result<Table> {
 /// `tabletop.edges(base_or_unit) -> {front=, right=, rear=, left=}`: each
 /// edge as `{a=, b=}`, left to right as seen looking out through it.
 fn edges(lua: &Lua, v: Value) -> mlua::Result<Table> {
-    let b = shape(lua, &v, true)?.footprint("edges")?;
-    let t = lua.create_table()?;
-    for e in Edge::ALL {
-        t.set(e.name(), segment_table(lua, b.edge(e))?)?;
-    }
-    Ok(t)
+    geo_table(lua, &Geo::Edges(shape(lua, &v, true)?.footprint("edges")?))
 }
 
 /// `tabletop.edge_towards(base_or_unit, other) -> name, {a=, b=}`: the edge

@@ -28,6 +28,7 @@ use std::rc::Rc;
 
 use mlua::{Lua, Table, Value};
 
+use super::raw::tabletop::{table as geo_table, AreaRow, Geo};
 use super::state::MAX_MARK_POINTS;
 use super::world::{point_from_value, UnitRef};
 use super::State;
@@ -44,13 +45,13 @@ fn err(msg: impl Into<String>) -> mlua::Error {
 }
 
 /// Something on the table: a point, or bases (a unit's, or one base).
-enum Shape {
+pub(crate) enum Shape {
     Point(Point),
     Bases { bases: Vec<Base>, footprint: Base },
 }
 
 impl Shape {
-    fn centre(&self) -> Point {
+    pub(crate) fn centre(&self) -> Point {
         match self {
             Shape::Point(p) => *p,
             Shape::Bases { footprint, .. } => footprint.centre,
@@ -63,6 +64,48 @@ impl Shape {
             Shape::Point(_) => Err(err(format!("tabletop.{call}: expected a base or a tabletop unit, got a point"))),
         }
     }
+
+    /// `tabletop.distance`: between points, or between the closest points of bases.
+    pub(crate) fn distance(&self, other: &Shape) -> f64 {
+        match (self, other) {
+            (Shape::Point(p), Shape::Point(q)) => p.distance(*q),
+            (Shape::Point(p), Shape::Bases { bases, .. }) | (Shape::Bases { bases, .. }, Shape::Point(p)) => {
+                bases.iter().map(|x| x.distance_to(*p)).fold(f64::INFINITY, f64::min)
+            }
+            (Shape::Bases { bases: ba, .. }, Shape::Bases { bases: bb, .. }) => {
+                ba.iter().flat_map(|x| bb.iter().map(move |y| x.distance(y))).fold(f64::INFINITY, f64::min)
+            }
+        }
+    }
+}
+
+/// `tabletop.through`'s crossings: the bases of the living tabletop units
+/// (but `exclude`) that the path passes through, nearest first.
+pub(crate) fn through_rows(w: &World, path: &Path, exclude: Option<&str>) -> Vec<tabletop::Crossing> {
+    let mut all = Vec::new();
+    for (i, u) in w.units.iter().enumerate() {
+        if !u.alive() || exclude == Some(&*u.id) {
+            continue;
+        }
+        if let Ok((bases, footprint)) = w.board.tabletop.unit_bases(u) {
+            // A path that misses the footprint misses every base inside it.
+            if path.meets(&footprint).is_some() {
+                all.extend(bases.into_iter().enumerate().map(|(n, b)| (i, n, b)));
+            }
+        }
+    }
+    tabletop::crossings(path, &all)
+}
+
+/// `tabletop.cover`'s rows: every terrain area overlapping the bases, with
+/// the fraction of their area inside it (of all the bases together).
+pub(crate) fn cover_rows(w: &World, bases: &[Base]) -> Vec<AreaRow> {
+    let layout = &w.board.tabletop;
+    layout
+        .cover(bases)
+        .into_iter()
+        .map(|(i, f)| AreaRow { fraction: Some(f.min(1.0)), ..AreaRow::new(&layout.areas[i]) })
+        .collect()
 }
 
 /// A unit's bases and footprint, or why it has none and where it stands.
@@ -127,36 +170,19 @@ fn point_or_unit(lua: &Lua, v: &Value) -> mlua::Result<Point> {
 }
 
 fn point(lua: &Lua, p: Point) -> mlua::Result<Table> {
-    let t = lua.create_table_with_capacity(0, 2)?;
-    t.set("x", p.x)?;
-    t.set("y", p.y)?;
-    Ok(t)
+    geo_table(lua, &Geo::Point(p))
 }
 
 fn base_table(lua: &Lua, b: &Base) -> mlua::Result<Table> {
-    let t = lua.create_table_with_capacity(0, 5)?;
-    t.set("x", b.centre.x)?;
-    t.set("y", b.centre.y)?;
-    t.set("facing", b.facing)?;
-    t.set("width", b.width)?;
-    t.set("depth", b.depth)?;
-    Ok(t)
+    geo_table(lua, &Geo::Base(*b))
 }
 
 fn segment_table(lua: &Lua, s: Segment) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.set("a", point(lua, s.a)?)?;
-    t.set("b", point(lua, s.b)?)?;
-    Ok(t)
+    geo_table(lua, &Geo::Segment(s))
 }
 
 fn arc_table(lua: &Lua, a: &Arc) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    t.set("left", point(lua, a.left)?)?;
-    t.set("right", point(lua, a.right)?)?;
-    t.set("bearing", a.bearing)?;
-    t.set("angle", a.angle)?;
-    Ok(t)
+    geo_table(lua, &Geo::Arc(*a))
 }
 
 fn arc_from(v: &Table) -> mlua::Result<Arc> {
@@ -175,22 +201,7 @@ fn checked_angle(angle: f64) -> mlua::Result<f64> {
 }
 
 fn path_table(lua: &Lua, p: &Path) -> mlua::Result<Table> {
-    let t = lua.create_table()?;
-    match *p {
-        Path::Line(s) => {
-            t.set("kind", "line")?;
-            t.set("from", point(lua, s.a)?)?;
-            t.set("to", point(lua, s.b)?)?;
-        }
-        Path::Zone { from, bearing, width, length } => {
-            t.set("kind", "zone")?;
-            t.set("from", point(lua, from)?)?;
-            t.set("bearing", bearing)?;
-            t.set("width", width)?;
-            t.set("length", length)?;
-        }
-    }
-    Ok(t)
+    geo_table(lua, &Geo::Path(*p))
 }
 
 fn path_from(t: &Table) -> mlua::Result<Path> {
@@ -219,5 +230,6 @@ fn table_reach(w: &World) -> f64 {
 pub fn install(api: &mut Api) -> mlua::Result<()> {
     measure::install(api)?;
     arcs::install(api)?;
-    terrain::install(api)
+    terrain::install(api)?;
+    super::raw::tabletop::install(api.lua, api.st, api.table())
 }

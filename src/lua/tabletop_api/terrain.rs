@@ -43,19 +43,14 @@ fn areas_crossed(lua: &Lua, p: Table) -> mlua::Result<Table> {
             .tabletop
             .areas
             .iter()
-            .filter_map(|a| path.meets_polygon(&a.polygon()).map(|(from, to, _)| (a.clone(), from, to)))
+            .filter_map(|a| {
+                path.meets_polygon(&a.polygon())
+                    .map(|(from, to, _)| AreaRow { span: Some((from, to)), ..AreaRow::new(a) })
+            })
             .collect::<Vec<_>>()
     })?;
-    found.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let t = lua.create_table()?;
-    for (a, from, to) in &found {
-        let e = area_table(lua, a)?;
-        e.set("points", Value::Nil)?;
-        e.set("from", *from)?;
-        e.set("to", *to)?;
-        t.push(e)?;
-    }
-    Ok(t)
+    found.sort_by(|a, b| a.span.map(|s| s.0).unwrap_or(0.0).total_cmp(&b.span.map(|s| s.0).unwrap_or(0.0)));
+    geo_table(lua, &Geo::Areas(found))
 }
 
 /// `tabletop.level(p) -> level`: the elevation level at a point (a unit: at
@@ -72,29 +67,8 @@ fn cover(lua: &Lua, v: Value) -> mlua::Result<Table> {
     let Shape::Bases { bases, .. } = shape(lua, &v, true)? else {
         return Err(err("tabletop.cover: expected a base or a tabletop unit"));
     };
-    let total: f64 = bases.iter().map(Base::area).sum::<f64>().max(1e-12);
-    let found = state(lua)?.with_world(|w| {
-        let layout = &w.board.tabletop;
-        let mut acc = vec![0.0; layout.areas.len()];
-        for b in &bases {
-            for (i, f) in layout.overlaps(b) {
-                acc[i] += f * b.area() / total;
-            }
-        }
-        acc.iter()
-            .enumerate()
-            .filter(|(_, f)| **f > 1e-9)
-            .map(|(i, f)| (layout.areas[i].clone(), *f))
-            .collect::<Vec<_>>()
-    })?;
-    let t = lua.create_table()?;
-    for (a, f) in &found {
-        let e = area_table(lua, a)?;
-        e.set("fraction", f.min(1.0))?;
-        e.set("points", Value::Nil)?;
-        t.push(e)?;
-    }
-    Ok(t)
+    let rows = state(lua)?.with_world(|w| cover_rows(w, &bases))?;
+    geo_table(lua, &Geo::Areas(rows))
 }
 
 // ---- marks ----

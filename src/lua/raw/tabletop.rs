@@ -1,0 +1,655 @@
+//! The `tabletop` area's result tables, built on the Lua stack, and its fast
+//! paths.
+//!
+//! A geometry call answers with small tables (a point `{x=, y=}`, a base, a
+//! unit's edges: thirteen tables). Built through mlua's `Table` API every
+//! table and every field set is a protected call and every key a new
+//! registry-held string: `tabletop.edges` cost about 125 000 instructions.
+//! Here a whole answer is one [`Geo`] value, pushed with `lua_createtable`
+//! (sized up front) and `lua_rawsetfield`: the full functions push it in one
+//! protected call ([`table`]), the fast paths after their borrows end
+//! (`fast::Out::Geo`).
+//!
+//! Keys never allocate: [`install`] keeps every key string this module uses
+//! (`KEYS`) in a registry table, so they stay interned for the state's
+//! lifetime and `lua_rawgetfield`/`lua_rawsetfield` find them instead of
+//! making them. That lets a fast path read fields of its argument tables
+//! without allocating (it must not raise).
+//!
+//! The fast paths follow `fast`'s rule: the common valid case only (plain
+//! tables without metatables, numbers that are numbers, cached unit
+//! handles of tabletop units); anything else goes, arguments unchanged, to
+//! the full function in `tabletop_api`, which owns every error message.
+
+use std::cell::Cell;
+use std::ffi::CStr;
+use std::os::raw::c_int;
+use std::rc::Rc;
+
+use mlua::{ffi, Lua, Table};
+
+use super::fast::{self, fast_fn, Frame, Out};
+use crate::battlefield::World;
+use crate::lua::tabletop_api::Shape;
+use crate::lua::State;
+use crate::tabletop::{self, Arc, Base, Edge, Path, Point, Segment};
+use crate::unit::Position;
+
+/// Every key string the pushers and readers use (pinned by [`install`]).
+const KEYS: &[&CStr] = &[
+    c"x",
+    c"y",
+    c"facing",
+    c"width",
+    c"depth",
+    c"a",
+    c"b",
+    c"front",
+    c"right",
+    c"rear",
+    c"left",
+    c"centre",
+    c"bearing",
+    c"angle",
+    c"kind",
+    c"level",
+    c"cover",
+    c"name",
+    c"fraction",
+    c"from",
+    c"to",
+    c"unit",
+    c"base",
+    c"amount",
+    c"length",
+    c"line",
+    c"zone",
+    c"exclude",
+];
+
+/// The registry name of the table that pins [`KEYS`].
+const PINNED_KEYS: &str = "sandtable.tabletop_keys";
+
+/// A terrain area's row in an answer (`tabletop.cover`, `areas_crossed`).
+#[derive(Clone, Debug)]
+pub struct AreaRow {
+    pub kind: Rc<str>,
+    pub level: i32,
+    pub cover: Option<Rc<str>>,
+    pub name: Option<Rc<str>>,
+    /// `fraction=` (cover).
+    pub fraction: Option<f64>,
+    /// `from=`, `to=` (areas crossed).
+    pub span: Option<(f64, f64)>,
+}
+
+impl AreaRow {
+    pub fn new(a: &tabletop::Area) -> AreaRow {
+        AreaRow {
+            kind: a.kind.clone(),
+            level: a.level,
+            cover: a.cover.clone(),
+            name: a.name.clone(),
+            fraction: None,
+            span: None,
+        }
+    }
+}
+
+/// One answer of a tabletop call, as Lua sees it.
+pub enum Geo {
+    Point(Point),
+    Base(Base),
+    Segment(Segment),
+    /// `{front=, right=, rear=, left=}`, each `{a=, b=}`.
+    Edges(Base),
+    Bases(Vec<Base>),
+    Arc(Arc),
+    Path(Path),
+    Areas(Vec<AreaRow>),
+    /// `tabletop.through`: (base number, from, to, amount) per crossing,
+    /// with the crossing's unit handle already on the stack, one per row in
+    /// order, just below where the answer goes (they are replaced by it).
+    Crossings(Vec<(usize, f64, f64, f64)>),
+}
+
+/// Makes the Lua table for `g` (one protected call for the whole answer).
+pub fn table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
+    // SAFETY: a protected call on a live state; `push` pushes exactly one
+    // value and checks the stack space it needs first.
+    unsafe { lua.exec_raw::<Table>((), |l| push(l, g)) }
+}
+
+/// `tabletop.through`'s answer: `rows[i]` is (base number, from, to,
+/// amount) for `handles[i]`.
+pub fn crossings_table(
+    lua: &Lua,
+    handles: Vec<mlua::AnyUserData>,
+    rows: Vec<(usize, f64, f64, f64)>,
+) -> mlua::Result<Table> {
+    let g = Geo::Crossings(rows);
+    // SAFETY: a protected call with the handles as its only arguments, as
+    // `Geo::Crossings` wants them; `push` leaves the answer alone on the stack.
+    unsafe { lua.exec_raw::<Table>(mlua::Variadic::from_iter(handles), |l| push(l, &g)) }
+}
+
+/// Pushes the table for `g`.
+///
+/// # Safety
+/// `l` is a live state where raising an error is allowed (a protected call,
+/// or a fast function after its borrows ended).
+pub unsafe fn push(l: *mut ffi::lua_State, g: &Geo) {
+    // SAFETY: the caller's contract; the nesting is at most four deep, and
+    // the stack check makes room for it.
+    unsafe {
+        ffi::luaL_checkstack(l, 6, std::ptr::null());
+        match g {
+            Geo::Point(p) => push_point(l, *p),
+            Geo::Base(b) => push_base(l, b),
+            Geo::Segment(s) => push_segment(l, *s),
+            Geo::Edges(b) => {
+                ffi::lua_createtable(l, 0, 4);
+                for e in Edge::ALL {
+                    push_segment(l, b.edge(e));
+                    ffi::lua_rawsetfield(l, -2, key(e));
+                }
+            }
+            Geo::Bases(list) => {
+                ffi::lua_createtable(l, list.len() as c_int, 0);
+                for (i, b) in list.iter().enumerate() {
+                    push_base(l, b);
+                    ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+                }
+            }
+            Geo::Arc(a) => {
+                ffi::lua_createtable(l, 0, 4);
+                push_point(l, a.left);
+                ffi::lua_rawsetfield(l, -2, c"left".as_ptr());
+                push_point(l, a.right);
+                ffi::lua_rawsetfield(l, -2, c"right".as_ptr());
+                set_num(l, c"bearing", a.bearing);
+                set_num(l, c"angle", a.angle);
+            }
+            Geo::Path(Path::Line(s)) => {
+                ffi::lua_createtable(l, 0, 3);
+                set_str(l, c"kind", "line");
+                push_point(l, s.a);
+                ffi::lua_rawsetfield(l, -2, c"from".as_ptr());
+                push_point(l, s.b);
+                ffi::lua_rawsetfield(l, -2, c"to".as_ptr());
+            }
+            Geo::Path(Path::Zone { from, bearing, width, length }) => {
+                ffi::lua_createtable(l, 0, 5);
+                set_str(l, c"kind", "zone");
+                push_point(l, *from);
+                ffi::lua_rawsetfield(l, -2, c"from".as_ptr());
+                set_num(l, c"bearing", *bearing);
+                set_num(l, c"width", *width);
+                set_num(l, c"length", *length);
+            }
+            Geo::Crossings(rows) => {
+                let n = rows.len() as c_int;
+                let first = ffi::lua_gettop(l) - n + 1;
+                ffi::lua_createtable(l, n, 0);
+                for (i, &(base, from, to, amount)) in rows.iter().enumerate() {
+                    ffi::lua_createtable(l, 0, 5);
+                    ffi::lua_pushvalue(l, first + i as c_int);
+                    ffi::lua_rawsetfield(l, -2, c"unit".as_ptr());
+                    set_num(l, c"base", (base + 1) as f64);
+                    set_num(l, c"from", from);
+                    set_num(l, c"to", to);
+                    set_num(l, c"amount", amount);
+                    ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+                }
+                // The answer alone: the handles it was built from go.
+                if n > 0 {
+                    ffi::lua_replace(l, first);
+                    ffi::lua_settop(l, first);
+                }
+            }
+            Geo::Areas(rows) => {
+                ffi::lua_createtable(l, rows.len() as c_int, 0);
+                for (i, r) in rows.iter().enumerate() {
+                    push_area(l, r);
+                    ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+                }
+            }
+        }
+    }
+}
+
+fn key(e: Edge) -> *const std::os::raw::c_char {
+    match e {
+        Edge::Front => c"front".as_ptr(),
+        Edge::Right => c"right".as_ptr(),
+        Edge::Rear => c"rear".as_ptr(),
+        Edge::Left => c"left".as_ptr(),
+    }
+}
+
+/// Sets `t[k] = v` on the table on top.
+///
+/// # Safety
+/// A table on top and a free slot.
+unsafe fn set_num(l: *mut ffi::lua_State, k: &CStr, v: f64) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        ffi::lua_pushnumber(l, v);
+        ffi::lua_rawsetfield(l, -2, k.as_ptr());
+    }
+}
+
+/// Sets `t[k] = s` on the table on top.
+///
+/// # Safety
+/// As for [`set_num`], where raising is allowed (the string is new).
+unsafe fn set_str(l: *mut ffi::lua_State, k: &CStr, s: &str) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        ffi::lua_pushlstring(l, s.as_ptr().cast(), s.len());
+        ffi::lua_rawsetfield(l, -2, k.as_ptr());
+    }
+}
+
+/// # Safety
+/// As for [`push`], with two free slots.
+unsafe fn push_point(l: *mut ffi::lua_State, p: Point) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        ffi::lua_createtable(l, 0, 2);
+        set_num(l, c"x", p.x);
+        set_num(l, c"y", p.y);
+    }
+}
+
+/// # Safety
+/// As for [`push`], with two free slots.
+unsafe fn push_base(l: *mut ffi::lua_State, b: &Base) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        ffi::lua_createtable(l, 0, 5);
+        set_num(l, c"x", b.centre.x);
+        set_num(l, c"y", b.centre.y);
+        set_num(l, c"facing", b.facing);
+        set_num(l, c"width", b.width);
+        set_num(l, c"depth", b.depth);
+    }
+}
+
+/// # Safety
+/// As for [`push`], with three free slots.
+unsafe fn push_segment(l: *mut ffi::lua_State, s: Segment) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        ffi::lua_createtable(l, 0, 2);
+        push_point(l, s.a);
+        ffi::lua_rawsetfield(l, -2, c"a".as_ptr());
+        push_point(l, s.b);
+        ffi::lua_rawsetfield(l, -2, c"b".as_ptr());
+    }
+}
+
+/// # Safety
+/// As for [`push`], with two free slots.
+unsafe fn push_area(l: *mut ffi::lua_State, r: &AreaRow) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        ffi::lua_createtable(l, 0, 6);
+        set_str(l, c"kind", &r.kind);
+        set_num(l, c"level", r.level as f64);
+        if let Some(c) = &r.cover {
+            set_str(l, c"cover", c);
+        }
+        if let Some(n) = &r.name {
+            set_str(l, c"name", n);
+        }
+        if let Some(f) = r.fraction {
+            set_num(l, c"fraction", f);
+        }
+        if let Some((from, to)) = r.span {
+            set_num(l, c"from", from);
+            set_num(l, c"to", to);
+        }
+    }
+}
+
+// ---- reading arguments without allocating (fast paths) ----
+
+/// True when argument `i` is a table without a metatable (so a raw read
+/// answers what an indexed read would).
+fn plain_table(f: Frame<'_>, i: c_int) -> bool {
+    let l = f.raw();
+    // SAFETY: `i` is one of the call's first arguments or a slot this module
+    // pushed (an acceptable index); `lua_getmetatable` pushes only when it
+    // finds one, and that is popped.
+    unsafe {
+        if ffi::lua_type(l, i) != ffi::LUA_TTABLE {
+            return false;
+        }
+        if ffi::lua_getmetatable(l, i) != 0 {
+            ffi::lua_pop(l, 1);
+            return false;
+        }
+    }
+    true
+}
+
+/// A field of the plain table at `i`: `Ok(None)` when nil, `Ok(Some(x))`
+/// for a number, `Err(())` for anything else.
+fn num_field(f: Frame<'_>, i: c_int, k: &CStr) -> Result<Option<f64>, ()> {
+    let l = f.raw();
+    // SAFETY: a table at an acceptable index `i` (not relative to the top);
+    // the key is pinned, so the lookup allocates nothing; one value is
+    // pushed and popped.
+    unsafe {
+        let t = ffi::lua_rawgetfield(l, i, k.as_ptr());
+        let out = match t {
+            ffi::LUA_TNIL => Ok(None),
+            ffi::LUA_TNUMBER => Ok(Some(ffi::lua_tonumberx(l, -1, std::ptr::null_mut()))),
+            _ => Err(()),
+        };
+        ffi::lua_pop(l, 1);
+        out
+    }
+}
+
+/// A finite number field that must be there.
+fn finite_field(f: Frame<'_>, i: c_int, k: &CStr) -> Option<f64> {
+    num_field(f, i, k).ok()?.filter(|x| x.is_finite())
+}
+
+/// True when field `k` of the plain table at `i` is nil.
+fn nil_field(f: Frame<'_>, i: c_int, k: &CStr) -> bool {
+    let l = f.raw();
+    // SAFETY: as for `num_field`.
+    unsafe {
+        let t = ffi::lua_rawgetfield(l, i, k.as_ptr());
+        ffi::lua_pop(l, 1);
+        t == ffi::LUA_TNIL
+    }
+}
+
+/// A point table `{x=, y=}` at `i` (finite numbers).
+fn point_at(f: Frame<'_>, i: c_int) -> Option<Point> {
+    if !plain_table(f, i) {
+        return None;
+    }
+    Some(Point::new(finite_field(f, i, c"x")?, finite_field(f, i, c"y")?))
+}
+
+/// A point table held in field `k` of the plain table at `i`.
+fn point_field(f: Frame<'_>, i: c_int, k: &CStr) -> Option<Point> {
+    let l = f.raw();
+    // SAFETY: as for `num_field`; the pushed value is read at an absolute
+    // index and popped on every path.
+    unsafe {
+        ffi::lua_rawgetfield(l, i, k.as_ptr());
+        let at = ffi::lua_gettop(l);
+        let p = point_at(f, at);
+        ffi::lua_pop(l, 1);
+        p
+    }
+}
+
+/// A base table `{x=, y=, facing=?, width=, depth=}` at `i`, placed by its
+/// centre (`front=` and `centre=` go to the full function).
+fn base_at(f: Frame<'_>, i: c_int) -> Option<Base> {
+    let width = finite_field(f, i, c"width")?;
+    let depth = finite_field(f, i, c"depth")?;
+    if !(width >= 0.0 && depth >= 0.0) {
+        return None;
+    }
+    let facing = num_field(f, i, c"facing").ok()?.unwrap_or(0.0);
+    if !facing.is_finite() || !nil_field(f, i, c"front") || !nil_field(f, i, c"centre") {
+        return None;
+    }
+    let centre = Point::new(finite_field(f, i, c"x")?, finite_field(f, i, c"y")?);
+    Some(Base::new(centre, facing, width, depth))
+}
+
+/// Argument `i` as a point, a base or a tabletop unit, as
+/// `tabletop_api::shape` reads it. With `strict`, a unit must have bases.
+fn shape_arg(f: Frame<'_>, st: &State, w: &World, i: c_int, strict: bool) -> Option<Shape> {
+    if plain_table(f, i) {
+        if nil_field(f, i, c"width") {
+            return point_at(f, i).map(Shape::Point);
+        }
+        let b = base_at(f, i)?;
+        return Some(Shape::Bases { bases: vec![b], footprint: b });
+    }
+    let idx = fast::unit_arg(f, st, w, i)?;
+    let unit = &w.units[idx];
+    let Position::Table { at, .. } = unit.pos else {
+        return None;
+    };
+    match w.board.tabletop.unit_bases(unit) {
+        Ok((bases, footprint)) => Some(Shape::Bases { bases, footprint }),
+        Err(_) if !strict => Some(Shape::Point(at)),
+        Err(_) => None,
+    }
+}
+
+/// Argument `i` as bases (a base table or a tabletop unit with bases).
+fn bases_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<(Vec<Base>, Base)> {
+    match shape_arg(f, st, w, i, true)? {
+        Shape::Bases { bases, footprint } => Some((bases, footprint)),
+        Shape::Point(_) => None,
+    }
+}
+
+/// An arc table `{left=, right=, bearing=, angle=}` at `i`.
+fn arc_at(f: Frame<'_>, i: c_int) -> Option<Arc> {
+    if !plain_table(f, i) {
+        return None;
+    }
+    let left = point_field(f, i, c"left")?;
+    let right = point_field(f, i, c"right")?;
+    let bearing = num_field(f, i, c"bearing").ok()??;
+    let angle = num_field(f, i, c"angle").ok()??;
+    if !(angle > 0.0 && angle <= 360.0) {
+        return None;
+    }
+    Some(Arc { left, right, bearing: tabletop::normalise(bearing), angle })
+}
+
+/// A path table at `i`: `{kind="line"?, from=, to=}` or `{kind="zone", from=, bearing=, width=, length=}`.
+fn path_at(f: Frame<'_>, i: c_int) -> Option<Path> {
+    if !plain_table(f, i) {
+        return None;
+    }
+    let l = f.raw();
+    // SAFETY: as for `num_field`; a string's bytes are compared while it is
+    // on the stack, then it is popped.
+    let zone = unsafe {
+        let t = ffi::lua_rawgetfield(l, i, c"kind".as_ptr());
+        let kind = match t {
+            ffi::LUA_TNIL => Some(false),
+            ffi::LUA_TSTRING => {
+                let mut len = 0usize;
+                let p = ffi::lua_tolstring(l, -1, &mut len) as *const u8;
+                match std::slice::from_raw_parts(p, len) {
+                    b"line" => Some(false),
+                    b"zone" => Some(true),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        ffi::lua_pop(l, 1);
+        kind?
+    };
+    let from = point_field(f, i, c"from")?;
+    if !zone {
+        return Some(Path::Line(Segment::new(from, point_field(f, i, c"to")?)));
+    }
+    let bearing = num_field(f, i, c"bearing").ok()??;
+    let width = num_field(f, i, c"width").ok()??;
+    let length = num_field(f, i, c"length").ok()??;
+    Some(Path::Zone { from, bearing, width, length })
+}
+
+/// `through`'s options at `i` (nil, absent, or `{exclude=unit?}`): the
+/// excluded unit's slot, if any.
+fn exclude_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Option<usize>> {
+    let l = f.raw();
+    // SAFETY: `i` is one of the call's first arguments (an acceptable index).
+    if unsafe { ffi::lua_type(l, i) } <= ffi::LUA_TNIL {
+        return Some(None);
+    }
+    if !plain_table(f, i) {
+        return None;
+    }
+    // SAFETY: as for `num_field`; the value is read at its absolute index
+    // and popped on every path.
+    unsafe {
+        let t = ffi::lua_rawgetfield(l, i, c"exclude".as_ptr());
+        let at = ffi::lua_gettop(l);
+        let out = match t {
+            ffi::LUA_TNIL => Some(None),
+            ffi::LUA_TUSERDATA => fast::unit_arg(f, st, w, at).map(Some),
+            _ => None,
+        };
+        ffi::lua_pop(l, 1);
+        out
+    }
+}
+
+/// Most crossings a fast `through` answers (their handles wait on the stack).
+const MAX_CROSSINGS: usize = 12;
+
+fn geo(g: Geo) -> Option<Out> {
+    Some(Out::Geo(g))
+}
+
+thread_local! {
+    /// Calls the tabletop fast paths handed to the full function, on this thread.
+    static MISSES: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many tabletop calls this thread's fast paths handed to the full
+/// functions (`State::fast_misses` counts every area's; this one only the
+/// tabletop's, so a test can tell a ruleset's tabletop calls stay fast).
+pub fn misses() -> u64 {
+    MISSES.with(Cell::get)
+}
+
+/// `fast_fn!` for the tabletop: also counts the calls it declines in [`misses`].
+macro_rules! tabletop_fn {
+    ($name:ident, |$l:ident, $st:ident| $body:block) => {
+        fast_fn!($name, |$l, $st| {
+            #[allow(clippy::redundant_closure_call)]
+            let out = (|| -> Option<Out> { $body })();
+            if out.is_none() {
+                MISSES.with(|m| m.set(m.get() + 1));
+            }
+            out
+        });
+    };
+}
+
+// ---- the fast paths ----
+
+tabletop_fn!(fast_point, |l, _st| {
+    let (x, y) = (fast::num_arg(l, 1)?, fast::num_arg(l, 2)?);
+    geo(Geo::Point(Point::new(x, y)))
+});
+
+tabletop_fn!(fast_angle_between, |l, _st| {
+    let (a, b) = (fast::num_arg(l, 1)?, fast::num_arg(l, 2)?);
+    Some(Out::Num(tabletop::angle_between(a, b)))
+});
+
+tabletop_fn!(fast_bearing, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let a = shape_arg(l, st, &w, 1, false)?.centre();
+    let b = shape_arg(l, st, &w, 2, false)?.centre();
+    Some(Out::Num(a.bearing(b)))
+});
+
+tabletop_fn!(fast_distance, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let a = shape_arg(l, st, &w, 1, false)?;
+    let b = shape_arg(l, st, &w, 2, false)?;
+    Some(Out::Num(a.distance(&b)))
+});
+
+tabletop_fn!(fast_edges, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let (_, footprint) = bases_arg(l, st, &w, 1)?;
+    geo(Geo::Edges(footprint))
+});
+
+tabletop_fn!(fast_bases, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let (bases, _) = bases_arg(l, st, &w, 1)?;
+    geo(Geo::Bases(bases))
+});
+
+tabletop_fn!(fast_base, |l, _st| {
+    if !plain_table(l, 1) {
+        return None;
+    }
+    geo(Geo::Base(base_at(l, 1)?))
+});
+
+tabletop_fn!(fast_cover, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let (bases, _) = bases_arg(l, st, &w, 1)?;
+    geo(Geo::Areas(crate::lua::tabletop_api::cover_rows(&w, &bases)))
+});
+
+tabletop_fn!(fast_area_in_arc, |l, st| {
+    let arc = arc_at(l, 1)?;
+    let w = st.world.try_borrow().ok()?;
+    let (bases, _) = bases_arg(l, st, &w, 2)?;
+    Some(Out::Num(arc.area_fraction_of(&bases)))
+});
+
+tabletop_fn!(fast_through, |l, st| {
+    let path = path_at(l, 1)?;
+    let w = st.world.try_borrow().ok()?;
+    let exclude = exclude_arg(l, st, &w, 2)?.map(|i| w.units[i].id.clone());
+    let found = crate::lua::tabletop_api::through_rows(&w, &path, exclude.as_deref());
+    if found.len() > MAX_CROSSINGS {
+        return None;
+    }
+    // Each crossing's cached handle, in order (a table read each: no
+    // allocation); a unit without one goes to the full function, which makes it.
+    for c in &found {
+        fast::push_unit(l, st, &w, c.key)?;
+    }
+    geo(Geo::Crossings(found.iter().map(|c| (c.base, c.from, c.to, c.amount)).collect()))
+});
+
+/// The tabletop's fast paths, the calls rules make most first.
+const FAST: &[(&CStr, ffi::lua_CFunction)] = &[
+    (c"bearing", fast_bearing),
+    (c"angle_between", fast_angle_between),
+    (c"edges", fast_edges),
+    (c"distance", fast_distance),
+    (c"bases", fast_bases),
+    (c"point", fast_point),
+    (c"cover", fast_cover),
+    (c"area_in_arc", fast_area_in_arc),
+    (c"base", fast_base),
+    (c"through", fast_through),
+];
+
+/// The names of the tabletop's fast paths (`tabletop.NAME`).
+pub fn names() -> impl Iterator<Item = &'static str> {
+    FAST.iter().map(|(name, _)| name.to_str().expect("ASCII name"))
+}
+
+/// Pins the key strings (always: the full functions' tables use them too)
+/// and replaces the hot `tabletop` calls with their fast paths.
+pub fn install(lua: &Lua, st: &Rc<State>, tabletop: &Table) -> mlua::Result<()> {
+    let pinned = lua.create_table_with_capacity(KEYS.len(), 0)?;
+    for k in KEYS {
+        pinned.raw_push(k.to_str().expect("ASCII key"))?;
+    }
+    lua.set_named_registry_value(PINNED_KEYS, pinned)?;
+    for (name, f) in FAST {
+        fast::install(lua, st, tabletop, name, *f)?;
+    }
+    Ok(())
+}
