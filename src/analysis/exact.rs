@@ -31,7 +31,8 @@ use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
 use super::stats::{key_of, value_label, value_of};
-use super::{AnalysisError, Setup, Worker};
+use super::{AnalysisError, Block, MetricNames, Setup, Worker};
+use crate::battlefield::World;
 use crate::dice::{Enumeration, Source};
 use crate::lua::ScriptError;
 
@@ -275,12 +276,112 @@ fn run_leaf(worker: &mut Worker, mut walk: Enumeration) -> Result<Enumeration, L
     match (r, walk) {
         (Ok(()), Some(w)) => Ok(w),
         (Err(e), w) => Err(Box::new((w, e))),
-        (Ok(()), None) => Err(Box::new((
-            None,
-            ScriptError::plain("the trial reseeded the dice (dice.seed), so its rolls cannot be enumerated; exact needs every roll to come from the dice box"),
-        ))),
+        (Ok(()), None) => Err(Box::new((None, ScriptError::plain(RESEEDED)))),
     }
 }
+
+/// Adds a leaf's metrics (`values`, by slot) to `sums` with the leaf's weight
+/// (the product of its outcomes' weights along `walk`).
+fn record(values: &[f64], walk: &Enumeration, sums: &mut Vec<Sums>) {
+    if sums.len() < values.len() {
+        sums.resize_with(values.len(), Sums::default);
+    }
+    let mut num: Option<u128> = Some(1);
+    let mut den: Option<u128> = Some(1);
+    for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
+        num = num.and_then(|x| x.checked_mul(n));
+        den = den.and_then(|x| x.checked_mul(d));
+    }
+    match (num, den) {
+        (Some(n), Some(d)) => {
+            for (s, &v) in sums.iter_mut().zip(values) {
+                if !v.is_nan() {
+                    s.add(key_of(v), n, d);
+                }
+            }
+        }
+        _ => {
+            let mut w = BigRational::one();
+            for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
+                w *= BigRational::new(n.into(), d.into());
+            }
+            for (s, &v) in sums.iter_mut().zip(values) {
+                if !v.is_nan() {
+                    s.add_big(key_of(v), &w);
+                }
+            }
+        }
+    }
+}
+
+/// Leaves reported to the shared counter (and the host's per-call budgets
+/// reset) once per this many.
+const LEAF_BLOCK: u64 = 4096;
+
+/// Why a [`Leaves`] block stopped the walk.
+enum LeafStop {
+    /// The trial reseeded the dice: its rolls cannot be enumerated.
+    Reseeded,
+    /// The first roll of an execution had another width than the probe's.
+    FirstRollChanged,
+}
+
+/// The leaves under one outcome `c` of the first roll, walked depth first
+/// as one [`Block`] of trials: each execution replays `walk` and branches at
+/// its next roll; the block ends every [`LEAF_BLOCK`] leaves (for the shared
+/// counter) and when the walk leaves the subtree.
+struct Leaves<'a> {
+    /// The walk, here between executions, in the world's dice during one.
+    walk: Option<Enumeration>,
+    /// The width of the first roll.
+    width: u32,
+    /// The first roll's outcome this subtree is under.
+    c: u32,
+    sums: &'a mut Vec<Sums>,
+    /// Leaves walked so far in this subtree.
+    count: u64,
+    /// Set when `count` reached a multiple of [`LEAF_BLOCK`].
+    boundary: bool,
+    /// The walk has left the subtree.
+    done: bool,
+    stop: Option<LeafStop>,
+}
+
+impl Block for Leaves<'_> {
+    fn before(&mut self, world: &mut World, template: &World) -> bool {
+        let Some(mut walk) = self.walk.take() else { return false };
+        walk.restart();
+        world.reset_from(template);
+        world.dice.set_source(Source::Enumerate(walk));
+        true
+    }
+
+    fn after(&mut self, world: &mut World, _: &MetricNames, values: &[f64]) -> bool {
+        let mut walk = match std::mem::replace(world.dice.source_mut(), Source::Random(Pcg64Mcg::new(1))) {
+            Source::Enumerate(e) => e,
+            Source::Random(_) => {
+                self.stop = Some(LeafStop::Reseeded);
+                return false;
+            }
+        };
+        if walk.widths.first() != Some(&self.width) {
+            self.stop = Some(LeafStop::FirstRollChanged);
+            return false;
+        }
+        record(values, &walk, self.sums);
+        self.count += 1;
+        self.boundary = self.count.is_multiple_of(LEAF_BLOCK);
+        self.done = !walk.advance() || walk.path[0] != self.c;
+        self.walk = Some(walk);
+        !(self.done || self.boundary)
+    }
+}
+
+/// The error of an execution that reseeded the dice.
+const RESEEDED: &str = "the trial reseeded the dice (dice.seed), so its rolls cannot be enumerated; exact needs every roll to come from the dice box";
+
+/// The error of an execution whose first roll changed.
+const FIRST_ROLL_CHANGED: &str = "exact: the trial's first roll changed between executions; a trial must make the same first roll every time it starts";
 
 #[expect(
     clippy::too_many_lines,
@@ -346,42 +447,11 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
     let root_width = probe.widths.first().copied();
     sh.branches.store(root_width.unwrap_or(1) as u64, Ordering::Relaxed);
     let mut walk = probe;
-    let record = |worker: &Worker, walk: &Enumeration, sums: &mut Vec<Sums>| {
-        if sums.len() < worker.values.len() {
-            sums.resize_with(worker.values.len(), Sums::default);
-        }
-        let mut num: Option<u128> = Some(1);
-        let mut den: Option<u128> = Some(1);
-        for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
-            num = num.and_then(|x| x.checked_mul(n));
-            den = den.and_then(|x| x.checked_mul(d));
-        }
-        match (num, den) {
-            (Some(n), Some(d)) => {
-                for (s, &v) in sums.iter_mut().zip(&worker.values) {
-                    if !v.is_nan() {
-                        s.add(key_of(v), n, d);
-                    }
-                }
-            }
-            _ => {
-                let mut w = BigRational::one();
-                for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
-                    w *= BigRational::new(n.into(), d.into());
-                }
-                for (s, &v) in sums.iter_mut().zip(&worker.values) {
-                    if !v.is_nan() {
-                        s.add_big(key_of(v), &w);
-                    }
-                }
-            }
-        }
-    };
     match root_width {
         None => {
             // No roll at all: one leaf, counted by the first worker to get here.
             if sh.next_branch.fetch_add(1, Ordering::Relaxed) == 0 {
-                record(&worker, &walk, &mut sums);
+                record(&worker.values, &walk, &mut sums);
                 sh.leaves.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -398,25 +468,35 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
             walk.widths.clear();
             walk.path.push(c);
             walk.widths.push(width);
-            let mut local_leaves = 0u64;
+            let mut leaves = Leaves {
+                walk: Some(walk),
+                width,
+                c,
+                sums: &mut sums,
+                count: 0,
+                boundary: false,
+                done: false,
+                stop: None,
+            };
             loop {
-                walk = match run_leaf(&mut worker, walk) {
-                    Ok(w) => w,
-                    Err(b) => {
-                        leaf_failed(b);
-                        return None;
-                    }
-                };
-                if walk.widths.first() != Some(&width) {
-                    fail(AnalysisError::plain(
-                        "exact: the trial's first roll changed between executions; a trial must make the same first roll every time it starts",
-                    ));
+                if let Err(e) = worker.run_block(&mut leaves) {
+                    leaf_failed(Box::new((take_walk(&worker), e)));
                     return None;
                 }
-                record(&worker, &walk, &mut sums);
-                local_leaves += 1;
-                if local_leaves.is_multiple_of(4096) {
-                    let total = sh.leaves.fetch_add(4096, Ordering::Relaxed) + 4096;
+                match leaves.stop {
+                    None => {}
+                    Some(LeafStop::Reseeded) => {
+                        leaf_failed(Box::new((None, ScriptError::plain(RESEEDED))));
+                        return None;
+                    }
+                    Some(LeafStop::FirstRollChanged) => {
+                        fail(AnalysisError::plain(FIRST_ROLL_CHANGED));
+                        return None;
+                    }
+                }
+                if leaves.boundary {
+                    leaves.boundary = false;
+                    let total = sh.leaves.fetch_add(LEAF_BLOCK, Ordering::Relaxed) + LEAF_BLOCK;
                     worker.start_batch();
                     if total > sh.cfg.max_leaves {
                         too_big(format!("the trial has more than {} outcome leaves (--max-leaves)", sh.cfg.max_leaves));
@@ -426,12 +506,17 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
                         return None;
                     }
                 }
-                if !walk.advance() || walk.path[0] != c {
+                if leaves.done {
                     break;
                 }
             }
+            let local_leaves = leaves.count;
+            walk = match leaves.walk {
+                Some(w) => w,
+                None => return None,
+            };
             sh.branches_done.fetch_add(1, Ordering::Relaxed);
-            let total = sh.leaves.fetch_add(local_leaves % 4096, Ordering::Relaxed) + local_leaves % 4096;
+            let total = sh.leaves.fetch_add(local_leaves % LEAF_BLOCK, Ordering::Relaxed) + local_leaves % LEAF_BLOCK;
             if total > sh.cfg.max_leaves {
                 too_big(format!("the trial has more than {} outcome leaves (--max-leaves)", sh.cfg.max_leaves));
                 return None;
