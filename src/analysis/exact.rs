@@ -157,15 +157,19 @@ pub fn ratio_f64(r: &BigRational) -> f64 {
 /// Per-metric sums of one worker.
 #[derive(Default)]
 struct Sums {
-    /// For each leaf denominator: the sum of leaf numerators per value.
-    small: FxHashMap<u128, FxHashMap<u64, u128>>,
+    /// For each leaf denominator (by its slot in [`Tally::dens`]): the sum
+    /// of leaf numerators per value.
+    small: Vec<FxHashMap<u64, u128>>,
     /// Leaves whose weight did not fit in u128.
     big: BTreeMap<u64, BigRational>,
 }
 
 impl Sums {
-    fn add(&mut self, key: u64, num: u128, den: u128) {
-        let slot = self.small.entry(den).or_default().entry(key).or_insert(0);
+    fn add(&mut self, key: u64, num: u128, den: u128, den_slot: usize) {
+        if self.small.len() <= den_slot {
+            self.small.resize_with(den_slot + 1, FxHashMap::default);
+        }
+        let slot = self.small[den_slot].entry(key).or_insert(0);
         match slot.checked_add(num) {
             Some(s) => *slot = s,
             None => {
@@ -178,9 +182,9 @@ impl Sums {
         *self.big.entry(key).or_insert_with(BigRational::zero) += w;
     }
 
-    fn into_dist(self) -> BTreeMap<u64, BigRational> {
+    fn into_dist(self, dens: &[u128]) -> BTreeMap<u64, BigRational> {
         let mut out = self.big;
-        for (den, vals) in self.small {
+        for (vals, &den) in self.small.into_iter().zip(dens) {
             let den = BigInt::from(den);
             for (k, num) in vals {
                 *out.entry(k).or_insert_with(BigRational::zero) += BigRational::new(num.into(), den.clone());
@@ -188,6 +192,49 @@ impl Sums {
         }
         out
     }
+}
+
+/// A worker's sums: per metric, and the leaf denominators met so far (most
+/// leaves share a handful), looked up once per leaf, not once per metric.
+#[derive(Default)]
+struct Tally {
+    metrics: Vec<Sums>,
+    dens: Vec<u128>,
+    den_slots: FxHashMap<u128, usize>,
+    /// The denominator of the last leaf and its slot.
+    last: Option<(u128, usize)>,
+}
+
+impl Tally {
+    /// The slot of denominator `den`.
+    fn den_slot(&mut self, den: u128) -> usize {
+        if let Some((d, slot)) = self.last {
+            if d == den {
+                return slot;
+            }
+        }
+        let slot = *self.den_slots.entry(den).or_insert_with(|| {
+            self.dens.push(den);
+            self.dens.len() - 1
+        });
+        self.last = Some((den, slot));
+        slot
+    }
+}
+
+/// The product of `xs`, if it fits in u128: in u64 while it fits there
+/// (a 128-bit multiplication costs several 64-bit ones).
+fn product(xs: &[u128]) -> Option<u128> {
+    let mut small: u64 = 1;
+    let mut i = 0;
+    while let Some(&x) = xs.get(i) {
+        match u64::try_from(x).ok().and_then(|x| small.checked_mul(x)) {
+            Some(p) => small = p,
+            None => break,
+        }
+        i += 1;
+    }
+    xs[i..].iter().try_fold(u128::from(small), |p, &x| p.checked_mul(x))
 }
 
 /// Random executions the leaf estimate samples, at most, and the time it
@@ -282,21 +329,16 @@ fn run_leaf(worker: &mut Worker, mut walk: Enumeration) -> Result<Enumeration, L
 
 /// Adds a leaf's metrics (`values`, by slot) to `sums` with the leaf's weight
 /// (the product of its outcomes' weights along `walk`).
-fn record(values: &[f64], walk: &Enumeration, sums: &mut Vec<Sums>) {
-    if sums.len() < values.len() {
-        sums.resize_with(values.len(), Sums::default);
+fn record(values: &[f64], walk: &Enumeration, tally: &mut Tally) {
+    if tally.metrics.len() < values.len() {
+        tally.metrics.resize_with(values.len(), Sums::default);
     }
-    let mut num: Option<u128> = Some(1);
-    let mut den: Option<u128> = Some(1);
-    for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
-        num = num.and_then(|x| x.checked_mul(n));
-        den = den.and_then(|x| x.checked_mul(d));
-    }
-    match (num, den) {
+    match (product(&walk.weight_num), product(&walk.weight_den)) {
         (Some(n), Some(d)) => {
-            for (s, &v) in sums.iter_mut().zip(values) {
+            let den_slot = tally.den_slot(d);
+            for (s, &v) in tally.metrics.iter_mut().zip(values) {
                 if !v.is_nan() {
-                    s.add(key_of(v), n, d);
+                    s.add(key_of(v), n, d, den_slot);
                 }
             }
         }
@@ -305,7 +347,7 @@ fn record(values: &[f64], walk: &Enumeration, sums: &mut Vec<Sums>) {
             for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
                 w *= BigRational::new(n.into(), d.into());
             }
-            for (s, &v) in sums.iter_mut().zip(values) {
+            for (s, &v) in tally.metrics.iter_mut().zip(values) {
                 if !v.is_nan() {
                     s.add_big(key_of(v), &w);
                 }
@@ -337,7 +379,7 @@ struct Leaves<'a> {
     width: u32,
     /// The first roll's outcome this subtree is under.
     c: u32,
-    sums: &'a mut Vec<Sums>,
+    sums: &'a mut Tally,
     /// Leaves walked so far in this subtree.
     count: u64,
     /// Set when `count` reached a multiple of [`LEAF_BLOCK`].
@@ -443,7 +485,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
             }
         }
     }
-    let mut sums: Vec<Sums> = Vec::new();
+    let mut sums = Tally::default();
     let root_width = probe.widths.first().copied();
     sh.branches.store(root_width.unwrap_or(1) as u64, Ordering::Relaxed);
     let mut walk = probe;
@@ -524,8 +566,9 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
         },
     }
     let mut out = BTreeMap::new();
-    for (name, s) in worker.names.iter().zip(sums) {
-        out.insert(name.clone(), s.into_dist());
+    let Tally { metrics, dens, .. } = sums;
+    for (name, s) in worker.names.iter().zip(metrics) {
+        out.insert(name.clone(), s.into_dist(&dens));
     }
     Some((out, std::mem::take(&mut worker.top_output)))
 }
