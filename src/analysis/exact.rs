@@ -553,10 +553,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
                 }
             }
             let local_leaves = leaves.count;
-            walk = match leaves.walk {
-                Some(w) => w,
-                None => return None,
-            };
+            walk = leaves.walk?;
             sh.branches_done.fetch_add(1, Ordering::Relaxed);
             let total = sh.leaves.fetch_add(local_leaves % LEAF_BLOCK, Ordering::Relaxed) + local_leaves % LEAF_BLOCK;
             if total > sh.cfg.max_leaves {
