@@ -82,6 +82,7 @@ impl Clone for Unit {
 
     /// Reuses the property list's allocation: simulation resets every unit
     /// before every trial.
+    #[inline]
     fn clone_from(&mut self, o: &Unit) {
         share(&mut self.id, &o.id);
         share(&mut self.side, &o.side);
@@ -100,6 +101,7 @@ impl Clone for Unit {
 }
 
 /// `*a = b.clone()`, skipping the reference counting when they already share.
+#[inline]
 fn share(a: &mut Rc<str>, b: &Rc<str>) {
     if !Rc::ptr_eq(a, b) {
         *a = b.clone();

@@ -31,7 +31,8 @@ use rand::Rng;
 use rand_pcg::Pcg64Mcg;
 
 use super::stats::{key_of, value_label, value_of};
-use super::{AnalysisError, Setup, Worker};
+use super::{AnalysisError, Block, MetricNames, Setup, Worker};
+use crate::battlefield::World;
 use crate::dice::{Enumeration, Source};
 use crate::lua::ScriptError;
 
@@ -156,15 +157,19 @@ pub fn ratio_f64(r: &BigRational) -> f64 {
 /// Per-metric sums of one worker.
 #[derive(Default)]
 struct Sums {
-    /// For each leaf denominator: the sum of leaf numerators per value.
-    small: FxHashMap<u128, FxHashMap<u64, u128>>,
+    /// For each leaf denominator (by its slot in [`Tally::dens`]): the sum
+    /// of leaf numerators per value.
+    small: Vec<FxHashMap<u64, u128>>,
     /// Leaves whose weight did not fit in u128.
     big: BTreeMap<u64, BigRational>,
 }
 
 impl Sums {
-    fn add(&mut self, key: u64, num: u128, den: u128) {
-        let slot = self.small.entry(den).or_default().entry(key).or_insert(0);
+    fn add(&mut self, key: u64, num: u128, den: u128, den_slot: usize) {
+        if self.small.len() <= den_slot {
+            self.small.resize_with(den_slot + 1, FxHashMap::default);
+        }
+        let slot = self.small[den_slot].entry(key).or_insert(0);
         match slot.checked_add(num) {
             Some(s) => *slot = s,
             None => {
@@ -177,9 +182,9 @@ impl Sums {
         *self.big.entry(key).or_insert_with(BigRational::zero) += w;
     }
 
-    fn into_dist(self) -> BTreeMap<u64, BigRational> {
+    fn into_dist(self, dens: &[u128]) -> BTreeMap<u64, BigRational> {
         let mut out = self.big;
-        for (den, vals) in self.small {
+        for (vals, &den) in self.small.into_iter().zip(dens) {
             let den = BigInt::from(den);
             for (k, num) in vals {
                 *out.entry(k).or_insert_with(BigRational::zero) += BigRational::new(num.into(), den.clone());
@@ -187,6 +192,49 @@ impl Sums {
         }
         out
     }
+}
+
+/// A worker's sums: per metric, and the leaf denominators met so far (most
+/// leaves share a handful), looked up once per leaf, not once per metric.
+#[derive(Default)]
+struct Tally {
+    metrics: Vec<Sums>,
+    dens: Vec<u128>,
+    den_slots: FxHashMap<u128, usize>,
+    /// The denominator of the last leaf and its slot.
+    last: Option<(u128, usize)>,
+}
+
+impl Tally {
+    /// The slot of denominator `den`.
+    fn den_slot(&mut self, den: u128) -> usize {
+        if let Some((d, slot)) = self.last {
+            if d == den {
+                return slot;
+            }
+        }
+        let slot = *self.den_slots.entry(den).or_insert_with(|| {
+            self.dens.push(den);
+            self.dens.len() - 1
+        });
+        self.last = Some((den, slot));
+        slot
+    }
+}
+
+/// The product of `xs`, if it fits in u128: in u64 while it fits there
+/// (a 128-bit multiplication costs several 64-bit ones).
+fn product(xs: &[u128]) -> Option<u128> {
+    let mut small: u64 = 1;
+    let mut i = 0;
+    while let Some(&x) = xs.get(i) {
+        match u64::try_from(x).ok().and_then(|x| small.checked_mul(x)) {
+            Some(p) => small = p,
+            None => break,
+        }
+        i += 1;
+    }
+    xs[i..].iter().try_fold(u128::from(small), |p, &x| p.checked_mul(x))
 }
 
 /// Random executions the leaf estimate samples, at most, and the time it
@@ -275,12 +323,107 @@ fn run_leaf(worker: &mut Worker, mut walk: Enumeration) -> Result<Enumeration, L
     match (r, walk) {
         (Ok(()), Some(w)) => Ok(w),
         (Err(e), w) => Err(Box::new((w, e))),
-        (Ok(()), None) => Err(Box::new((
-            None,
-            ScriptError::plain("the trial reseeded the dice (dice.seed), so its rolls cannot be enumerated; exact needs every roll to come from the dice box"),
-        ))),
+        (Ok(()), None) => Err(Box::new((None, ScriptError::plain(RESEEDED)))),
     }
 }
+
+/// Adds a leaf's metrics (`values`, by slot) to `sums` with the leaf's weight
+/// (the product of its outcomes' weights along `walk`).
+fn record(values: &[f64], walk: &Enumeration, tally: &mut Tally) {
+    if tally.metrics.len() < values.len() {
+        tally.metrics.resize_with(values.len(), Sums::default);
+    }
+    match (product(&walk.weight_num), product(&walk.weight_den)) {
+        (Some(n), Some(d)) => {
+            let den_slot = tally.den_slot(d);
+            for (s, &v) in tally.metrics.iter_mut().zip(values) {
+                if !v.is_nan() {
+                    s.add(key_of(v), n, d, den_slot);
+                }
+            }
+        }
+        _ => {
+            let mut w = BigRational::one();
+            for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
+                w *= BigRational::new(n.into(), d.into());
+            }
+            for (s, &v) in tally.metrics.iter_mut().zip(values) {
+                if !v.is_nan() {
+                    s.add_big(key_of(v), &w);
+                }
+            }
+        }
+    }
+}
+
+/// Leaves reported to the shared counter (and the host's per-call budgets
+/// reset) once per this many.
+const LEAF_BLOCK: u64 = 4096;
+
+/// Why a [`Leaves`] block stopped the walk.
+enum LeafStop {
+    /// The trial reseeded the dice: its rolls cannot be enumerated.
+    Reseeded,
+    /// The first roll of an execution had another width than the probe's.
+    FirstRollChanged,
+}
+
+/// The leaves under one outcome `c` of the first roll, walked depth first
+/// as one [`Block`] of trials: each execution replays `walk` and branches at
+/// its next roll; the block ends every [`LEAF_BLOCK`] leaves (for the shared
+/// counter) and when the walk leaves the subtree.
+struct Leaves<'a> {
+    /// The walk, here between executions, in the world's dice during one.
+    walk: Option<Enumeration>,
+    /// The width of the first roll.
+    width: u32,
+    /// The first roll's outcome this subtree is under.
+    c: u32,
+    sums: &'a mut Tally,
+    /// Leaves walked so far in this subtree.
+    count: u64,
+    /// Set when `count` reached a multiple of [`LEAF_BLOCK`].
+    boundary: bool,
+    /// The walk has left the subtree.
+    done: bool,
+    stop: Option<LeafStop>,
+}
+
+impl Block for Leaves<'_> {
+    fn before(&mut self, world: &mut World, template: &World) -> bool {
+        let Some(mut walk) = self.walk.take() else { return false };
+        walk.restart();
+        world.reset_from(template);
+        world.dice.set_source(Source::Enumerate(walk));
+        true
+    }
+
+    fn after(&mut self, world: &mut World, _: &MetricNames, values: &[f64]) -> bool {
+        let mut walk = match std::mem::replace(world.dice.source_mut(), Source::Random(Pcg64Mcg::new(1))) {
+            Source::Enumerate(e) => e,
+            Source::Random(_) => {
+                self.stop = Some(LeafStop::Reseeded);
+                return false;
+            }
+        };
+        if walk.widths.first() != Some(&self.width) {
+            self.stop = Some(LeafStop::FirstRollChanged);
+            return false;
+        }
+        record(values, &walk, self.sums);
+        self.count += 1;
+        self.boundary = self.count.is_multiple_of(LEAF_BLOCK);
+        self.done = !walk.advance() || walk.path[0] != self.c;
+        self.walk = Some(walk);
+        !(self.done || self.boundary)
+    }
+}
+
+/// The error of an execution that reseeded the dice.
+const RESEEDED: &str = "the trial reseeded the dice (dice.seed), so its rolls cannot be enumerated; exact needs every roll to come from the dice box";
+
+/// The error of an execution whose first roll changed.
+const FIRST_ROLL_CHANGED: &str = "exact: the trial's first roll changed between executions; a trial must make the same first roll every time it starts";
 
 #[expect(
     clippy::too_many_lines,
@@ -342,46 +485,15 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
             }
         }
     }
-    let mut sums: Vec<Sums> = Vec::new();
+    let mut sums = Tally::default();
     let root_width = probe.widths.first().copied();
     sh.branches.store(root_width.unwrap_or(1) as u64, Ordering::Relaxed);
     let mut walk = probe;
-    let record = |worker: &Worker, walk: &Enumeration, sums: &mut Vec<Sums>| {
-        if sums.len() < worker.values.len() {
-            sums.resize_with(worker.values.len(), Sums::default);
-        }
-        let mut num: Option<u128> = Some(1);
-        let mut den: Option<u128> = Some(1);
-        for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
-            num = num.and_then(|x| x.checked_mul(n));
-            den = den.and_then(|x| x.checked_mul(d));
-        }
-        match (num, den) {
-            (Some(n), Some(d)) => {
-                for (s, &v) in sums.iter_mut().zip(&worker.values) {
-                    if !v.is_nan() {
-                        s.add(key_of(v), n, d);
-                    }
-                }
-            }
-            _ => {
-                let mut w = BigRational::one();
-                for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
-                    w *= BigRational::new(n.into(), d.into());
-                }
-                for (s, &v) in sums.iter_mut().zip(&worker.values) {
-                    if !v.is_nan() {
-                        s.add_big(key_of(v), &w);
-                    }
-                }
-            }
-        }
-    };
     match root_width {
         None => {
             // No roll at all: one leaf, counted by the first worker to get here.
             if sh.next_branch.fetch_add(1, Ordering::Relaxed) == 0 {
-                record(&worker, &walk, &mut sums);
+                record(&worker.values, &walk, &mut sums);
                 sh.leaves.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -398,25 +510,35 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
             walk.widths.clear();
             walk.path.push(c);
             walk.widths.push(width);
-            let mut local_leaves = 0u64;
+            let mut leaves = Leaves {
+                walk: Some(walk),
+                width,
+                c,
+                sums: &mut sums,
+                count: 0,
+                boundary: false,
+                done: false,
+                stop: None,
+            };
             loop {
-                walk = match run_leaf(&mut worker, walk) {
-                    Ok(w) => w,
-                    Err(b) => {
-                        leaf_failed(b);
-                        return None;
-                    }
-                };
-                if walk.widths.first() != Some(&width) {
-                    fail(AnalysisError::plain(
-                        "exact: the trial's first roll changed between executions; a trial must make the same first roll every time it starts",
-                    ));
+                if let Err(e) = worker.run_block(&mut leaves) {
+                    leaf_failed(Box::new((take_walk(&worker), e)));
                     return None;
                 }
-                record(&worker, &walk, &mut sums);
-                local_leaves += 1;
-                if local_leaves.is_multiple_of(4096) {
-                    let total = sh.leaves.fetch_add(4096, Ordering::Relaxed) + 4096;
+                match leaves.stop {
+                    None => {}
+                    Some(LeafStop::Reseeded) => {
+                        leaf_failed(Box::new((None, ScriptError::plain(RESEEDED))));
+                        return None;
+                    }
+                    Some(LeafStop::FirstRollChanged) => {
+                        fail(AnalysisError::plain(FIRST_ROLL_CHANGED));
+                        return None;
+                    }
+                }
+                if leaves.boundary {
+                    leaves.boundary = false;
+                    let total = sh.leaves.fetch_add(LEAF_BLOCK, Ordering::Relaxed) + LEAF_BLOCK;
                     worker.start_batch();
                     if total > sh.cfg.max_leaves {
                         too_big(format!("the trial has more than {} outcome leaves (--max-leaves)", sh.cfg.max_leaves));
@@ -426,12 +548,14 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
                         return None;
                     }
                 }
-                if !walk.advance() || walk.path[0] != c {
+                if leaves.done {
                     break;
                 }
             }
+            let local_leaves = leaves.count;
+            walk = leaves.walk?;
             sh.branches_done.fetch_add(1, Ordering::Relaxed);
-            let total = sh.leaves.fetch_add(local_leaves % 4096, Ordering::Relaxed) + local_leaves % 4096;
+            let total = sh.leaves.fetch_add(local_leaves % LEAF_BLOCK, Ordering::Relaxed) + local_leaves % LEAF_BLOCK;
             if total > sh.cfg.max_leaves {
                 too_big(format!("the trial has more than {} outcome leaves (--max-leaves)", sh.cfg.max_leaves));
                 return None;
@@ -439,8 +563,9 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
         },
     }
     let mut out = BTreeMap::new();
-    for (name, s) in worker.names.iter().zip(sums) {
-        out.insert(name.clone(), s.into_dist());
+    let Tally { metrics, dens, .. } = sums;
+    for (name, s) in worker.names.iter().zip(metrics) {
+        out.insert(name.clone(), s.into_dist(&dens));
     }
     Some((out, std::mem::take(&mut worker.top_output)))
 }

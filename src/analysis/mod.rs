@@ -323,6 +323,46 @@ impl Worker {
         self.call_trial()
     }
 
+    /// Runs the trials `block` sets up, one after another, until it says
+    /// stop or one fails: most of them inside one protected call
+    /// ([`trial::run_batch`]), the metrics of each read straight off the Lua
+    /// stack. A result that reader declines is read by the safe reader
+    /// here, which writes the error if there is one; otherwise the block
+    /// goes on with the next trial.
+    ///
+    /// `Err` is the error of the failing trial, the last one `block.before`
+    /// set up, as [`Worker::call_trial`] would give it (no traceback: see
+    /// [`Worker::explain_failure`]).
+    pub fn run_block(&mut self, block: &mut dyn Block) -> Result<(), ScriptError> {
+        loop {
+            let end = {
+                let Worker { host, trial, template, names, values, .. } = self;
+                let mut trials = BlockTrials { state: &host.state, template, block: &mut *block };
+                trial::run_batch(&host.lua, trial, names, values, &mut trials)
+            };
+            match end {
+                trial::BatchEnd::Finished => return Ok(()),
+                trial::BatchEnd::Declined(v) => {
+                    self.read_metrics(v)?;
+                    let more = block.after(&mut self.host.state.world.borrow_mut(), &self.names, &self.values);
+                    if !more {
+                        return Ok(());
+                    }
+                }
+                trial::BatchEnd::Failed { error, tripped } => return Err(self.trial_error(&error, tripped)),
+            }
+        }
+    }
+
+    /// The error of a trial that raised `error` (`tripped`: it ran out of time).
+    fn trial_error(&self, error: &mlua::Error, tripped: bool) -> ScriptError {
+        if tripped {
+            ScriptError::TimeLimit { ms: self.host.state.limits.get().time_ms }
+        } else {
+            ScriptError::from_lua(error)
+        }
+    }
+
     /// Calls `trial()` on the world as it stands and reads its metrics, under
     /// the per-trial time budget (the bare interrupt of [`trial`]).
     ///
@@ -339,8 +379,7 @@ impl Worker {
         match r {
             Ok(None) => Ok(()),
             Ok(Some(declined)) => self.read_metrics(declined),
-            Err(_) if tripped => Err(ScriptError::TimeLimit { ms }),
-            Err(e) => Err(ScriptError::from_lua(&e)),
+            Err(e) => Err(self.trial_error(&e, tripped)),
         }
     }
 
@@ -447,9 +486,38 @@ impl Worker {
     }
 }
 
-/// Marks every metric absent (NaN) before a trial's result is read.
-fn values_unset(values: &mut [f64]) {
-    values.iter_mut().for_each(|x| *x = f64::NAN);
+use trial::values_unset;
+
+/// A block of trials for [`Worker::run_block`]: what happens around each
+/// trial. Neither method may call Lua (both run inside the block's protected
+/// call, between two trials).
+pub trait Block {
+    /// Sets up the next trial on `world` (reset it from `template`, seed or
+    /// enumerate the dice); false when the block is over.
+    fn before(&mut self, world: &mut World, template: &World) -> bool;
+    /// Takes the metrics of the trial just run (by slot of `names`; NaN where
+    /// a metric was absent); false ends the block.
+    fn after(&mut self, world: &mut World, names: &MetricNames, values: &[f64]) -> bool;
+}
+
+/// A [`Block`] over a worker's world, as [`trial::run_batch`] drives it.
+struct BlockTrials<'a> {
+    state: &'a crate::lua::State,
+    template: &'a World,
+    block: &'a mut dyn Block,
+}
+
+impl trial::Trials for BlockTrials<'_> {
+    #[inline]
+    fn before(&mut self) -> Option<u64> {
+        let more = self.block.before(&mut self.state.world.borrow_mut(), self.template);
+        more.then(|| self.state.limits.get().time_ms)
+    }
+
+    #[inline]
+    fn after(&mut self, names: &MetricNames, values: &[f64]) -> bool {
+        self.block.after(&mut self.state.world.borrow_mut(), names, values)
+    }
 }
 
 /// What the progress bar shows while workers run: its template, and a function

@@ -17,7 +17,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::stats::{Acc, Metrics};
-use super::{trial_seed, AnalysisError, Setup, Worker};
+use super::{trial_seed, AnalysisError, Block, MetricNames, Setup, Worker};
+use crate::battlefield::World;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -117,6 +118,115 @@ fn add_values(accs: &mut Vec<Acc>, values: &[f64]) {
     }
 }
 
+/// The values of each trial of a block, one row per trial (rows may be
+/// shorter than later ones: a metric seen first later in the block).
+#[derive(Default)]
+struct Rows {
+    values: Vec<f64>,
+    ends: Vec<usize>,
+}
+
+impl Rows {
+    fn clear(&mut self) {
+        self.values.clear();
+        self.ends.clear();
+    }
+
+    fn push(&mut self, row: &[f64]) {
+        self.values.extend_from_slice(row);
+        self.ends.push(self.values.len());
+    }
+
+    /// Row `k` (the block's `k`-th trial).
+    fn get(&self, k: usize) -> &[f64] {
+        let from = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.values[from..self.ends[k]]
+    }
+}
+
+/// Trials `next..end` of a run: reset the world, seed the dice with the
+/// trial's seed, add the metrics to `acc` (and keep them in `rows` when a
+/// `--vs` variant needs them for the paired differences).
+struct SimBlock<'a> {
+    seed: u64,
+    /// The next trial to set up (after a failure, the failed one is `next - 1`).
+    next: u64,
+    end: u64,
+    acc: &'a mut Vec<Acc>,
+    rows: Option<&'a mut Rows>,
+}
+
+impl Block for SimBlock<'_> {
+    #[inline]
+    fn before(&mut self, world: &mut World, template: &World) -> bool {
+        if self.next >= self.end {
+            return false;
+        }
+        world.reset_from(template);
+        world.dice.seed(trial_seed(self.seed, self.next));
+        self.next += 1;
+        true
+    }
+
+    #[inline]
+    fn after(&mut self, _: &mut World, _: &MetricNames, values: &[f64]) -> bool {
+        add_values(self.acc, values);
+        if let Some(rows) = &mut self.rows {
+            rows.push(values);
+        }
+        true
+    }
+}
+
+/// The same trials on the `--vs` variant: its metrics, and the paired
+/// differences B − A against A's values of the same trial (`rows`, from
+/// the block's start).
+struct VsBlock<'a> {
+    seed: u64,
+    next: u64,
+    end: u64,
+    acc: &'a mut Vec<Acc>,
+    diff: &'a mut Vec<Acc>,
+    /// For each slot of A, the slot of B with the same name.
+    a_to_b: &'a mut Vec<Option<usize>>,
+    a_names: &'a MetricNames,
+    rows: &'a Rows,
+    /// The block's first trial.
+    start: u64,
+}
+
+impl Block for VsBlock<'_> {
+    fn before(&mut self, world: &mut World, template: &World) -> bool {
+        if self.next >= self.end {
+            return false;
+        }
+        world.reset_from(template);
+        world.dice.seed(trial_seed(self.seed, self.next));
+        self.next += 1;
+        true
+    }
+
+    fn after(&mut self, _: &mut World, names: &MetricNames, values: &[f64]) -> bool {
+        add_values(self.acc, values);
+        if self.a_to_b.len() != self.a_names.len() || self.a_to_b.iter().any(Option::is_none) {
+            *self.a_to_b = self.a_names.iter().map(|n| names.find(n.as_bytes())).collect();
+        }
+        let a = self.rows.get((self.next - 1 - self.start) as usize);
+        if self.diff.len() < a.len() {
+            self.diff.resize_with(a.len(), Acc::default);
+        }
+        for (ia, ib) in self.a_to_b.iter().enumerate().take(a.len()) {
+            if let Some(ib) = ib {
+                let (va, vb) = (a[ia], values.get(*ib).copied().unwrap_or(f64::NAN));
+                if !va.is_nan() && !vb.is_nan() {
+                    self.diff[ia].add(vb - va);
+                }
+            }
+        }
+        true
+    }
+}
+
 fn to_metrics(names: &[String], accs: Vec<Acc>) -> Metrics {
     names.iter().cloned().zip(accs).filter(|(_, a)| a.n > 0).collect()
 }
@@ -166,6 +276,8 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
         },
     };
     let mut loc = Local::default();
+    // A's values of each trial of the block, for the paired differences.
+    let mut rows = Rows::default();
     loop {
         if sh.stop.load(Ordering::Relaxed) {
             break;
@@ -180,15 +292,35 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
         if let Some(b) = &b {
             b.start_batch();
         }
-        for i in start..end {
-            let ts = trial_seed(cfg.seed, i);
-            if let Err(first) = a.run_seeded(ts) {
-                let e = a.explain_failure(ts, first);
+        rows.clear();
+        let mut block_a =
+            SimBlock { seed: cfg.seed, next: start, end, acc: &mut loc.a, rows: b.is_some().then_some(&mut rows) };
+        let failed_a = a.run_block(&mut block_a).err().map(|e| (block_a.next - 1, e));
+        if let Some(b) = &mut b {
+            // B runs the trials A finished: trial i runs on A, then on B,
+            // so when A failed on trial j, B's error is the one to report
+            // only if it comes before j.
+            let end_b = failed_a.as_ref().map_or(end, |(j, _)| *j);
+            let mut block_b = VsBlock {
+                seed: cfg.seed,
+                next: start,
+                end: end_b,
+                acc: &mut loc.b,
+                diff: &mut loc.d,
+                a_to_b: &mut loc.a_to_b,
+                a_names: &a.names,
+                rows: &rows,
+                start,
+            };
+            if let Err(first) = b.run_block(&mut block_b) {
+                let i = block_b.next - 1;
+                let ts = trial_seed(cfg.seed, i);
+                let e = b.explain_failure(ts, first);
                 sh.fail(
                     i,
                     AnalysisError {
                         context: format!(
-                            "trial {i} (dice seed {ts:#x}); replay it alone with\n  {}\n",
+                            "trial {i} (dice seed {ts:#x}) of the --vs variant; replay it alone with\n  {}\n",
                             super::cli::replay_command(i)
                         ),
                         error: e,
@@ -196,38 +328,21 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
                 );
                 return None;
             }
-            add_values(&mut loc.a, &a.values);
-            if let Some(b) = &mut b {
-                if let Err(first) = b.run_seeded(ts) {
-                    let e = b.explain_failure(ts, first);
-                    sh.fail(
-                        i,
-                        AnalysisError {
-                            context: format!(
-                                "trial {i} (dice seed {ts:#x}) of the --vs variant; replay it alone with\n  {}\n",
-                                super::cli::replay_command(i)
-                            ),
-                            error: e,
-                        },
-                    );
-                    return None;
-                }
-                add_values(&mut loc.b, &b.values);
-                if loc.a_to_b.len() != a.names.len() || loc.a_to_b.iter().any(Option::is_none) {
-                    loc.a_to_b = a.names.iter().map(|n| b.names.find(n.as_bytes())).collect();
-                }
-                if loc.d.len() < a.values.len() {
-                    loc.d.resize_with(a.values.len(), Acc::default);
-                }
-                for (ia, ib) in loc.a_to_b.iter().enumerate() {
-                    if let Some(ib) = ib {
-                        let (va, vb) = (a.values[ia], b.values[*ib]);
-                        if !va.is_nan() && !vb.is_nan() {
-                            loc.d[ia].add(vb - va);
-                        }
-                    }
-                }
-            }
+        }
+        if let Some((i, first)) = failed_a {
+            let ts = trial_seed(cfg.seed, i);
+            let e = a.explain_failure(ts, first);
+            sh.fail(
+                i,
+                AnalysisError {
+                    context: format!(
+                        "trial {i} (dice seed {ts:#x}); replay it alone with\n  {}\n",
+                        super::cli::replay_command(i)
+                    ),
+                    error: e,
+                },
+            );
+            return None;
         }
         sh.done.fetch_add(end - start, Ordering::Relaxed);
     }

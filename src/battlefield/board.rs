@@ -72,11 +72,42 @@ impl Edge {
 
 /// A side (army): its name, baseline and pools (HQ tokens, medals, reserve
 /// artillery strength, ... as the ruleset names them).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Side {
     pub name: Rc<str>,
     pub baseline: Option<Edge>,
     pub pools: Vec<(Rc<str>, i64)>,
+}
+
+impl Clone for Side {
+    fn clone(&self) -> Side {
+        Side { name: self.name.clone(), baseline: self.baseline, pools: self.pools.clone() }
+    }
+
+    /// Reuses the pool list's allocation and shares names already shared:
+    /// `sim` and `exact` reset every side before every trial, and the derived
+    /// `clone_from` allocated a new pool list each time.
+    fn clone_from(&mut self, o: &Side) {
+        let Side { name, baseline, pools } = o;
+        share(&mut self.name, name);
+        self.baseline = *baseline;
+        if self.pools.len() == pools.len() {
+            for ((k, v), (ok, ov)) in self.pools.iter_mut().zip(pools) {
+                share(k, ok);
+                *v = *ov;
+            }
+        } else {
+            self.pools.clone_from(pools);
+        }
+    }
+}
+
+/// `*a = b.clone()`, skipping the reference counting when they already share.
+#[inline]
+pub fn share(a: &mut Rc<str>, b: &Rc<str>) {
+    if !Rc::ptr_eq(a, b) {
+        *a = b.clone();
+    }
 }
 
 impl Side {

@@ -509,11 +509,18 @@ impl World {
         self.current_side.clone_from(current_side);
         self.turn = *turn;
         self.dice.reset_from(dice);
-        self.log.events.clear();
-        self.log.events.extend(log.events.iter().cloned());
+        // Trials rarely log, mark or draw: skip the copies when both are empty.
+        if !(self.log.events.is_empty() && log.events.is_empty()) {
+            self.log.events.clear();
+            self.log.events.extend(log.events.iter().cloned());
+        }
         self.log.recording = log.recording;
-        self.marks.clone_from(marks);
+        if !(self.marks.is_empty() && marks.is_empty()) {
+            self.marks.clone_from(marks);
+        }
         self.stacking = *stacking;
-        self.table_marks.clone_from(table_marks);
+        if !(self.table_marks.is_empty() && table_marks.is_empty()) {
+            self.table_marks.clone_from(table_marks);
+        }
     }
 }

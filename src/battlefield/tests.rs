@@ -198,3 +198,34 @@ fn tabletop_legs_move_turn_and_stay_on_the_table() {
     let h = w.add_unit(off_table).unwrap();
     assert!(w.leg(h, Point::new(1.0, 1.0), 0.0, false).is_err(), "a unit off the table has no legs");
 }
+
+#[test]
+fn reset_from_puts_sides_and_pools_back() {
+    let side = |name: &str, pools: &[(&str, i64)]| Side {
+        name: name.into(),
+        baseline: Some(Edge::Bottom),
+        pools: pools.iter().map(|(k, v)| (Rc::from(*k), *v)).collect(),
+    };
+    let template = World {
+        sides: vec![side("allies", &[("hq", 6), ("medals", 0)]), side("central", &[("hq", 4)])],
+        ..busy_world()
+    };
+    let mut w = World::default();
+    w.reset_from(&template);
+    assert!(w.same_as(&template));
+    // Pool values, a new pool, a baseline: all put back, names shared.
+    w.add_pool("allies", "hq", -4, "test").unwrap();
+    w.set_pool("central", "reserve", 2).unwrap();
+    w.sides[1].baseline = None;
+    assert!(!w.same_as(&template));
+    w.reset_from(&template);
+    assert!(w.same_as(&template));
+    for (a, b) in w.sides.iter().zip(&template.sides) {
+        assert!(Rc::ptr_eq(&a.name, &b.name));
+        assert!(a.pools.iter().zip(&b.pools).all(|((x, _), (y, _))| Rc::ptr_eq(x, y)));
+    }
+    // A world with fewer sides, or other ones, becomes the template's too.
+    let mut other = World { sides: vec![side("reds", &[("gold", 1), ("hq", 2), ("x", 3)])], ..World::default() };
+    other.reset_from(&template);
+    assert!(other.same_as(&template));
+}

@@ -11,8 +11,10 @@
 //! reader (`analysis::Worker::read_metrics`) reads it again and writes the
 //! error message. Every message about a trial's result is written there, once.
 //!
-//! Used by `crate::analysis`: [`install_interrupt`] once per worker, then per
-//! trial [`start_budget`], [`call_and_read`], [`stop_budget`].
+//! Used by `crate::analysis`: [`install_interrupt`] once per worker, then
+//! [`run_batch`] for a block of trials in one protected call (the budget
+//! started and stopped around each trial inside it), or per trial
+//! [`start_budget`], [`call_and_read`], [`stop_budget`].
 
 use std::cell::Cell;
 use std::os::raw::c_int;
@@ -164,6 +166,92 @@ pub fn call_and_read(
     Ok((!read).then_some(left))
 }
 
+/// What a block of trials run by [`run_batch`] does around each trial: sets
+/// up the next one (reset the world, seed or enumerate the dice) and takes
+/// its metrics. Neither may call Lua: both run inside the block's protected
+/// call, between two trials.
+pub trait Trials {
+    /// Sets up the next trial and returns its time budget in ms, or `None`
+    /// when the block is over.
+    fn before(&mut self) -> Option<u64>;
+    /// Takes the metrics of the trial just run (by slot of `names`; NaN where
+    /// a metric was absent); false ends the block.
+    fn after(&mut self, names: &MetricNames, values: &[f64]) -> bool;
+}
+
+/// How a block of trials ([`run_batch`]) ended. The trial it ended on is the
+/// last one [`Trials::before`] set up.
+pub enum BatchEnd {
+    /// `before` or `after` ended it.
+    Finished,
+    /// The trial's result is not a set of metrics this reader handles: it is
+    /// handed back for the safe reader, and `after` was not called for it.
+    Declined(Value),
+    /// The trial raised an error; `tripped` when it ran out of time.
+    Failed { error: mlua::Error, tripped: bool },
+}
+
+/// Runs trials one after another in one protected call until `trials` says
+/// stop or one of them fails or returns something the raw reader declines:
+/// per trial `before`, the budget, `trial()`, the metrics read off the stack,
+/// `after`. One protected call per block instead of one per trial: mlua's
+/// protected call makes two C closures and a `lua_pcall` each time, about a
+/// sixth of a trial that does nothing.
+///
+/// A Lua error in a trial unwinds out of the whole block, so the state of
+/// `trials` says which trial failed: the one its `before` set up last.
+pub fn run_batch(
+    lua: &Lua,
+    trial: &Function,
+    names: &mut MetricNames,
+    values: &mut Vec<f64>,
+    trials: &mut dyn Trials,
+) -> BatchEnd {
+    let mut declined = false;
+    // SAFETY: exec_raw pushes `trial` (stack index 1 of the protected call)
+    // and runs the closure in a protected call. Each round pushes a copy of
+    // the function and `read_raw` pops it with its result (read) or leaves
+    // the result on top (declined), which is the state `read_raw` needs
+    // (room for its two slots: lua_checkstack below). On a decline the
+    // function copy at index 1 is removed, so the result is the one value
+    // exec_raw converts. A Lua error unwinds out of `read_raw` and this
+    // closure; neither holds a value with a destructor across the call
+    // (`before` and `after` have returned, their borrows ended). The
+    // budget's thread-locals are reset by `stop_budget` below in every case.
+    let r = unsafe {
+        lua.exec_raw::<Value>(trial, |l| {
+            ffi::lua_checkstack(l, 3);
+            while let Some(ms) = trials.before() {
+                values_unset(values);
+                ffi::lua_pushvalue(l, 1);
+                start_budget(ms);
+                if !read_raw(l, names, values) {
+                    stop_budget();
+                    ffi::lua_remove(l, 1);
+                    declined = true;
+                    return;
+                }
+                stop_budget();
+                if !trials.after(names, values) {
+                    break;
+                }
+            }
+            ffi::lua_settop(l, 0);
+        })
+    };
+    let tripped = stop_budget();
+    match r {
+        Ok(v) if declined => BatchEnd::Declined(v),
+        Ok(_) => BatchEnd::Finished,
+        Err(error) => BatchEnd::Failed { error, tripped },
+    }
+}
+
+/// Marks every metric absent (NaN) before a trial's result is read.
+pub fn values_unset(values: &mut [f64]) {
+    values.iter_mut().for_each(|x| *x = f64::NAN);
+}
+
 /// Calls the function at the top of the stack with no arguments and reads
 /// its result as metrics. Returns true when it read them (the function and
 /// its result are then off the stack), false when it declined (the result is
@@ -185,16 +273,20 @@ unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut MetricNames, values: &mut
     let kind = unsafe { ffi::lua_type(l, top) };
     match kind {
         ffi::LUA_TTABLE => {
-            // SAFETY: the table is at `top`; each lua_next pushes a key and a
-            // value (the two slots the caller guarantees), and the value is
-            // popped before the next call, so the key stays on top for it.
-            // The key is only converted with lua_tolstring when it is already
-            // a string (converting a number key would confuse lua_next), and
-            // the name's bytes are Lua's, alive while the key is on the stack,
-            // which is for the whole call to `put_raw`.
+            // SAFETY: the table is at `top`; each lua_rawiter pushes a key
+            // and a value (the two slots the caller guarantees), both popped
+            // before the next call. lua_rawiter walks the table by position
+            // (array part, then hash part), without the key lookup lua_next
+            // makes per step. The key is only converted with lua_tolstring
+            // when it is a string, and the name's bytes are Lua's, alive while
+            // the key is on the stack, which is for the whole call to `put_raw`.
             unsafe {
-                ffi::lua_pushnil(l);
-                while ffi::lua_next(l, top) != 0 {
+                let mut at = 0;
+                loop {
+                    at = ffi::lua_rawiter(l, top, at);
+                    if at < 0 {
+                        break;
+                    }
                     let read = ffi::lua_type(l, -2) == ffi::LUA_TSTRING && {
                         let mut len = 0usize;
                         let p = ffi::lua_tolstring(l, -2, &mut len);
@@ -204,7 +296,7 @@ unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut MetricNames, values: &mut
                         ffi::lua_settop(l, top);
                         return false;
                     }
-                    ffi::lua_settop(l, -2);
+                    ffi::lua_settop(l, top);
                 }
                 ffi::lua_settop(l, top - 1);
             }
