@@ -507,12 +507,37 @@ impl DiceBox {
     /// (which must have one slot per value). Returns true if any die was forced.
     /// When enumerating, the whole pool is one choice point over its multisets.
     pub fn roll_into(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> Result<bool, DiceError> {
+        if self.roll_plain(kind, n, counts) {
+            return Ok(false);
+        }
         let (left, forced) = self.take_forced(kind, n, counts)?;
         if left == 0 {
             return Ok(forced);
         }
         self.roll_rest(kind, left, counts)?;
         Ok(forced)
+    }
+
+    /// The common case of `sim`: nothing forced, the generator. Rolls the
+    /// pool into `counts` (zeroed first) with the same draws `take_forced`
+    /// then `roll_rest` make, without their checks, and returns true; false
+    /// (nothing done) in any other case.
+    #[inline(always)]
+    fn roll_plain(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> bool {
+        let (false, Source::Random(rng)) = (self.any_forced, &mut self.source) else { return false };
+        if n > MAX_POOL {
+            return false;
+        }
+        for c in counts.iter_mut() {
+            *c = 0;
+        }
+        let die = &self.kinds[kind];
+        let sides = die.sides();
+        for _ in 0..n {
+            let face = rng.random_range(0..sides) as usize;
+            counts[die.face_value[face] as usize] += 1;
+        }
+        true
     }
 
     /// Rolls `left` more dice of `kind` from the source into `counts`.
@@ -550,21 +575,8 @@ impl DiceBox {
     /// forced dice). Kinds with more than 64 values are enumerated at once,
     /// as by [`DiceBox::roll_into`].
     pub fn roll_start(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> Result<Rolled, DiceError> {
-        // The common case of `sim`: nothing forced, the generator. The same
-        // draws as `take_forced` then `roll_rest` make, without their checks.
-        if let (false, Source::Random(rng)) = (self.any_forced, &mut self.source) {
-            if n <= MAX_POOL {
-                for c in counts.iter_mut() {
-                    *c = 0;
-                }
-                let die = &self.kinds[kind];
-                let sides = die.sides();
-                for _ in 0..n {
-                    let face = rng.random_range(0..sides) as usize;
-                    counts[die.face_value[face] as usize] += 1;
-                }
-                return Ok(Rolled::Done { forced: false });
-            }
+        if self.roll_plain(kind, n, counts) {
+            return Ok(Rolled::Done { forced: false });
         }
         let (left, forced) = self.take_forced(kind, n, counts)?;
         let nv = self.kinds[kind].values.len();
