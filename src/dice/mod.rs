@@ -291,6 +291,11 @@ pub struct DiceBox {
     any_forced: bool,
     /// The kind looked up last (a cache for `kind_index`).
     last_kind: std::cell::Cell<usize>,
+    /// Which trial of `sim` or `exact` this box is in: 0 until the first
+    /// [`DiceBox::reset_from`], then one more at each (wrapping within 31
+    /// bits, never 0 again). Roll objects made in a trial live only as long
+    /// as it (see `lua::raw::roll`). Not copied by `reset_from` or compared.
+    trial: u32,
 }
 
 /// SplitMix64: spreads a user seed (often small) over the generator's state.
@@ -327,6 +332,7 @@ impl DiceBox {
             source: Source::Random(rng_for(seed)),
             any_forced: false,
             last_kind: std::cell::Cell::new(0),
+            trial: 0,
         }
     }
 
@@ -413,6 +419,12 @@ impl DiceBox {
             self.forced.clone_from(&template.forced);
         }
         self.any_forced = template.any_forced;
+        self.trial = (self.trial.wrapping_add(1) & 0x7fff_ffff).max(1);
+    }
+
+    /// Which trial this box is in (0: not in a trial; see the field).
+    pub fn trial(&self) -> u32 {
+        self.trial
     }
 
     /// Switches to enumeration with the given walk state.
@@ -495,12 +507,37 @@ impl DiceBox {
     /// (which must have one slot per value). Returns true if any die was forced.
     /// When enumerating, the whole pool is one choice point over its multisets.
     pub fn roll_into(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> Result<bool, DiceError> {
+        if self.roll_plain(kind, n, counts) {
+            return Ok(false);
+        }
         let (left, forced) = self.take_forced(kind, n, counts)?;
         if left == 0 {
             return Ok(forced);
         }
         self.roll_rest(kind, left, counts)?;
         Ok(forced)
+    }
+
+    /// The common case of `sim`: nothing forced, the generator. Rolls the
+    /// pool into `counts` (zeroed first) with the same draws `take_forced`
+    /// then `roll_rest` make, without their checks, and returns true; false
+    /// (nothing done) in any other case.
+    #[inline(always)]
+    fn roll_plain(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> bool {
+        let (false, Source::Random(rng)) = (self.any_forced, &mut self.source) else { return false };
+        if n > MAX_POOL {
+            return false;
+        }
+        for c in counts.iter_mut() {
+            *c = 0;
+        }
+        let die = &self.kinds[kind];
+        let sides = die.sides();
+        for _ in 0..n {
+            let face = rng.random_range(0..sides) as usize;
+            counts[die.face_value[face] as usize] += 1;
+        }
+        true
     }
 
     /// Rolls `left` more dice of `kind` from the source into `counts`.
@@ -538,6 +575,9 @@ impl DiceBox {
     /// forced dice). Kinds with more than 64 values are enumerated at once,
     /// as by [`DiceBox::roll_into`].
     pub fn roll_start(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> Result<Rolled, DiceError> {
+        if self.roll_plain(kind, n, counts) {
+            return Ok(Rolled::Done { forced: false });
+        }
         let (left, forced) = self.take_forced(kind, n, counts)?;
         let nv = self.kinds[kind].values.len();
         match &mut self.source {

@@ -152,7 +152,7 @@ fn roll_dice(
         let header = roll::roll(w, k, n, reason, &mut counts).map_err(mlua::Error::runtime)?;
         Ok::<_, mlua::Error>((header, counts))
     })??;
-    roll::new_value(lua, header, &counts)
+    roll::new_value(lua, st, header, &counts)
 }
 
 /// `dice.counts(n, kind, reason?)`: roll n dice, return the count of each face (fast form).

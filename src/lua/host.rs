@@ -53,6 +53,7 @@ impl Host {
             subscribed: Cell::new(false),
             name_slots: RefCell::new(Vec::new()),
             fast_misses: Cell::new(0),
+            rolls: Default::default(),
             chunks: RefCell::new(Vec::new()),
         });
         lua.set_app_data(state.clone());

@@ -20,6 +20,9 @@ pub const NEXT_HANDLER: &str = "sandtable.next_handler";
 /// Modules `require` has loaded, by resolved path.
 pub const LOADED: &str = "sandtable.loaded";
 /// The ruleset's own line-of-sight obstruction test (`world:set_los_rule`).
+/// Face names of each die kind as Lua strings, kept alive for `raw::roll`.
+pub const ROLL_NAMES: &str = "sandtable.roll_names";
+
 pub const LOS_RULE: &str = "sandtable.los_rule";
 /// The `params` table scripts read.
 pub const PARAMS: &str = "sandtable.params";

@@ -77,6 +77,9 @@ pub struct State {
     /// Calls a fast path handed to its full function (tests check that
     /// simulation's hot calls stay on the fast paths).
     pub fast_misses: Cell<u64>,
+    /// Roll objects' per-state storage: the trial arena of roll handles and
+    /// the face names as Lua strings (see `raw::roll`).
+    pub rolls: crate::lua::raw::roll::Rolls,
     /// Module chunks `require` loaded, by display path (kept only with
     /// [`HostOptions::coverage`]).
     pub chunks: RefCell<Vec<(String, Function)>>,

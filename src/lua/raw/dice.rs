@@ -29,25 +29,34 @@ fast_fn!(counts, |l, st| {
 });
 
 // `dice.roll` for simulation (see `fast`): a valid pool of a known kind with
-// at most 16 values and the log off; anything else goes to the full function.
+// at most 16 values, the log off, and the kind's face names kept (see
+// `roll`); anything else goes to the full function. The kind is found by the
+// address of its name (its Lua string is kept, and Luau interns strings).
 fast_fn!(roll, |l, st| {
     let n = fast::whole_arg(l, 1, 0, crate::dice::MAX_POOL as i64)?;
-    let kind = name_bytes(l, 2)?;
+    // SAFETY: 2 is an acceptable index of a C function's frame; null for
+    // anything but a string.
+    let kind = unsafe { mlua::ffi::lua_tostringatom(l.raw(), 2, std::ptr::null_mut()) } as usize;
+    if kind == 0 {
+        return None;
+    }
     reason_ok(l)?;
     let mut w = st.world.try_borrow_mut().ok()?;
     if w.log.recording {
         return None;
     }
-    let k = w.dice.kind_index_bytes(kind)?;
-    if w.dice.kind(k).values.len() > super::roll::INLINE {
+    let k = super::roll::kind_by_name(st, &w, kind)?;
+    let nv = w.dice.kind(k).values.len();
+    if nv > super::roll::INLINE {
         return None;
     }
-    let mut r = super::roll::NewRoll {
-        header: super::roll::Header { kind: 0, generation: 0, n: 0, nv: 0, lazy: 0, epoch: 0, faces_at: 0 },
-        counts: [0; super::roll::INLINE],
-    };
-    let nv = w.dice.kind(k).values.len();
-    r.header = super::roll::roll(&mut w, k, n as u32, "", &mut r.counts[..nv]).ok()?;
+    let mut counts = [0; super::roll::INLINE];
+    let header = super::roll::roll_quick(&mut w, k, n as u32, &mut counts[..nv])?;
+    let r = super::roll::NewRoll { header, counts };
+    // In a trial: a handle into the trial arena (nothing allocated).
+    if super::roll::push_handle(l, st, w.dice.trial(), &r) {
+        return Some(fast::Out::Pushed(1));
+    }
     Some(fast::Out::Roll(r))
 });
 
@@ -61,14 +70,16 @@ fn name_bytes<'call>(l: fast::Frame<'call>, i: std::os::raw::c_int) -> Option<&'
 /// The optional reason (argument 3) is nil, absent or UTF-8 text, as the
 /// full function requires. With the log off it is not otherwise read.
 fn reason_ok(l: fast::Frame<'_>) -> Option<()> {
-    // SAFETY: 3 is an acceptable index of a C function's frame.
-    let t = unsafe { mlua::ffi::lua_type(l.raw(), 3) };
-    match t {
-        mlua::ffi::LUA_TNONE | mlua::ffi::LUA_TNIL => Some(()),
-        mlua::ffi::LUA_TSTRING => {
-            let b = name_bytes(l, 3)?;
-            (b.is_ascii() || std::str::from_utf8(b).is_ok()).then_some(())
+    let mut len = 0usize;
+    // SAFETY: 3 is an acceptable index of a C function's frame; a string's
+    // bytes stay on the stack, unchanged, while the call runs.
+    unsafe {
+        let p = mlua::ffi::lua_tolstringatom(l.raw(), 3, &mut len, std::ptr::null_mut()) as *const u8;
+        if p.is_null() {
+            let t = mlua::ffi::lua_type(l.raw(), 3);
+            return (t == mlua::ffi::LUA_TNONE || t == mlua::ffi::LUA_TNIL).then_some(());
         }
-        _ => None,
+        let b = std::slice::from_raw_parts(p, len);
+        (b.is_ascii() || std::str::from_utf8(b).is_ok()).then_some(())
     }
 }

@@ -39,7 +39,7 @@ enum Reply {
     /// Upvalue `i` (a method function).
     Upvalue(c_int),
     /// The faces table: from the cache, or built from these counts.
-    Faces(Rc<Vec<DieKind>>, usize),
+    Faces(Rc<Vec<DieKind>>, *mut Header),
     /// Already on the stack.
     Cached,
 }
@@ -72,6 +72,26 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
+/// The roll at stack index 1 when it is a userdata roll or a handle of the
+/// world's current trial; `None` for anything else (a handle from an
+/// earlier trial, or not a roll), which `this` then reports.
+///
+/// # Safety
+/// `l` is the running Lua state of a roll method call (see `register`).
+#[inline(always)]
+unsafe fn header_here(l: *mut ffi::lua_State, st: &State, w: &World) -> Option<*mut Header> {
+    // SAFETY: the function's `# Safety` contract; index 1 is an argument.
+    unsafe {
+        // Handles first: the common case in `sim` and `exact`.
+        let bits = ffi::lua_tolightuserdatatagged(l, 1, HANDLE_TAG) as usize;
+        if bits & HANDLE_BIT != 0 {
+            return st.rolls.header(w.dice.trial(), bits);
+        }
+        let h = ffi::lua_touserdatatagged(l, 1, ROLL_TAG) as *mut Header;
+        (!h.is_null()).then_some(h)
+    }
+}
+
 /// `r:count(v)` without the general method machinery, the hot case of
 /// `sim` (a decided roll) and of `exact` (a lazy one, observed): the answer
 /// or an error to raise, or `None` for everything else (a face that is
@@ -88,13 +108,10 @@ unsafe fn count_quick(l: *mut ffi::lua_State) -> Option<Result<u32, String>> {
     // SAFETY: the function's `# Safety` contract: index 1 is read only once
     // it is known to be a roll userdata, whose header and counts it holds.
     unsafe {
-        let h = ffi::lua_touserdatatagged(l, 1, ROLL_TAG) as *mut Header;
-        if h.is_null() {
-            return None;
-        }
         let st = state(l);
-        let lazy = (*h).lazy != CONCRETE;
         let mut w = st.world.try_borrow_mut().ok()?;
+        let h = header_here(l, st, &w)?;
+        let lazy = (*h).lazy != CONCRETE;
         let kind = w.dice.kinds().get((*h).kind as usize)?;
         if kind.generation != (*h).generation || kind.values.len() != (*h).nv as usize {
             return None;
@@ -104,33 +121,34 @@ unsafe fn count_quick(l: *mut ffi::lua_State) -> Option<Result<u32, String>> {
         let mut set = Set::default();
         let mut n = 0;
         let counts = counts_of(h);
-        match ffi::lua_type(l, 2) {
-            ffi::LUA_TSTRING => {
-                let mut len = 0usize;
-                let p = ffi::lua_tolstring(l, 2, &mut len) as *const u8;
-                let t = std::slice::from_raw_parts(p, len);
-                for (i, (f, &c)) in kind.values.iter().zip(counts.iter()).enumerate() {
-                    match f {
-                        Face::Sym(s) if same_bytes(s.as_bytes(), t) => {
+        let p = ffi::lua_tostringatom(l, 2, std::ptr::null_mut()) as usize;
+        if p != 0 {
+            // A string: the kept face names by address (see the module notes).
+            let names = st.rolls.names.borrow();
+            let e = names.get((*h).kind as usize)?.as_ref()?;
+            // "3" asked of a numeric face: the general path parses it.
+            if e.generation != (*h).generation || e.numeric || e.ptrs.len() != counts.len() {
+                return None;
+            }
+            for (i, (&q, &c)) in e.ptrs.iter().zip(counts.iter()).enumerate() {
+                if q == p {
+                    set.0[i / 64] |= 1 << (i % 64);
+                    n += c;
+                }
+            }
+        } else {
+            match ffi::lua_type(l, 2) {
+                ffi::LUA_TNUMBER => {
+                    let x = ffi::lua_tonumberx(l, 2, std::ptr::null_mut());
+                    for (i, (f, &c)) in kind.values.iter().zip(counts.iter()).enumerate() {
+                        if matches!(f, Face::Num(v) if *v as f64 == x) {
                             set.0[i / 64] |= 1 << (i % 64);
                             n += c;
                         }
-                        Face::Sym(_) => {}
-                        // "3" asked of a numeric face: the general path parses it.
-                        Face::Num(_) => return None,
                     }
                 }
+                _ => return None,
             }
-            ffi::LUA_TNUMBER => {
-                let x = ffi::lua_tonumberx(l, 2, std::ptr::null_mut());
-                for (i, (f, &c)) in kind.values.iter().zip(counts.iter()).enumerate() {
-                    if matches!(f, Face::Num(v) if *v as f64 == x) {
-                        set.0[i / 64] |= 1 << (i % 64);
-                        n += c;
-                    }
-                }
-            }
-            _ => return None,
         }
         if lazy {
             return Some(count_set(&mut w, h, set));
@@ -163,14 +181,19 @@ unsafe fn count_call(l: *mut ffi::lua_State) -> c_int {
 ///
 /// # Safety
 /// `l` is the running Lua state of a roll method call (see `register`), with room for the values pushed.
-unsafe fn this(l: *mut ffi::lua_State, what: &str) -> Result<*mut Header, String> {
+unsafe fn this(l: *mut ffi::lua_State, st: &State, what: &str) -> Result<*mut Header, String> {
     // SAFETY: the function's `# Safety` contract.
     unsafe {
         let p = ffi::lua_touserdatatagged(l, 1, ROLL_TAG) as *mut Header;
-        if p.is_null() {
-            return Err(format!("{what} needs a roll: call it as r:{what}(...)"));
+        if !p.is_null() {
+            return Ok(p);
         }
-        Ok(p)
+        let bits = ffi::lua_tolightuserdatatagged(l, 1, HANDLE_TAG) as usize;
+        if bits & HANDLE_BIT != 0 {
+            let trial = st.world.try_borrow().map_err(|_| busy())?.dice.trial();
+            return st.rolls.header(trial, bits).ok_or_else(stale);
+        }
+        Err(format!("{what} needs a roll: call it as r:{what}(...)"))
     }
 }
 
@@ -223,36 +246,47 @@ unsafe fn push_reply(l: *mut ffi::lua_State, reply: Reply) -> c_int {
             Reply::Name(s) => crate::lua::raw::fast::push_str(l, &s),
             Reply::Upvalue(i) => ffi::lua_pushvalue(l, ffi::lua_upvalueindex(i)),
             Reply::Cached => {}
-            Reply::Faces(kinds, k) => {
-                let h = ffi::lua_touserdatatagged(l, 1, ROLL_TAG) as *mut Header;
-                let kind = &kinds[k];
-                let counts = counts_of(h);
-                ffi::lua_createtable(l, (*h).n as c_int, 0);
-                let mut i = 0;
-                for (v, &c) in kind.values.iter().zip(counts.iter()) {
-                    for _ in 0..c {
-                        i += 1;
-                        match v {
-                            Face::Num(x) => ffi::lua_pushnumber(l, *x as f64),
-                            Face::Sym(s) => crate::lua::raw::fast::push_str(l, s),
-                        }
-                        ffi::lua_rawseti(l, -2, i);
-                    }
-                }
-                // Into the ring: the roll at 2i, its faces at 2i+1.
-                let i = RING_NEXT.with(|c| {
-                    let i = c.get() % RING + 1;
-                    c.set(i);
-                    i
-                });
-                ffi::lua_pushvalue(l, 1);
-                ffi::lua_rawseti(l, ffi::lua_upvalueindex(3), 2 * i as ffi::lua_Integer);
-                ffi::lua_pushvalue(l, -1);
-                ffi::lua_rawseti(l, ffi::lua_upvalueindex(3), 2 * i as ffi::lua_Integer + 1);
-                (*h).faces_at = i;
-            }
+            Reply::Faces(kinds, h) => push_faces(l, &kinds, h),
         }
         1
+    }
+}
+
+/// Builds the faces table of roll `h` (the roll at index 1, every die
+/// decided), pushes it and keeps it in the faces ring.
+///
+/// # Safety
+/// `l` is the running Lua state of a roll method call (see `register`), with
+/// no borrow alive (pushing may allocate); `h` is the header of the roll at
+/// index 1 and `kinds` the world's kinds.
+unsafe fn push_faces(l: *mut ffi::lua_State, kinds: &[DieKind], h: *mut Header) {
+    // SAFETY: the function's `# Safety` contract.
+    unsafe {
+        let kind = &kinds[(*h).kind as usize];
+        let counts = counts_of(h);
+        ffi::lua_createtable(l, (*h).n as c_int, 0);
+        let mut i = 0;
+        for (v, &c) in kind.values.iter().zip(counts.iter()) {
+            for _ in 0..c {
+                i += 1;
+                match v {
+                    Face::Num(x) => ffi::lua_pushnumber(l, *x as f64),
+                    Face::Sym(s) => crate::lua::raw::fast::push_str(l, s),
+                }
+                ffi::lua_rawseti(l, -2, i);
+            }
+        }
+        // Into the ring: the roll at 2i, its faces at 2i+1.
+        let i = RING_NEXT.with(|c| {
+            let i = c.get() % RING + 1;
+            c.set(i);
+            i
+        });
+        ffi::lua_pushvalue(l, 1);
+        ffi::lua_rawseti(l, ffi::lua_upvalueindex(3), 2 * i as ffi::lua_Integer);
+        ffi::lua_pushvalue(l, -1);
+        ffi::lua_rawseti(l, ffi::lua_upvalueindex(3), 2 * i as ffi::lua_Integer + 1);
+        (*h).faces_at = i;
     }
 }
 
@@ -281,7 +315,7 @@ unsafe fn key<'a>(l: *mut ffi::lua_State, _call: Call<'a>, i: c_int) -> Option<&
 unsafe fn index_body(l: *mut ffi::lua_State, st: &State, call: Call<'_>) -> Result<Reply, String> {
     // SAFETY: the function's `# Safety` contract.
     unsafe {
-        let h = this(l, "index")?;
+        let h = this(l, st, "index")?;
         let Some(k) = key(l, call, 2) else { return Ok(Reply::Nil) };
         match k {
             b"n" => Ok(Reply::Num((*h).n as f64)),
@@ -321,7 +355,7 @@ unsafe fn index_body(l: *mut ffi::lua_State, st: &State, call: Call<'_>) -> Resu
                 let mut w = st.world.try_borrow_mut().map_err(|_| busy())?;
                 kind_of(&w, &*h)?;
                 settle(&mut w, h)?;
-                Ok(Reply::Faces(w.dice.kinds_shared(), (*h).kind as usize))
+                Ok(Reply::Faces(w.dice.kinds_shared(), h))
             }
             _ => Ok(Reply::Nil),
         }
@@ -334,7 +368,7 @@ unsafe fn index_body(l: *mut ffi::lua_State, st: &State, call: Call<'_>) -> Resu
 unsafe fn count_body(l: *mut ffi::lua_State, st: &State, call: Call<'_>) -> Result<Reply, String> {
     // SAFETY: the function's `# Safety` contract.
     unsafe {
-        let h = this(l, "count")?;
+        let h = this(l, st, "count")?;
         let Some(a) = arg(l, call, 2) else {
             let t = CStr::from_ptr(ffi::luaL_typename(l, 2)).to_string_lossy();
             return Err(format!("r:count(face): face is a face name or a number, not {t}"));
@@ -360,7 +394,7 @@ unsafe fn count_body(l: *mut ffi::lua_State, st: &State, call: Call<'_>) -> Resu
 unsafe fn count_any_body(l: *mut ffi::lua_State, st: &State, call: Call<'_>) -> Result<Reply, String> {
     // SAFETY: the function's `# Safety` contract.
     unsafe {
-        let h = this(l, "count_any")?;
+        let h = this(l, st, "count_any")?;
         if ffi::lua_type(l, 2) != ffi::LUA_TTABLE {
             let t = CStr::from_ptr(ffi::luaL_typename(l, 2)).to_string_lossy();
             return Err(format!(
@@ -390,9 +424,9 @@ unsafe fn count_any_body(l: *mut ffi::lua_State, st: &State, call: Call<'_>) -> 
 ///
 /// # Safety
 /// `l` is the running Lua state of a roll method call (see `register`), with room for the values pushed.
-unsafe fn len_body(l: *mut ffi::lua_State, _: &State, _call: Call<'_>) -> Result<Reply, String> {
+unsafe fn len_body(l: *mut ffi::lua_State, st: &State, _call: Call<'_>) -> Result<Reply, String> {
     // SAFETY: the function's `# Safety` contract.
-    unsafe { Ok(Reply::Num((*this(l, "len")?).n as f64)) }
+    unsafe { Ok(Reply::Num((*this(l, st, "len")?).n as f64)) }
 }
 
 ///
@@ -401,7 +435,7 @@ unsafe fn len_body(l: *mut ffi::lua_State, _: &State, _call: Call<'_>) -> Result
 unsafe fn tostring_body(l: *mut ffi::lua_State, st: &State, _call: Call<'_>) -> Result<Reply, String> {
     // SAFETY: the function's `# Safety` contract.
     unsafe {
-        let h = this(l, "tostring")?;
+        let h = this(l, st, "tostring")?;
         let mut w = st.world.try_borrow_mut().map_err(|_| busy())?;
         kind_of(&w, &*h)?;
         settle(&mut w, h)?;
@@ -425,7 +459,58 @@ unsafe fn newindex_body(l: *mut ffi::lua_State, _: &State, call: Call<'_>) -> Re
 /// Called by Luau only, as a roll method registered by `register`.
 pub(super) unsafe extern "C-unwind" fn roll_index(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: the function's `# Safety` contract.
-    unsafe { run(l, index_body) }
+    unsafe {
+        match index_quick(l) {
+            Some(n) => n,
+            None => run(l, index_body),
+        }
+    }
+}
+
+/// `r.faces` and `r.n` of a decided roll without the general machinery:
+/// the value pushed, or `None` for everything else (`index_body` answers).
+///
+/// # Safety
+/// `l` is the running Lua state of a roll method call (see `register`).
+#[inline(always)]
+unsafe fn index_quick(l: *mut ffi::lua_State) -> Option<c_int> {
+    // SAFETY: the function's `# Safety` contract; index 2 is the key, and
+    // the ring (upvalue 3) is read without allocating while the world is
+    // borrowed; the faces are built after the borrow ends.
+    unsafe {
+        let mut len = 0usize;
+        let p = ffi::lua_tolstringatom(l, 2, &mut len, std::ptr::null_mut()) as *const u8;
+        if p.is_null() {
+            return None;
+        }
+        let key = std::slice::from_raw_parts(p, len);
+        let st = state(l);
+        let (kinds, h) = {
+            let w = st.world.try_borrow().ok()?;
+            let h = header_here(l, st, &w)?;
+            if same_bytes(key, b"n") {
+                ffi::lua_pushnumber(l, (*h).n as f64);
+                return Some(1);
+            }
+            if !same_bytes(key, b"faces") || (*h).lazy != CONCRETE {
+                return None;
+            }
+            kind_of(&w, &*h).ok()?;
+            let at = (*h).faces_at as ffi::lua_Integer;
+            if at > 0 {
+                ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), 2 * at);
+                let same = ffi::lua_rawequal(l, -1, 1) != 0;
+                ffi::lua_pop(l, 1);
+                if same {
+                    ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), 2 * at + 1);
+                    return Some(1);
+                }
+            }
+            (w.dice.kinds_shared(), h)
+        };
+        push_faces(l, &kinds, h);
+        Some(1)
+    }
 }
 /// # Safety
 /// Called by Luau only, as a roll method registered by `register`.
@@ -449,7 +534,16 @@ pub(super) unsafe extern "C-unwind" fn roll_len(l: *mut ffi::lua_State) -> c_int
 /// Called by Luau only, as a roll method registered by `register`.
 pub(super) unsafe extern "C-unwind" fn roll_tostring(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: the function's `# Safety` contract.
-    unsafe { run(l, tostring_body) }
+    unsafe {
+        // Handles share the metatable of every light userdata: any other
+        // prints as Luau prints one.
+        if ffi::lua_type(l, 1) == ffi::LUA_TLIGHTUSERDATA && ffi::lua_touserdata(l, 1) as usize & HANDLE_BIT == 0 {
+            let text = format!("userdata: {:p}", ffi::lua_touserdata(l, 1));
+            crate::lua::raw::fast::push_str(l, &text);
+            return 1;
+        }
+        run(l, tostring_body)
+    }
 }
 /// # Safety
 /// Called by Luau only, as a roll method registered by `register`.

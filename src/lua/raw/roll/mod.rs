@@ -1,13 +1,38 @@
 //! Roll objects: what `dice.roll` returns, as cheap as `dice.counts`.
 //!
-//! A roll is a plain Luau userdata with the tag [`ROLL_TAG`] (its metatable
-//! registered once per Lua state for the tag, so making one sets nothing):
-//! a [`Header`] followed by one `u32` count per value of its die kind. No
-//! Rust destructor, no registry reference, no table per roll. Its metatable
-//! holds C functions: `__index` (`n`, `kind`, `total`, `faces`, and the
-//! methods `count` and `count_any` as functions), `__namecall` (`r:count(v)`
-//! in one call), `__len`, `__tostring`, `__newindex` (an error) and
-//! `__type = "Roll"`.
+//! A roll is a [`Header`] followed by one `u32` count per value of its die
+//! kind, held in one of two ways:
+//!
+//! - a plain Luau userdata with the tag [`ROLL_TAG`] (its metatable
+//!   registered once per Lua state for the tag, so making one sets nothing;
+//!   `__type = "Roll"`). No Rust destructor, no registry reference, no table
+//!   per roll. Rolls are userdata outside `sim` and `exact` trials (the REPL,
+//!   `run`, `test`), from the full `dice.roll` function, and in a trial once
+//!   its arena is full;
+//! - inside a `sim` or `exact` trial, from the `dice.roll` fast path, a
+//!   *handle*: a light userdata with the tag [`HANDLE_TAG`] whose bits say
+//!   which trial made it and where its header lies in the state's trial
+//!   arena ([`Rolls`]), which the first roll of each trial empties. Nothing
+//!   is allocated or collected per roll. A handle kept from an earlier trial
+//!   is refused with a clear error, never read (the trial number differs);
+//!   scripts cannot make light userdata, and every C function here checks
+//!   that a light userdata is a handle ([`HANDLE_BIT`]). Light userdata
+//!   share one metatable (the same functions as the userdata's, without
+//!   `__type`); `typeof` names their tag ([`HANDLE_TAG`], 0) "Roll".
+//!
+//! Both read the same through every method. The metatables hold C functions:
+//! `__index` (`n`, `kind`, `total`, `faces`, and the methods `count` and
+//! `count_any` as functions), `__namecall` (`r:count(v)` in one call),
+//! `__len`, `__tostring`, `__newindex` (an error). Their hash parts are
+//! four times what their keys need, `__namecall` and `__index` set first, so
+//! the VM finds both at their first probe.
+//!
+//! `r:count("soldier")` compares addresses, not bytes: the face names of
+//! each die kind are kept as Lua strings (registry key
+//! [`keys::ROLL_NAMES`](crate::lua::keys::ROLL_NAMES), made by the full
+//! `dice.roll` the first time a kind is rolled, which the fast path waits
+//! for), and Luau interns every string, so a string with a face's bytes is
+//! that very string while it is kept.
 //!
 //! `r.faces` builds its table once and keeps it in the *faces ring*, a table
 //! of the last `RING` rolls whose faces were read: slot 2i holds the roll,
@@ -30,11 +55,12 @@
 //! 2 `raise`, 3 the faces ring; `__index` and `__namecall`
 //! also 4 the `count` function and 5 the `count_any` function.
 
+use std::cell::RefCell;
 use std::ffi::CStr;
 use std::os::raw::{c_int, c_void};
 use std::rc::Rc;
 
-use mlua::{ffi, AnyUserData, Function, Lua};
+use mlua::{ffi, AnyUserData, Function, Lua, Table};
 
 use crate::battlefield::World;
 use crate::dice::{DieKind, Face, Rolled};
@@ -46,6 +72,215 @@ use methods::*;
 
 /// The userdata tag of roll objects (mlua uses tags 0 and 1).
 pub const ROLL_TAG: c_int = 71;
+
+/// The light userdata tag of roll handles: 0, the tag mlua gives every
+/// light userdata it pushes, so a handle that passes through Rust (a global
+/// set through the sandbox's `__newindex`, an event argument) comes back
+/// the same. A handle is told from our other light userdata (the host
+/// state's address, never seen by scripts) by [`HANDLE_BIT`].
+pub const HANDLE_TAG: c_int = 0;
+
+/// Words (`u32`) of a trial arena: about 300 rolls of a six-valued die per
+/// trial; rolls beyond it are userdata.
+const ARENA_WORDS: usize = 4096;
+
+/// The top bit of a handle: never set in a user-space address, so a handle
+/// is never mistaken for a real address (ours, or a userdata's in
+/// `fast::unit_arg`), nor an address for a handle.
+const HANDLE_BIT: usize = 1 << 63;
+
+const _: () = assert!(usize::BITS == 64, "roll handles pack a trial and an offset into 64 bits");
+
+/// Roll storage of one Lua state (a field of [`State`]).
+#[derive(Default)]
+pub struct Rolls {
+    arena: RefCell<Arena>,
+    /// Per die kind (by index): its face names' Lua string addresses.
+    names: RefCell<Vec<Option<KindNames>>>,
+}
+
+/// The face names of a kind as kept Lua strings (see the module notes).
+struct KindNames {
+    generation: u32,
+    /// The kind's name as the dice box holds it: the entry is for this very
+    /// kind (a world loaded again makes new kinds), checked by identity.
+    kind: Rc<str>,
+    /// The address of the kept string of the kind's name (`dice.roll`'s
+    /// fast path finds the kind by it).
+    name_ptr: usize,
+    /// The address of each value's kept string (0 for a numeric value).
+    ptrs: Box<[usize]>,
+    /// Some value is numeric (a string asked of it is parsed, elsewhere).
+    numeric: bool,
+}
+
+/// The rolls of the current trial: headers and counts, one after another.
+#[derive(Default)]
+struct Arena {
+    /// The trial its rolls belong to (`DiceBox::trial`).
+    trial: u32,
+    len: usize,
+    /// `ARENA_WORDS` long once used, never resized (headers' addresses stay put).
+    words: Vec<u32>,
+}
+
+const HEADER_WORDS: usize = HEADER / 4;
+
+impl Rolls {
+    /// Stores a roll of trial `trial` in the arena (emptying it first when
+    /// the trial changed); its handle's bits, or `None` when full.
+    fn store(&self, trial: u32, header: Header, counts: &[u32]) -> Option<usize> {
+        let mut a = self.arena.try_borrow_mut().ok()?;
+        if a.trial != trial {
+            a.trial = trial;
+            a.len = 0;
+            if a.words.is_empty() {
+                a.words = vec![0; ARENA_WORDS];
+            }
+        }
+        let off = a.len;
+        let end = off + HEADER_WORDS + counts.len();
+        if end > a.words.len() {
+            return None;
+        }
+        a.len = end;
+        // SAFETY: `off..end` lies within `words` (checked above); `Header` is
+        // `repr(C)` of `u32`s, so `u32` alignment suffices.
+        unsafe {
+            let p = a.words.as_mut_ptr().add(off);
+            (p as *mut Header).write(header);
+            std::ptr::copy_nonoverlapping(counts.as_ptr(), p.add(HEADER_WORDS), counts.len());
+        }
+        Some(HANDLE_BIT | (trial as usize) << 32 | off)
+    }
+
+    /// The header a handle's bits point to, if the handle was made in the
+    /// trial `trial` (the world's current one) and the arena holds it.
+    fn header(&self, trial: u32, bits: usize) -> Option<*mut Header> {
+        let mut a = self.arena.try_borrow_mut().ok()?;
+        let off = bits & 0xffff_ffff;
+        if bits & HANDLE_BIT == 0 || (bits >> 32) as u32 & 0x7fff_ffff != trial || a.trial != trial {
+            return None;
+        }
+        if off + HEADER_WORDS > a.len {
+            return None;
+        }
+        // SAFETY: `off` is the start of a roll stored this trial (handles are
+        // made only by `store`), within `len`; the words are never moved.
+        let h = unsafe { a.words.as_mut_ptr().add(off) } as *mut Header;
+        // SAFETY: as above: a header written by `store`.
+        let nv = unsafe { (*h).nv } as usize;
+        (off + HEADER_WORDS + nv <= a.len).then_some(h)
+    }
+
+    /// Whether the face names of kind `k`, `kind`, are kept.
+    fn has_names(&self, k: usize, kind: &DieKind) -> bool {
+        self.names.borrow().get(k).is_some_and(|e| e.as_ref().is_some_and(|e| e.is_for(kind)))
+    }
+}
+
+impl KindNames {
+    /// Whether this entry was made for `kind` as it is now.
+    #[inline(always)]
+    fn is_for(&self, kind: &DieKind) -> bool {
+        self.generation == kind.generation && Rc::ptr_eq(&self.kind, &kind.name) && self.ptrs.len() == kind.values.len()
+    }
+}
+
+/// The error for a handle from an earlier trial.
+fn stale() -> String {
+    "this roll was made in an earlier trial (in exact, an earlier execution of the trial); a roll \
+     lasts as long as the trial that rolled it: keep rolls inside trial(), or keep what you read \
+     from them (e.g. r:count(...))"
+        .into()
+}
+
+/// Keeps the face names of the kind of `k` as Lua strings, if not yet kept
+/// for its current generation (see the module notes).
+fn keep_names(lua: &Lua, st: &State, k: usize) -> mlua::Result<()> {
+    let (generation, name, faces) = {
+        let w = st.world.try_borrow().map_err(|_| mlua::Error::runtime("the world is busy"))?;
+        let kind = w.dice.kind(k);
+        if st.rolls.has_names(k, kind) {
+            return Ok(());
+        }
+        let faces: Vec<Option<Rc<str>>> =
+            kind.values.iter().map(|f| if let Face::Sym(s) = f { Some(s.clone()) } else { None }).collect();
+        (kind.generation, kind.name.clone(), faces)
+    };
+    let anchor = match lua.named_registry_value::<Option<Table>>(crate::lua::keys::ROLL_NAMES)? {
+        Some(t) => t,
+        None => {
+            let t = lua.create_table()?;
+            lua.set_named_registry_value(crate::lua::keys::ROLL_NAMES, &t)?;
+            t
+        }
+    };
+    let strings = lua.create_table_with_capacity(faces.len() + 1, 0)?;
+    let kind_name = lua.create_string(name.as_bytes())?;
+    let name_ptr = kind_name.as_bytes().as_ptr() as usize;
+    strings.raw_set("kind", kind_name)?;
+    let mut ptrs = Vec::with_capacity(faces.len());
+    for f in &faces {
+        match f {
+            Some(s) => {
+                let ls = lua.create_string(s.as_bytes())?;
+                ptrs.push(ls.as_bytes().as_ptr() as usize);
+                strings.raw_push(ls)?;
+            }
+            None => ptrs.push(0),
+        }
+    }
+    // The strings are kept before their addresses are trusted, and replaced
+    // together with them.
+    anchor.raw_set(k + 1, strings)?;
+    let mut names = st.rolls.names.borrow_mut();
+    if names.len() <= k {
+        names.resize_with(k + 1, || None);
+    }
+    let numeric = ptrs.contains(&0);
+    names[k] = Some(KindNames { generation, kind: name, name_ptr, ptrs: ptrs.into_boxed_slice(), numeric });
+    Ok(())
+}
+
+/// Stores a roll made by the `dice.roll` fast path as a handle in the trial
+/// arena and pushes it, when in a trial, the arena has room and the kind's
+/// face names are kept; `false` (nothing pushed) otherwise.
+pub fn push_handle(l: crate::lua::raw::fast::Frame<'_>, st: &State, trial: u32, r: &NewRoll) -> bool {
+    if trial == 0 {
+        return false;
+    }
+    let Some(bits) = st.rolls.store(trial, r.header, &r.counts[..r.header.nv as usize]) else { return false };
+    // SAFETY: a fast function's frame has room for one value; pushing a
+    // light userdata allocates nothing and cannot raise.
+    unsafe { ffi::lua_pushlightuserdatatagged(l.raw(), bits as *mut c_void, HANDLE_TAG) };
+    true
+}
+
+/// The kind whose kept name string is at address `p` (the string a fast
+/// path was given), if its names are kept for the kind as it is now (the
+/// full `dice.roll` keeps them the first time it rolls a kind).
+pub fn kind_by_name(st: &State, w: &World, p: usize) -> Option<usize> {
+    let names = st.rolls.names.try_borrow().ok()?;
+    let k = names.iter().position(|e| e.as_ref().is_some_and(|e| e.name_ptr == p))?;
+    let e = names[k].as_ref()?;
+    let kind = w.dice.kinds().get(k)?;
+    e.is_for(kind).then_some(k)
+}
+
+/// Rolls `n` dice of kind `k` for the `dice.roll` fast path (the log off),
+/// as [`roll`] does; `None` for anything unusual (the full function then
+/// rolls instead, nothing having been drawn).
+#[inline(always)]
+pub fn roll_quick(w: &mut World, k: usize, n: u32, counts: &mut [u32]) -> Option<Header> {
+    let rolled = w.dice.roll_start(k, n, counts).ok()?;
+    let die = w.dice.kind(k);
+    let (lazy, epoch) = match rolled {
+        Rolled::Done { .. } => (CONCRETE, 0),
+        Rolled::Lazy { index, epoch, .. } => (index, epoch),
+    };
+    Some(Header { kind: k as u32, generation: die.generation, n, nv: counts.len() as u32, lazy, epoch, faces_at: 0 })
+}
 
 /// How many rolls the faces ring holds.
 const RING: u32 = 64;
@@ -300,7 +535,6 @@ pub fn register(lua: &Lua, st: &Rc<State>) -> mlua::Result<()> {
             };
             push3(roll_count, c"count"); // 3
             push3(roll_count_any, c"count_any"); // 4
-            ffi::lua_createtable(l, 0, 8); // 5: the metatable
             let push5 = |f: ffi::lua_CFunction, name: &'static CStr| {
                 ffi::lua_pushlightuserdata(l, ptr);
                 ffi::lua_pushvalue(l, 1);
@@ -309,28 +543,44 @@ pub fn register(lua: &Lua, st: &Rc<State>) -> mlua::Result<()> {
                 ffi::lua_pushvalue(l, 4);
                 ffi::lua_pushcclosurek(l, f, name.as_ptr(), 5, None);
             };
-            push5(roll_index, c"__index");
-            ffi::lua_setfield(l, 5, c"__index".as_ptr());
-            push5(roll_namecall, c"__namecall");
-            ffi::lua_setfield(l, 5, c"__namecall".as_ptr());
-            push3(roll_len, c"__len");
-            ffi::lua_setfield(l, 5, c"__len".as_ptr());
-            push3(roll_tostring, c"__tostring");
-            ffi::lua_setfield(l, 5, c"__tostring".as_ptr());
-            push3(roll_newindex, c"__newindex");
-            ffi::lua_setfield(l, 5, c"__newindex".as_ptr());
+            push5(roll_namecall, c"__namecall"); // 5
+            push5(roll_index, c"__index"); // 6
+            push3(roll_len, c"__len"); // 7
+            push3(roll_tostring, c"__tostring"); // 8
+            push3(roll_newindex, c"__newindex"); // 9
+                                                 // Two metatables (10: userdata, 11: handles), hash parts of 32
+                                                 // slots for 6-7 keys, `__namecall` and `__index` set first: each
+                                                 // at its main position, found at the first probe.
+            for _ in 0..2 {
+                ffi::lua_createtable(l, 0, 32);
+                let t = ffi::lua_gettop(l);
+                for (i, key) in [c"__namecall", c"__index", c"__len", c"__tostring", c"__newindex"].iter().enumerate() {
+                    ffi::lua_pushvalue(l, 5 + i as c_int);
+                    ffi::lua_setfield(l, t, key.as_ptr());
+                }
+                ffi::lua_pushboolean(l, 0);
+                ffi::lua_setfield(l, t, c"__metatable".as_ptr());
+            }
             ffi::lua_pushstring(l, c"Roll".as_ptr());
-            ffi::lua_setfield(l, 5, c"__type".as_ptr());
-            ffi::lua_pushboolean(l, 0);
-            ffi::lua_setfield(l, 5, c"__metatable".as_ptr());
+            ffi::lua_setfield(l, 10, c"__type".as_ptr());
+            // Handles: one metatable for every light userdata (nothing else
+            // of ours reaches scripts), named by tag for `typeof` (the name
+            // of a tag is set once per Lua state).
+            ffi::lua_pushlightuserdatatagged(l, std::ptr::null_mut(), HANDLE_TAG);
+            ffi::lua_pushvalue(l, 11);
+            ffi::lua_setmetatable(l, -2);
+            ffi::lua_pop(l, 2);
+            ffi::lua_setlightuserdataname(l, HANDLE_TAG, c"Roll".as_ptr());
             ffi::lua_setuserdatametatable(l, ROLL_TAG);
             ffi::lua_settop(l, 0);
         })
     }
 }
 
-/// Makes a roll as a Lua value (for the full `dice.roll` function).
-pub fn new_value(lua: &Lua, header: Header, counts: &[u32]) -> mlua::Result<mlua::Value> {
+/// Makes a roll as a Lua value (for the full `dice.roll` function), and
+/// keeps its kind's face names for `count` and the fast path.
+pub fn new_value(lua: &Lua, st: &State, header: Header, counts: &[u32]) -> mlua::Result<mlua::Value> {
+    keep_names(lua, st, header.kind as usize)?;
     let counts = counts.to_vec();
     // SAFETY: pushes one userdata of the roll tag, filled in at once.
     unsafe { lua.exec_raw::<mlua::Value>((), move |l| push_roll(l, header, &counts)) }
