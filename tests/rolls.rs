@@ -181,3 +181,26 @@ fn count_by_name_cannot_be_fooled_by_collected_strings() {
     )
     .unwrap();
 }
+
+/// A roll returned as a metric, or printed in an error object, is called a
+/// roll (inside trials it is a light userdata handle, not a userdata).
+#[test]
+fn a_roll_in_a_trial_result_or_error_is_called_a_roll() {
+    let (_dir, p) = write(
+        "metric.lua",
+        r#"dice.define("battle", { "soldier", "soldier", "burst", "deadly", "hq", "flag" })
+dice.roll(1, "battle") -- the first roll of a kind is made by the full function
+function trial()
+  return { hits = dice.roll(2, "battle") }
+end"#,
+    );
+    let setup = Setup { script: p, ..Setup::default() };
+    let cfg = SimConfig { setup, vs: None, trials: 3, seed: 1, threads: 1, shard: None, progress: false };
+    let err = sim::run(&cfg).err().expect("an error").to_string();
+    assert!(err.contains("trial() returned a roll for metric 'hits'"), "{err}");
+
+    let host = in_trial();
+    host.exec("dice.roll(1, 'battle') KEPT = dice.roll(3, 'battle')", "test").unwrap();
+    let err = host.exec("error({ roll = KEPT })", "test").unwrap_err().to_string();
+    assert!(err.contains("roll (made in a trial)"), "{err}");
+}

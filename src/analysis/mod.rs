@@ -436,6 +436,14 @@ impl Worker {
             Value::Number(x) => *x,
             Value::Boolean(b) => f64::from(u8::from(*b)),
             Value::Nil => return Ok(()),
+            // Inside trials a roll is a light userdata handle (lua::raw::roll).
+            Value::LightUserData(_) => {
+                return Err(ScriptError::plain(format!(
+                    "trial() returned a roll for metric '{}'; metrics are numbers or booleans: \
+                     return what you read from it (r:count(face), r.total)",
+                    String::from_utf8_lossy(name)
+                )))
+            }
             other => {
                 return Err(ScriptError::plain(format!(
                     "trial() returned {} for metric '{}'; metrics are numbers or booleans",

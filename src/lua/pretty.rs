@@ -275,7 +275,9 @@ impl Printer<'_> {
             }
             Value::Thread(_) => self.atom("coroutine".into()),
             Value::Buffer(b) => self.atom(format!("buffer ({} bytes)", b.len())),
-            Value::LightUserData(_) => self.atom("light userdata".into()),
+            // The only light userdata a script can hold: a roll made inside a
+            // sim/exact trial (lua::raw::roll), whose counts live in the trial.
+            Value::LightUserData(_) => self.atom("roll (made in a trial)".into()),
             Value::Error(e) => self.atom(format!("error: {e}")),
             other => self.atom(other.type_name().to_string()),
         }
