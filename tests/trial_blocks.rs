@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 
 use sandtable::analysis::sim::{self, SimConfig};
-use sandtable::analysis::{trial_seed, Block, MetricNames, Setup, Worker};
+use sandtable::analysis::{trial_seed, Block, MetricNames, Seeded, Setup, Worker};
 use sandtable::battlefield::World;
 use sandtable::lua::ScriptError;
 
@@ -42,21 +42,13 @@ impl Drop for Dir {
 /// Trials `next..end` seeded as `sim` seeds them, each trial's metrics kept
 /// by name.
 struct Record {
-    seed: u64,
-    next: u64,
-    end: u64,
+    trials: Seeded,
     rows: Vec<Vec<(String, u64)>>,
 }
 
 impl Block for Record {
     fn before(&mut self, world: &mut World, template: &World) -> bool {
-        if self.next >= self.end {
-            return false;
-        }
-        world.reset_from(template);
-        world.dice.seed(trial_seed(self.seed, self.next));
-        self.next += 1;
-        true
+        self.trials.before(world, template)
     }
 
     fn after(&mut self, _: &mut World, names: &MetricNames, values: &[f64]) -> bool {
@@ -87,9 +79,9 @@ fn one_by_one(setup: &Setup, seed: u64, n: u64) -> Vec<Vec<(String, u64)>> {
 /// Trials `0..n` in blocks of `block`.
 fn in_blocks(setup: &Setup, seed: u64, n: u64, block: u64) -> Vec<Vec<(String, u64)>> {
     let mut w = Worker::new(setup, seed).expect("worker");
-    let mut rec = Record { seed, next: 0, end: 0, rows: Vec::new() };
-    while rec.next < n {
-        rec.end = (rec.next + block).min(n);
+    let mut rec = Record { trials: Seeded { seed, next: 0, end: 0 }, rows: Vec::new() };
+    while rec.trials.next < n {
+        rec.trials.end = (rec.trials.next + block).min(n);
         w.start_batch();
         w.run_block(&mut rec).expect("block");
     }
@@ -195,10 +187,10 @@ fn a_time_out_in_a_block_names_its_trial_and_the_budget_is_per_trial() {
     );
     // A worker goes on after a time-out: the budget starts again with each trial.
     let mut w = Worker::new(&looping, 3).expect("worker");
-    let mut rec = Record { seed: 3, next: 0, end: 10, rows: Vec::new() };
+    let mut rec = Record { trials: Seeded { seed: 3, next: 0, end: 10 }, rows: Vec::new() };
     let e = w.run_block(&mut rec).expect_err("the fifth trial loops");
     assert!(matches!(e, ScriptError::TimeLimit { ms: 100 }), "{e:?}");
-    assert_eq!((rec.next - 1, rec.rows.len()), (4, 4));
+    assert_eq!((rec.trials.next - 1, rec.rows.len()), (4, 4));
     w.run_block(&mut rec).expect("the trials after it");
     assert_eq!(rec.rows.len(), 9);
     // Twelve trials of 0.25 s of CPU each run in one block under a budget

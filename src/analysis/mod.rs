@@ -508,6 +508,30 @@ pub trait Block {
     fn after(&mut self, world: &mut World, names: &MetricNames, values: &[f64]) -> bool;
 }
 
+/// Trials `next..end` of a seeded run, set up one by one: the world reset
+/// from the template and the dice seeded with [`trial_seed`] — the
+/// [`Block::before`] of `sim` and of its `--vs` variant.
+pub struct Seeded {
+    pub seed: u64,
+    /// The next trial to set up (after a failure, the failed one is `next - 1`).
+    pub next: u64,
+    pub end: u64,
+}
+
+impl Seeded {
+    /// Sets up the next trial on `world`; false when there is none left.
+    #[inline]
+    pub fn before(&mut self, world: &mut World, template: &World) -> bool {
+        if self.next >= self.end {
+            return false;
+        }
+        world.reset_from(template);
+        world.dice.seed(trial_seed(self.seed, self.next));
+        self.next += 1;
+        true
+    }
+}
+
 /// A [`Block`] over a worker's world, as [`trial::run_batch`] drives it.
 struct BlockTrials<'a> {
     state: &'a crate::lua::State,

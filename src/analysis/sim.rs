@@ -17,8 +17,9 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::stats::{Acc, Metrics};
-use super::{trial_seed, AnalysisError, Block, MetricNames, Setup, Worker};
+use super::{trial_seed, AnalysisError, Block, MetricNames, Seeded, Setup, Worker};
 use crate::battlefield::World;
+use crate::lua::ScriptError;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -148,10 +149,7 @@ impl Rows {
 /// trial's seed, add the metrics to `acc` (and keep them in `rows` when a
 /// `--vs` variant needs them for the paired differences).
 struct SimBlock<'a> {
-    seed: u64,
-    /// The next trial to set up (after a failure, the failed one is `next - 1`).
-    next: u64,
-    end: u64,
+    trials: Seeded,
     acc: &'a mut Vec<Acc>,
     rows: Option<&'a mut Rows>,
 }
@@ -159,13 +157,7 @@ struct SimBlock<'a> {
 impl Block for SimBlock<'_> {
     #[inline]
     fn before(&mut self, world: &mut World, template: &World) -> bool {
-        if self.next >= self.end {
-            return false;
-        }
-        world.reset_from(template);
-        world.dice.seed(trial_seed(self.seed, self.next));
-        self.next += 1;
-        true
+        self.trials.before(world, template)
     }
 
     #[inline]
@@ -182,9 +174,7 @@ impl Block for SimBlock<'_> {
 /// differences B − A against A's values of the same trial (`rows`, from
 /// the block's start).
 struct VsBlock<'a> {
-    seed: u64,
-    next: u64,
-    end: u64,
+    trials: Seeded,
     acc: &'a mut Vec<Acc>,
     diff: &'a mut Vec<Acc>,
     /// For each slot of A, the slot of B with the same name.
@@ -197,13 +187,7 @@ struct VsBlock<'a> {
 
 impl Block for VsBlock<'_> {
     fn before(&mut self, world: &mut World, template: &World) -> bool {
-        if self.next >= self.end {
-            return false;
-        }
-        world.reset_from(template);
-        world.dice.seed(trial_seed(self.seed, self.next));
-        self.next += 1;
-        true
+        self.trials.before(world, template)
     }
 
     fn after(&mut self, _: &mut World, names: &MetricNames, values: &[f64]) -> bool {
@@ -211,7 +195,7 @@ impl Block for VsBlock<'_> {
         if self.a_to_b.len() != self.a_names.len() || self.a_to_b.iter().any(Option::is_none) {
             *self.a_to_b = self.a_names.iter().map(|n| names.find(n.as_bytes())).collect();
         }
-        let a = self.rows.get((self.next - 1 - self.start) as usize);
+        let a = self.rows.get((self.trials.next - 1 - self.start) as usize);
         if self.diff.len() < a.len() {
             self.diff.resize_with(a.len(), Acc::default);
         }
@@ -249,6 +233,18 @@ impl Shared<'_> {
         if slot.as_ref().is_none_or(|(t, _)| trial < *t) {
             *slot = Some((trial, e));
         }
+    }
+}
+
+/// What failed in trial `i` on worker `w` (`variant`: which run it was, e.g.
+/// " of the --vs variant"), with the command that replays it alone.
+fn trial_error(w: &mut Worker, seed: u64, i: u64, first: ScriptError, variant: &str) -> AnalysisError {
+    let ts = trial_seed(seed, i);
+    let error = w.explain_failure(ts, first);
+    let replay = super::cli::replay_command(i);
+    AnalysisError {
+        context: format!("trial {i} (dice seed {ts:#x}){variant}; replay it alone with\n  {replay}\n"),
+        error,
     }
 }
 
@@ -293,18 +289,19 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
             b.start_batch();
         }
         rows.clear();
-        let mut block_a =
-            SimBlock { seed: cfg.seed, next: start, end, acc: &mut loc.a, rows: b.is_some().then_some(&mut rows) };
-        let failed_a = a.run_block(&mut block_a).err().map(|e| (block_a.next - 1, e));
+        let mut block_a = SimBlock {
+            trials: Seeded { seed: cfg.seed, next: start, end },
+            acc: &mut loc.a,
+            rows: b.is_some().then_some(&mut rows),
+        };
+        let failed_a = a.run_block(&mut block_a).err().map(|e| (block_a.trials.next - 1, e));
         if let Some(b) = &mut b {
             // B runs the trials A finished: trial i runs on A, then on B,
             // so when A failed on trial j, B's error is the one to report
             // only if it comes before j.
             let end_b = failed_a.as_ref().map_or(end, |(j, _)| *j);
             let mut block_b = VsBlock {
-                seed: cfg.seed,
-                next: start,
-                end: end_b,
+                trials: Seeded { seed: cfg.seed, next: start, end: end_b },
                 acc: &mut loc.b,
                 diff: &mut loc.d,
                 a_to_b: &mut loc.a_to_b,
@@ -313,35 +310,13 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
                 start,
             };
             if let Err(first) = b.run_block(&mut block_b) {
-                let i = block_b.next - 1;
-                let ts = trial_seed(cfg.seed, i);
-                let e = b.explain_failure(ts, first);
-                sh.fail(
-                    i,
-                    AnalysisError {
-                        context: format!(
-                            "trial {i} (dice seed {ts:#x}) of the --vs variant; replay it alone with\n  {}\n",
-                            super::cli::replay_command(i)
-                        ),
-                        error: e,
-                    },
-                );
+                let i = block_b.trials.next - 1;
+                sh.fail(i, trial_error(b, cfg.seed, i, first, " of the --vs variant"));
                 return None;
             }
         }
         if let Some((i, first)) = failed_a {
-            let ts = trial_seed(cfg.seed, i);
-            let e = a.explain_failure(ts, first);
-            sh.fail(
-                i,
-                AnalysisError {
-                    context: format!(
-                        "trial {i} (dice seed {ts:#x}); replay it alone with\n  {}\n",
-                        super::cli::replay_command(i)
-                    ),
-                    error: e,
-                },
-            );
+            sh.fail(i, trial_error(&mut a, cfg.seed, i, first, ""));
             return None;
         }
         sh.done.fetch_add(end - start, Ordering::Relaxed);

@@ -290,6 +290,30 @@ unsafe fn push_faces(l: *mut ffi::lua_State, kinds: &[DieKind], h: *mut Header) 
     }
 }
 
+/// Pushes the faces table the ring keeps for the roll at index 1 (header
+/// `h`) and returns true, or pushes nothing and returns false when the ring
+/// no longer holds it. Reads of the ring's array part do not allocate.
+///
+/// # Safety
+/// `l` is the running Lua state of a roll method call (see `register`), with
+/// room for two values; `h` is the header of the roll at index 1.
+unsafe fn push_cached_faces(l: *mut ffi::lua_State, h: *mut Header) -> bool {
+    // SAFETY: the function's `# Safety` contract; upvalue 3 is the ring.
+    unsafe {
+        let at = (*h).faces_at as ffi::lua_Integer;
+        if at == 0 {
+            return false;
+        }
+        ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), 2 * at);
+        let same = ffi::lua_rawequal(l, -1, 1) != 0;
+        ffi::lua_pop(l, 1);
+        if same {
+            ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), 2 * at + 1);
+        }
+        same
+    }
+}
+
 fn busy() -> String {
     "the world is busy (a rule called back into the API mid-update)".into()
 }
@@ -341,16 +365,8 @@ unsafe fn index_body(l: *mut ffi::lua_State, st: &State, call: Call<'_>) -> Resu
                 Ok(Reply::Num(total as f64))
             }
             b"faces" => {
-                // Reads of the ring's array part do not allocate.
-                let at = (*h).faces_at as ffi::lua_Integer;
-                if at > 0 {
-                    ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), 2 * at);
-                    let same = ffi::lua_rawequal(l, -1, 1) != 0;
-                    ffi::lua_pop(l, 1);
-                    if same {
-                        ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), 2 * at + 1);
-                        return Ok(Reply::Cached);
-                    }
+                if push_cached_faces(l, h) {
+                    return Ok(Reply::Cached);
                 }
                 let mut w = st.world.try_borrow_mut().map_err(|_| busy())?;
                 kind_of(&w, &*h)?;
@@ -496,15 +512,8 @@ unsafe fn index_quick(l: *mut ffi::lua_State) -> Option<c_int> {
                 return None;
             }
             kind_of(&w, &*h).ok()?;
-            let at = (*h).faces_at as ffi::lua_Integer;
-            if at > 0 {
-                ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), 2 * at);
-                let same = ffi::lua_rawequal(l, -1, 1) != 0;
-                ffi::lua_pop(l, 1);
-                if same {
-                    ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), 2 * at + 1);
-                    return Some(1);
-                }
+            if push_cached_faces(l, h) {
+                return Some(1);
             }
             (w.dice.kinds_shared(), h)
         };
