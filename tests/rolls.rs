@@ -204,3 +204,29 @@ end"#,
     let err = host.exec("error({ roll = KEPT })", "test").unwrap_err().to_string();
     assert!(err.contains("roll (made in a trial)"), "{err}");
 }
+
+/// The first roll of a kind in a worker is made by the full function, as a
+/// userdata, not a handle: kept past its trial, it is refused all the same.
+#[test]
+fn a_userdata_roll_kept_across_sim_trials_is_refused() {
+    let (_dir, p) = write(
+        "keep_first.lua",
+        r#"dice.define("battle", { "soldier", "soldier", "burst", "deadly", "hq", "flag" })
+local kept, n = nil, 0
+function trial()
+  n += 1
+  local r = dice.roll(3, "battle")
+  if n == 1 then
+    assert(typeof(r) == "Roll" and type(r) == "userdata")
+    kept = r
+  end
+  if n == 2 then return kept:count("soldier") end
+  return r:count("soldier")
+end"#,
+    );
+    let setup = Setup { script: p, ..Setup::default() };
+    let cfg = SimConfig { setup, vs: None, trials: 5, seed: 1, threads: 1, shard: None, progress: false };
+    let err = sim::run(&cfg).err().expect("an error").to_string();
+    assert!(err.contains("this roll was made in an earlier trial"), "{err}");
+    assert!(err.contains("trial 1 "), "{err}");
+}

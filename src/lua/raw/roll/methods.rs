@@ -88,8 +88,15 @@ unsafe fn header_here(l: *mut ffi::lua_State, st: &State, w: &World) -> Option<*
             return st.rolls.header(w.dice.trial(), bits);
         }
         let h = ffi::lua_touserdatatagged(l, 1, ROLL_TAG) as *mut Header;
-        (!h.is_null()).then_some(h)
+        (!h.is_null() && in_its_trial(&*h, w)).then_some(h)
     }
+}
+
+/// Whether a userdata roll may be read: made outside trials, or in the
+/// world's current trial.
+#[inline(always)]
+fn in_its_trial(h: &Header, w: &World) -> bool {
+    h.trial == 0 || h.trial == w.dice.trial()
 }
 
 /// `r:count(v)` without the general method machinery, the hot case of
@@ -186,6 +193,9 @@ unsafe fn this(l: *mut ffi::lua_State, st: &State, what: &str) -> Result<*mut He
     unsafe {
         let p = ffi::lua_touserdatatagged(l, 1, ROLL_TAG) as *mut Header;
         if !p.is_null() {
+            if (*p).trial != 0 && !in_its_trial(&*p, &*st.world.try_borrow().map_err(|_| busy())?) {
+                return Err(stale());
+            }
             return Ok(p);
         }
         let bits = ffi::lua_tolightuserdatatagged(l, 1, HANDLE_TAG) as usize;

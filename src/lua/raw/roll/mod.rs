@@ -279,7 +279,17 @@ pub fn roll_quick(w: &mut World, k: usize, n: u32, counts: &mut [u32]) -> Option
         Rolled::Done { .. } => (CONCRETE, 0),
         Rolled::Lazy { index, epoch, .. } => (index, epoch),
     };
-    Some(Header { kind: k as u32, generation: die.generation, n, nv: counts.len() as u32, lazy, epoch, faces_at: 0 })
+    let trial = w.dice.trial();
+    Some(Header {
+        kind: k as u32,
+        generation: die.generation,
+        n,
+        nv: counts.len() as u32,
+        lazy,
+        epoch,
+        faces_at: 0,
+        trial,
+    })
 }
 
 /// How many rolls the faces ring holds.
@@ -308,6 +318,9 @@ pub struct Header {
     pub epoch: u32,
     /// Where its faces table is cached in the faces ring (0: not built).
     pub faces_at: u32,
+    /// The `sim`/`exact` trial it was rolled in (`DiceBox::trial`; 0 outside
+    /// trials): a userdata roll kept past its trial is refused like a handle.
+    pub trial: u32,
 }
 
 const HEADER: usize = std::mem::size_of::<Header>();
@@ -367,6 +380,7 @@ pub fn roll(w: &mut World, k: usize, n: u32, reason: &str, counts: &mut [u32]) -
         lazy: CONCRETE,
         epoch: 0,
         faces_at: 0,
+        trial: w.dice.trial(),
     };
     let forced = match rolled {
         Rolled::Done { forced } => forced,
