@@ -108,24 +108,38 @@ fn a_full_arena_falls_back_to_userdata() {
     assert!(matches!(global(&host, "LAST"), mlua::Value::UserData(_)));
 }
 
-#[test]
-fn a_roll_kept_across_sim_trials_is_refused() {
+/// The error `sim` reports for a roll kept from trial `keep` (counting from
+/// 1) and read in the next trial.
+fn kept_roll_error(keep: u32) -> String {
     let (_dir, p) = write(
         "keep.lua",
-        r#"dice.define("battle", { "soldier", "soldier", "burst", "deadly", "hq", "flag" })
+        &format!(
+            r#"dice.define("battle", {{ "soldier", "soldier", "burst", "deadly", "hq", "flag" }})
 local kept, n = nil, 0
 function trial()
   n += 1
   local r = dice.roll(3, "battle")
-  if n == 3 then kept = r end
-  if n == 4 then return kept:count("soldier") end
+  if n == {keep} then kept = r end
+  if n == {keep} + 1 then return kept:count("soldier") end
   return r:count("soldier")
-end"#,
+end"#
+        ),
     );
     let setup = Setup { script: p, ..Setup::default() };
     let cfg = SimConfig { setup, vs: None, trials: 10, seed: 1, threads: 1, shard: None, progress: false };
-    let err = sim::run(&cfg).err().expect("an error");
-    assert!(err.to_string().contains("this roll was made in an earlier trial"), "{err}");
+    sim::run(&cfg).err().expect("an error").to_string()
+}
+
+/// A handle (trial 3's roll), and the first roll of a kind in a worker, made
+/// by the full function as a userdata (trial 1's), are refused alike once
+/// their trial is over; the error names the trial that read them.
+#[test]
+fn a_roll_kept_across_sim_trials_is_refused() {
+    for (keep, read) in [(3, "trial 3 "), (1, "trial 1 ")] {
+        let err = kept_roll_error(keep);
+        assert!(err.contains("this roll was made in an earlier trial"), "{err}");
+        assert!(err.contains(read), "{err}");
+    }
 }
 
 #[test]
@@ -203,30 +217,4 @@ end"#,
     host.exec("dice.roll(1, 'battle') KEPT = dice.roll(3, 'battle')", "test").unwrap();
     let err = host.exec("error({ roll = KEPT })", "test").unwrap_err().to_string();
     assert!(err.contains("roll (made in a trial)"), "{err}");
-}
-
-/// The first roll of a kind in a worker is made by the full function, as a
-/// userdata, not a handle: kept past its trial, it is refused all the same.
-#[test]
-fn a_userdata_roll_kept_across_sim_trials_is_refused() {
-    let (_dir, p) = write(
-        "keep_first.lua",
-        r#"dice.define("battle", { "soldier", "soldier", "burst", "deadly", "hq", "flag" })
-local kept, n = nil, 0
-function trial()
-  n += 1
-  local r = dice.roll(3, "battle")
-  if n == 1 then
-    assert(typeof(r) == "Roll" and type(r) == "userdata")
-    kept = r
-  end
-  if n == 2 then return kept:count("soldier") end
-  return r:count("soldier")
-end"#,
-    );
-    let setup = Setup { script: p, ..Setup::default() };
-    let cfg = SimConfig { setup, vs: None, trials: 5, seed: 1, threads: 1, shard: None, progress: false };
-    let err = sim::run(&cfg).err().expect("an error").to_string();
-    assert!(err.contains("this roll was made in an earlier trial"), "{err}");
-    assert!(err.contains("trial 1 "), "{err}");
 }
