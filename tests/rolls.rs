@@ -58,6 +58,41 @@ say(tostring(getmetatable(R)))
 RESULT = table.concat(out, "\n")
 "#;
 
+/// The direct stack readers of the hot calls (`lua::raw::stack`) are in use:
+/// the Luau built here lays out its stack as they assume. After a Luau
+/// upgrade that moves those fields, this fails (the readers then use the
+/// API instead: correct, but slower).
+#[test]
+fn luau_stack_layout_is_the_one_the_direct_readers_assume() {
+    let _host = Host::new(HostOptions::default()).unwrap();
+    assert!(sandtable::lua::raw::stack::direct(), "Luau's stack layout differs from lua::raw::stack's");
+}
+
+/// With the direct readers off (`SANDTABLE_NO_DIRECT_STACK`), every call
+/// reads its arguments through the API and `sim` gives the same figures, for
+/// roll objects and for the world calls of the reserve artillery.
+#[test]
+fn sim_is_the_same_with_and_without_the_direct_readers() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for script in ["scripts/analysis/ra_dice_roll.lua", "scripts/analysis/ra_bombard.lua"] {
+        let run = |direct: bool| {
+            let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sandtable"));
+            cmd.current_dir(root).args(["sim", script, "--trials", "3000", "--threads", "1", "--seed", "5"]);
+            if !direct {
+                cmd.env("SANDTABLE_NO_DIRECT_STACK", "1");
+            }
+            let out = cmd.output().unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            // All but the timing line.
+            let text = String::from_utf8(out.stdout).unwrap();
+            text.lines().filter(|l| !l.contains(" trials/s)")).collect::<Vec<_>>().join("\n")
+        };
+        let (with, without) = (run(true), run(false));
+        assert!(with.contains("3000 trials"), "{with}");
+        assert_eq!(with, without, "{script}");
+    }
+}
+
 #[test]
 fn handles_and_userdata_answer_every_method_alike() {
     for (kind, faces) in [("battle", r#""soldier", "burst", "soldier""#), ("d6", "1, 2, 1")] {

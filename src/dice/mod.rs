@@ -521,9 +521,10 @@ impl DiceBox {
     /// The common case of `sim`: nothing forced, the generator. Rolls the
     /// pool into `counts` (zeroed first) with the same draws `take_forced`
     /// then `roll_rest` make, without their checks, and returns true; false
-    /// (nothing done) in any other case.
+    /// (nothing done) in any other case, which [`DiceBox::roll_start`] or
+    /// [`DiceBox::roll_into`] then handle.
     #[inline(always)]
-    fn roll_plain(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> bool {
+    pub fn roll_plain(&mut self, kind: usize, n: u32, counts: &mut [u32]) -> bool {
         let (false, Source::Random(rng)) = (self.any_forced, &mut self.source) else { return false };
         if n > MAX_POOL {
             return false;

@@ -23,6 +23,7 @@ impl Host {
             | StdLib::DEBUG;
         let lua = Lua::new_with(libs, LuaOptions::new())?;
         lua.enable_jit(!options.no_jit);
+        raw::stack::check(&lua);
         set_compiler(&lua, &[], options.coverage);
         let limits = Limits {
             time_ms: options.time_ms.unwrap_or(Limits::default().time_ms),

@@ -34,9 +34,9 @@ fast_fn!(counts, |l, st| {
 // address of its name (its Lua string is kept, and Luau interns strings).
 fast_fn!(roll, |l, st| {
     let n = fast::whole_arg(l, 1, 0, crate::dice::MAX_POOL as i64)?;
-    // SAFETY: 2 is an acceptable index of a C function's frame; null for
+    // SAFETY: 2 is an argument index of a C function's frame; 0 for
     // anything but a string.
-    let kind = unsafe { mlua::ffi::lua_tostringatom(l.raw(), 2, std::ptr::null_mut()) } as usize;
+    let kind = unsafe { super::stack::string_ptr(l.raw(), 2) };
     if kind == 0 {
         return None;
     }
@@ -46,18 +46,17 @@ fast_fn!(roll, |l, st| {
         return None;
     }
     let k = super::roll::kind_by_name(st, &w, kind)?;
+    // In a trial: a handle into the trial arena (nothing allocated).
+    if super::roll::push_handle(l, st, &mut w, k, n as u32) {
+        return Some(fast::Out::Pushed(1));
+    }
     let nv = w.dice.kind(k).values.len();
     if nv > super::roll::INLINE {
         return None;
     }
     let mut counts = [0; super::roll::INLINE];
     let header = super::roll::roll_quick(&mut w, k, n as u32, &mut counts[..nv])?;
-    let r = super::roll::NewRoll { header, counts };
-    // In a trial: a handle into the trial arena (nothing allocated).
-    if super::roll::push_handle(l, st, w.dice.trial(), &r) {
-        return Some(fast::Out::Pushed(1));
-    }
-    Some(fast::Out::Roll(r))
+    Some(fast::Out::Roll(super::roll::NewRoll { header, counts }))
 });
 
 /// A string argument's bytes, unchecked as UTF-8 (a kind name compared byte
@@ -70,16 +69,11 @@ fn name_bytes<'call>(l: fast::Frame<'call>, i: std::os::raw::c_int) -> Option<&'
 /// The optional reason (argument 3) is nil, absent or UTF-8 text, as the
 /// full function requires. With the log off it is not otherwise read.
 fn reason_ok(l: fast::Frame<'_>) -> Option<()> {
-    let mut len = 0usize;
-    // SAFETY: 3 is an acceptable index of a C function's frame; a string's
-    // bytes stay on the stack, unchanged, while the call runs.
-    unsafe {
-        let p = mlua::ffi::lua_tolstringatom(l.raw(), 3, &mut len, std::ptr::null_mut()) as *const u8;
-        if p.is_null() {
-            let t = mlua::ffi::lua_type(l.raw(), 3);
-            return (t == mlua::ffi::LUA_TNONE || t == mlua::ffi::LUA_TNIL).then_some(());
+    match fast::string_bytes(l, 3) {
+        Some(b) => fast::ascii_or_utf8(b).map(|_| ()),
+        None => {
+            let t = l.type_of(3);
+            (t == mlua::ffi::LUA_TNONE || t == mlua::ffi::LUA_TNIL).then_some(())
         }
-        let b = std::slice::from_raw_parts(p, len);
-        (b.is_ascii() || std::str::from_utf8(b).is_ok()).then_some(())
     }
 }

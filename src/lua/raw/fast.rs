@@ -105,6 +105,21 @@ impl Frame<'_> {
     fn readable(self, i: c_int) -> bool {
         (1..=ffi::LUA_MINSTACK).contains(&i) || (i < 0 && -i <= self.top)
     }
+
+    /// `lua_type` of a readable index (`LUA_TNONE` for any other).
+    pub fn type_of(self, i: c_int) -> c_int {
+        if !self.readable(i) {
+            return ffi::LUA_TNONE;
+        }
+        // SAFETY: a readable index of a live frame.
+        unsafe {
+            if i > 0 {
+                super::stack::type_of(self.l, i)
+            } else {
+                ffi::lua_type(self.l, i)
+            }
+        }
+    }
 }
 
 /// The body of a fast function: what to return, or `None` to hand the call
@@ -132,6 +147,8 @@ pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
         let top = ffi::lua_gettop(l);
         let frame = Frame { l, top, _call: PhantomData };
         match catch_unwind(AssertUnwindSafe(|| body(frame, st))) {
+            // Already on the stack (the commonest answer): no call to `push`.
+            Ok(Some(Out::Pushed(n))) => n,
             Ok(Some(out)) => push(l, st, out),
             _ => {
                 st.fast_misses.set(st.fast_misses.get() + 1);
@@ -335,13 +352,19 @@ pub fn hex_arg(f: Frame<'_>, i: c_int) -> Option<Hex> {
     if !f.readable(i) {
         return None;
     }
-    // SAFETY: a readable index of a live frame; null for anything but a vector.
-    let v = unsafe { ffi::lua_tovector(f.l, i) };
-    if v.is_null() {
-        return None;
-    }
-    // SAFETY: a vector's components are three floats.
-    let (q, r) = unsafe { (*v, *v.add(1)) };
+    let [q, r, _] = if i > 0 {
+        // SAFETY: an argument index of a live frame.
+        unsafe { super::stack::vector(f.l, i)? }
+    } else {
+        // SAFETY: a readable index of a live frame; null for anything but a vector.
+        unsafe {
+            let v = ffi::lua_tovector(f.l, i);
+            if v.is_null() {
+                return None;
+            }
+            [*v, *v.add(1), *v.add(2)]
+        }
+    };
     Some(Hex::new(whole_f32(q)?, whole_f32(r)?))
 }
 
@@ -370,15 +393,20 @@ pub fn string_bytes<'call>(f: Frame<'call>, i: c_int) -> Option<&'call [u8]> {
     if !f.readable(i) {
         return None;
     }
-    let mut len = 0usize;
     // SAFETY: a readable index of a live frame; null for anything but a
     // string, whose bytes stay on the stack, unchanged, until the call
     // returns, which the frame's lifetime bounds.
     unsafe {
-        let p = ffi::lua_tolstringatom(f.l, i, &mut len, std::ptr::null_mut()) as *const u8;
-        if p.is_null() {
-            return None;
-        }
+        let (p, len) = if i > 0 {
+            super::stack::string_bytes(f.l, i)?
+        } else {
+            let mut len = 0usize;
+            let p = ffi::lua_tolstringatom(f.l, i, &mut len, std::ptr::null_mut()) as *const u8;
+            if p.is_null() {
+                return None;
+            }
+            (p, len)
+        };
         Some(std::slice::from_raw_parts(p, len))
     }
 }
@@ -399,8 +427,7 @@ pub fn opt_str_arg<'call>(f: Frame<'call>, i: c_int) -> Option<&'call str> {
     if !f.readable(i) {
         return None;
     }
-    // SAFETY: a readable index of a live frame.
-    if unsafe { ffi::lua_type(f.l, i) } <= ffi::LUA_TNIL {
+    if f.type_of(i) <= ffi::LUA_TNIL {
         return Some("");
     }
     str_arg(f, i)
@@ -413,6 +440,9 @@ pub fn num_arg(f: Frame<'_>, i: c_int) -> Option<f64> {
     }
     // SAFETY: a readable index of a live frame.
     unsafe {
+        if i > 0 {
+            return super::stack::number(f.l, i);
+        }
         if ffi::lua_type(f.l, i) != ffi::LUA_TNUMBER {
             return None;
         }

@@ -9,6 +9,7 @@ use mlua::ffi;
 
 use super::*;
 use crate::dice::{DieKind, Face};
+use crate::lua::raw::stack;
 use crate::lua::State;
 
 /// Reads a face argument; `None` for anything but a string or a number.
@@ -83,7 +84,7 @@ unsafe fn header_here(l: *mut ffi::lua_State, st: &State, w: &World) -> Option<*
     // SAFETY: the function's `# Safety` contract; index 1 is an argument.
     unsafe {
         // Handles first: the common case in `sim` and `exact`.
-        let bits = ffi::lua_tolightuserdatatagged(l, 1, HANDLE_TAG) as usize;
+        let bits = stack::light(l, 1, HANDLE_TAG);
         if bits & HANDLE_BIT != 0 {
             return st.rolls.header(w.dice.trial(), bits);
         }
@@ -128,7 +129,7 @@ unsafe fn count_quick(l: *mut ffi::lua_State) -> Option<Result<u32, String>> {
         let mut set = Set::default();
         let mut n = 0;
         let counts = counts_of(h);
-        let p = ffi::lua_tostringatom(l, 2, std::ptr::null_mut()) as usize;
+        let p = stack::string_ptr(l, 2);
         if p != 0 {
             // A string: the kept face names by address (see the module notes).
             let names = st.rolls.names.borrow();
@@ -144,9 +145,8 @@ unsafe fn count_quick(l: *mut ffi::lua_State) -> Option<Result<u32, String>> {
                 }
             }
         } else {
-            match ffi::lua_type(l, 2) {
-                ffi::LUA_TNUMBER => {
-                    let x = ffi::lua_tonumberx(l, 2, std::ptr::null_mut());
+            match stack::number(l, 2) {
+                Some(x) => {
                     for (i, (f, &c)) in kind.values.iter().zip(counts.iter()).enumerate() {
                         if matches!(f, Face::Num(v) if *v as f64 == x) {
                             set.0[i / 64] |= 1 << (i % 64);
@@ -154,7 +154,7 @@ unsafe fn count_quick(l: *mut ffi::lua_State) -> Option<Result<u32, String>> {
                         }
                     }
                 }
-                _ => return None,
+                None => return None,
             }
         }
         if lazy {
@@ -175,7 +175,7 @@ unsafe fn count_call(l: *mut ffi::lua_State) -> c_int {
     unsafe {
         match count_quick(l) {
             Some(Ok(n)) => {
-                ffi::lua_pushnumber(l, n as f64);
+                stack::push_number(l, n as f64);
                 1
             }
             Some(Err(msg)) => raise(l, msg),
@@ -256,7 +256,7 @@ unsafe fn push_reply(l: *mut ffi::lua_State, reply: Reply) -> c_int {
             Reply::Name(s) => crate::lua::raw::fast::push_str(l, &s),
             Reply::Upvalue(i) => ffi::lua_pushvalue(l, ffi::lua_upvalueindex(i)),
             Reply::Cached => {}
-            Reply::Faces(kinds, h) => push_faces(l, &kinds, h),
+            Reply::Faces(kinds, h) => push_faces(l, state(l), &kinds, h),
         }
         1
     }
@@ -269,7 +269,7 @@ unsafe fn push_reply(l: *mut ffi::lua_State, reply: Reply) -> c_int {
 /// `l` is the running Lua state of a roll method call (see `register`), with
 /// no borrow alive (pushing may allocate); `h` is the header of the roll at
 /// index 1 and `kinds` the world's kinds.
-unsafe fn push_faces(l: *mut ffi::lua_State, kinds: &[DieKind], h: *mut Header) {
+unsafe fn push_faces(l: *mut ffi::lua_State, st: &State, kinds: &[DieKind], h: *mut Header) {
     // SAFETY: the function's `# Safety` contract.
     unsafe {
         let kind = &kinds[(*h).kind as usize];
@@ -280,47 +280,32 @@ unsafe fn push_faces(l: *mut ffi::lua_State, kinds: &[DieKind], h: *mut Header) 
             for _ in 0..c {
                 i += 1;
                 match v {
-                    Face::Num(x) => ffi::lua_pushnumber(l, *x as f64),
+                    // One value pushed at a time: within the frame's room.
+                    Face::Num(x) => stack::push_number(l, *x as f64),
                     Face::Sym(s) => crate::lua::raw::fast::push_str(l, s),
                 }
                 ffi::lua_rawseti(l, -2, i);
             }
         }
-        // Into the ring: the roll at 2i, its faces at 2i+1.
-        let i = RING_NEXT.with(|c| {
-            let i = c.get() % RING + 1;
-            c.set(i);
-            i
-        });
-        ffi::lua_pushvalue(l, 1);
-        ffi::lua_rawseti(l, ffi::lua_upvalueindex(3), 2 * i as ffi::lua_Integer);
+        let slot = st.rolls.ring_take(h);
         ffi::lua_pushvalue(l, -1);
-        ffi::lua_rawseti(l, ffi::lua_upvalueindex(3), 2 * i as ffi::lua_Integer + 1);
-        (*h).faces_at = i;
+        ffi::lua_rawseti(l, ffi::lua_upvalueindex(3), slot as ffi::lua_Integer);
     }
 }
 
-/// Pushes the faces table the ring keeps for the roll at index 1 (header
-/// `h`) and returns true, or pushes nothing and returns false when the ring
-/// no longer holds it. Reads of the ring's array part do not allocate.
+/// Pushes the faces table the ring keeps for the roll with header `h` and
+/// returns true, or pushes nothing and returns false when the ring no longer
+/// holds it. Reads of the ring's array part do not allocate.
 ///
 /// # Safety
 /// `l` is the running Lua state of a roll method call (see `register`), with
-/// room for two values; `h` is the header of the roll at index 1.
-unsafe fn push_cached_faces(l: *mut ffi::lua_State, h: *mut Header) -> bool {
+/// room for one value; `h` is the header of the roll at index 1.
+unsafe fn push_cached_faces(l: *mut ffi::lua_State, st: &State, h: *mut Header) -> bool {
     // SAFETY: the function's `# Safety` contract; upvalue 3 is the ring.
     unsafe {
-        let at = (*h).faces_at as ffi::lua_Integer;
-        if at == 0 {
-            return false;
-        }
-        ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), 2 * at);
-        let same = ffi::lua_rawequal(l, -1, 1) != 0;
-        ffi::lua_pop(l, 1);
-        if same {
-            ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), 2 * at + 1);
-        }
-        same
+        let Some(slot) = st.rolls.ring_slot(h) else { return false };
+        ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), slot as ffi::lua_Integer);
+        true
     }
 }
 
@@ -375,7 +360,7 @@ unsafe fn index_body(l: *mut ffi::lua_State, st: &State, call: Call<'_>) -> Resu
                 Ok(Reply::Num(total as f64))
             }
             b"faces" => {
-                if push_cached_faces(l, h) {
+                if push_cached_faces(l, st, h) {
                     return Ok(Reply::Cached);
                 }
                 let mut w = st.world.try_borrow_mut().map_err(|_| busy())?;
@@ -504,11 +489,7 @@ unsafe fn index_quick(l: *mut ffi::lua_State) -> Option<c_int> {
     // the ring (upvalue 3) is read without allocating while the world is
     // borrowed; the faces are built after the borrow ends.
     unsafe {
-        let mut len = 0usize;
-        let p = ffi::lua_tolstringatom(l, 2, &mut len, std::ptr::null_mut()) as *const u8;
-        if p.is_null() {
-            return None;
-        }
+        let (p, len) = stack::string_bytes(l, 2)?;
         let key = std::slice::from_raw_parts(p, len);
         let st = state(l);
         let (kinds, h) = {
@@ -522,12 +503,12 @@ unsafe fn index_quick(l: *mut ffi::lua_State) -> Option<c_int> {
                 return None;
             }
             kind_of(&w, &*h).ok()?;
-            if push_cached_faces(l, h) {
+            if push_cached_faces(l, st, h) {
                 return Some(1);
             }
             (w.dice.kinds_shared(), h)
         };
-        push_faces(l, &kinds, h);
+        push_faces(l, st, &kinds, h);
         Some(1)
     }
 }

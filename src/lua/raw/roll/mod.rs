@@ -34,12 +34,12 @@
 //! for), and Luau interns every string, so a string with a face's bytes is
 //! that very string while it is kept.
 //!
-//! `r.faces` builds its table once and keeps it in the *faces ring*, a table
-//! of the last `RING` rolls whose faces were read: slot 2i holds the roll,
-//! 2i+1 its faces table, and the roll remembers i. Reading `faces` again
-//! returns the same table while the ring still holds the roll (checked by
-//! identity), and builds it again otherwise. (A weak table keyed by rolls
-//! cost more than building the table.)
+//! `r.faces` builds its table once and keeps it in the *faces ring*, a Lua
+//! table of the faces of the last `RING` rolls whose faces were read: the
+//! roll remembers its slot i, and the state's [`Rolls`] which roll's header
+//! (by address) owns each slot. Reading `faces` again returns the same table
+//! while the roll still owns its slot, and builds it again otherwise. (A
+//! weak table keyed by rolls cost more than building the table.)
 //!
 //! While `exact` enumerates, a roll may be *lazy*: its dice not forced are
 //! undecided in the dice box ([`crate::dice::LazyRoll`]) until the rule looks
@@ -97,6 +97,47 @@ pub struct Rolls {
     arena: RefCell<Arena>,
     /// Per die kind (by index): its face names' Lua string addresses.
     names: RefCell<Vec<Option<KindNames>>>,
+    /// The kind `dice.roll`'s fast path found last: (its name's address, its index).
+    last_kind: std::cell::Cell<(usize, usize)>,
+    /// Which roll's faces each slot of the faces ring holds.
+    ring: RefCell<Ring>,
+}
+
+/// The Rust side of the faces ring (see the module notes).
+#[derive(Default)]
+struct Ring {
+    /// The slot used last (1..=RING; 0 before the first).
+    last: u32,
+    /// Per slot (index 1..=RING, 0 unused): the address of the header of the
+    /// roll whose faces the slot holds (0: none).
+    owner: Vec<usize>,
+}
+
+impl Rolls {
+    /// Takes the next ring slot for the roll with header `h`; its index.
+    fn ring_take(&self, h: *mut Header) -> u32 {
+        let mut r = self.ring.borrow_mut();
+        if r.owner.is_empty() {
+            r.owner = vec![0; RING as usize + 1];
+        }
+        let i = r.last % RING + 1;
+        r.last = i;
+        r.owner[i as usize] = h as usize;
+        // SAFETY: `h` is a live roll's header (the callers' contract).
+        unsafe { (*h).faces_at = i };
+        i
+    }
+
+    /// The ring slot holding the faces of the roll with header `h`, if any:
+    /// the slot the header names, still owned by this header. A new roll
+    /// starts with `faces_at` 0, so a roll made at the address of an older
+    /// one (a reused arena place or userdata) never finds the older faces.
+    fn ring_slot(&self, h: *mut Header) -> Option<u32> {
+        // SAFETY: `h` is a live roll's header (the callers' contract).
+        let at = unsafe { (*h).faces_at };
+        let r = self.ring.try_borrow().ok()?;
+        (at != 0 && r.owner.get(at as usize) == Some(&(h as usize))).then_some(at)
+    }
 }
 
 /// The face names of a kind as kept Lua strings (see the module notes).
@@ -127,33 +168,6 @@ struct Arena {
 const HEADER_WORDS: usize = HEADER / 4;
 
 impl Rolls {
-    /// Stores a roll of trial `trial` in the arena (emptying it first when
-    /// the trial changed); its handle's bits, or `None` when full.
-    fn store(&self, trial: u32, header: Header, counts: &[u32]) -> Option<usize> {
-        let mut a = self.arena.try_borrow_mut().ok()?;
-        if a.trial != trial {
-            a.trial = trial;
-            a.len = 0;
-            if a.words.is_empty() {
-                a.words = vec![0; ARENA_WORDS];
-            }
-        }
-        let off = a.len;
-        let end = off + HEADER_WORDS + counts.len();
-        if end > a.words.len() {
-            return None;
-        }
-        a.len = end;
-        // SAFETY: `off..end` lies within `words` (checked above); `Header` is
-        // `repr(C)` of `u32`s, so `u32` alignment suffices.
-        unsafe {
-            let p = a.words.as_mut_ptr().add(off);
-            (p as *mut Header).write(header);
-            std::ptr::copy_nonoverlapping(counts.as_ptr(), p.add(HEADER_WORDS), counts.len());
-        }
-        Some(HANDLE_BIT | (trial as usize) << 32 | off)
-    }
-
     /// The header a handle's bits point to, if the handle was made in the
     /// trial `trial` (the world's current one) and the arena holds it.
     fn header(&self, trial: u32, bits: usize) -> Option<*mut Header> {
@@ -243,17 +257,38 @@ fn keep_names(lua: &Lua, st: &State, k: usize) -> mlua::Result<()> {
     Ok(())
 }
 
-/// Stores a roll made by the `dice.roll` fast path as a handle in the trial
-/// arena and pushes it, when in a trial, the arena has room and the kind's
-/// face names are kept; `false` (nothing pushed) otherwise.
-pub fn push_handle(l: crate::lua::raw::fast::Frame<'_>, st: &State, trial: u32, r: &NewRoll) -> bool {
+/// Rolls `n` dice of kind `k` straight into the trial arena for the
+/// `dice.roll` fast path and pushes its handle, when in a trial, the arena
+/// has room and the kind has at most [`INLINE`] values; `false` (nothing
+/// pushed, nothing drawn) otherwise.
+pub fn push_handle(l: crate::lua::raw::fast::Frame<'_>, st: &State, w: &mut World, k: usize, n: u32) -> bool {
+    let trial = w.dice.trial();
     if trial == 0 {
         return false;
     }
-    let Some(bits) = st.rolls.store(trial, r.header, &r.counts[..r.header.nv as usize]) else { return false };
+    let Ok(mut a) = st.rolls.arena.try_borrow_mut() else { return false };
+    if a.trial != trial {
+        a.trial = trial;
+        a.len = 0;
+        if a.words.is_empty() {
+            a.words = vec![0; ARENA_WORDS];
+        }
+    }
+    let nv = w.dice.kind(k).values.len();
+    let off = a.len;
+    let end = off + HEADER_WORDS + nv;
+    if nv > INLINE || end > a.words.len() {
+        return false;
+    }
+    let (head, counts) = a.words[off..end].split_at_mut(HEADER_WORDS);
+    let Some(header) = roll_quick(w, k, n, counts) else { return false };
+    // SAFETY: `head` is `HEADER_WORDS` words of the arena; `Header` is
+    // `repr(C)` of `u32`s, so `u32` alignment suffices.
+    unsafe { (head.as_mut_ptr() as *mut Header).write(header) };
+    a.len = end;
     // SAFETY: a fast function's frame has room for one value; pushing a
     // light userdata allocates nothing and cannot raise.
-    unsafe { ffi::lua_pushlightuserdatatagged(l.raw(), bits as *mut c_void, HANDLE_TAG) };
+    unsafe { crate::lua::raw::stack::push_light(l.raw(), HANDLE_BIT | (trial as usize) << 32 | off, HANDLE_TAG) };
     true
 }
 
@@ -262,10 +297,18 @@ pub fn push_handle(l: crate::lua::raw::fast::Frame<'_>, st: &State, trial: u32, 
 /// full `dice.roll` keeps them the first time it rolls a kind).
 pub fn kind_by_name(st: &State, w: &World, p: usize) -> Option<usize> {
     let names = st.rolls.names.try_borrow().ok()?;
-    let k = names.iter().position(|e| e.as_ref().is_some_and(|e| e.name_ptr == p))?;
-    let e = names[k].as_ref()?;
-    let kind = w.dice.kinds().get(k)?;
-    e.is_for(kind).then_some(k)
+    let named = |k: usize| names.get(k).and_then(Option::as_ref).filter(|e| e.name_ptr == p);
+    // The kind found last first: rules roll the same kind again and again.
+    let (last_p, last_k) = st.rolls.last_kind.get();
+    let (k, e) = match named(last_k) {
+        Some(e) if last_p == p => (last_k, e),
+        _ => {
+            let k = (0..names.len()).find(|&k| named(k).is_some())?;
+            st.rolls.last_kind.set((p, k));
+            (k, named(k)?)
+        }
+    };
+    e.is_for(w.dice.kinds().get(k)?).then_some(k)
 }
 
 /// Rolls `n` dice of kind `k` for the `dice.roll` fast path (the log off),
@@ -273,12 +316,16 @@ pub fn kind_by_name(st: &State, w: &World, p: usize) -> Option<usize> {
 /// rolls instead, nothing having been drawn).
 #[inline(always)]
 pub fn roll_quick(w: &mut World, k: usize, n: u32, counts: &mut [u32]) -> Option<Header> {
-    let rolled = w.dice.roll_start(k, n, counts).ok()?;
-    let die = w.dice.kind(k);
-    let (lazy, epoch) = match rolled {
-        Rolled::Done { .. } => (CONCRETE, 0),
-        Rolled::Lazy { index, epoch, .. } => (index, epoch),
+    // `sim`'s case first: nothing forced, nothing to enumerate.
+    let (lazy, epoch) = if w.dice.roll_plain(k, n, counts) {
+        (CONCRETE, 0)
+    } else {
+        match w.dice.roll_start(k, n, counts).ok()? {
+            Rolled::Done { .. } => (CONCRETE, 0),
+            Rolled::Lazy { index, epoch, .. } => (index, epoch),
+        }
     };
+    let die = w.dice.kind(k);
     let trial = w.dice.trial();
     Some(Header {
         kind: k as u32,
@@ -294,12 +341,6 @@ pub fn roll_quick(w: &mut World, k: usize, n: u32, counts: &mut [u32]) -> Option
 
 /// How many rolls the faces ring holds.
 const RING: u32 = 64;
-
-thread_local! {
-    /// The ring slot used last (shared by the Lua states of a thread: a slot
-    /// is only trusted when it holds the very roll asking).
-    static RING_NEXT: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
 
 /// `Header::lazy` of a roll whose counts are final.
 const CONCRETE: u32 = u32::MAX;
@@ -531,8 +572,8 @@ pub fn register(lua: &Lua, st: &Rc<State>) -> mlua::Result<()> {
     let raise: Function =
         lua.create_function(|_, msg: String| -> mlua::Result<()> { Err(mlua::Error::runtime(msg)) })?;
     // The ring, its array part made up front (no allocation when used).
-    let cache = lua.create_table_with_capacity(2 * RING as usize + 2, 0)?;
-    for i in 1..=(2 * RING as usize + 1) {
+    let cache = lua.create_table_with_capacity(RING as usize, 0)?;
+    for i in 1..=RING as usize {
         cache.raw_set(i, false)?;
     }
     let ptr = Rc::as_ptr(st) as *mut c_void;

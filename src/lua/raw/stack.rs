@@ -1,0 +1,379 @@
+//! A C function's arguments read, and its number or handle results pushed,
+//! straight on Luau's stack.
+//!
+//! Each Luau API call (`lua_type`, `lua_tonumberx`, `lua_tostringatom`,
+//! `lua_pushnumber`, ...) costs 15-35 instructions, mostly its own prologue
+//! and index checks, where the read itself is two loads. The hottest calls of
+//! a trial (`r:count`, `dice.roll`, the world fast paths) read two or three
+//! arguments each, millions of times a second.
+//!
+//! These readers use Luau's layout directly: a value slot (`TValue`, in
+//! `VM/src/lobject.h`) is 16 bytes, the value first, its type tag at byte 12,
+//! a light userdata's tag at byte 8; a string's bytes start 24 bytes into its
+//! `TString`, its length at byte 20; `lua_State` (`VM/src/lstate.h`) begins
+//! with 8 bytes of header, then `top` and `base`. That layout has not changed
+//! in years, but nothing promises it, so it is trusted only once [`check`]
+//! has compared it with the API's own answers in the running process (for
+//! values of every kind read here); until then, and if it ever differs, every
+//! function here calls the API instead. `tests/rolls.rs` fails if the check
+//! does not pass, so a Luau upgrade that moves these fields is noticed rather
+//! than silently slower, and compares `sim` output with the environment
+//! variable `SANDTABLE_NO_DIRECT_STACK` set (which turns the direct readers
+//! off) and without.
+
+use std::os::raw::{c_int, c_void};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
+
+use mlua::{ffi, Lua};
+
+/// Luau's value slot (`TValue`), as [`check`] confirms it.
+#[repr(C)]
+struct Slot {
+    value: u64,
+    extra: i32,
+    tt: i32,
+}
+
+/// The head of Luau's `lua_State`: 8 bytes of header and flags, then the
+/// first free slot and the current function's first argument.
+#[repr(C)]
+struct Head {
+    _header: u64,
+    top: *mut Slot,
+    base: *mut Slot,
+}
+
+/// Where a string's bytes start in its `TString`, and where its length is.
+const STRING_DATA: usize = 24;
+const STRING_LEN: usize = 20;
+
+/// Set once [`check`] has confirmed the layout.
+static DIRECT: AtomicBool = AtomicBool::new(false);
+static CHECKED: Once = Once::new();
+
+/// Confirms the layout (once per process) with values pushed through the API.
+pub fn check(lua: &Lua) {
+    CHECKED.call_once(|| {
+        if std::env::var_os("SANDTABLE_NO_DIRECT_STACK").is_some() {
+            return;
+        }
+        // SAFETY: pushes values through the API on the callback's own frame
+        // and reads them back both ways; it reads the head of `lua_State` as
+        // integers, and dereferences the slots it names only once they agree
+        // with `lua_gettop` before and after a push.
+        let ok = unsafe { lua.exec_raw::<bool>((), |l| ffi::lua_pushboolean(l, layout_holds(l) as c_int)) };
+        DIRECT.store(ok.unwrap_or(false), Ordering::Relaxed);
+    });
+}
+
+/// Whether the direct readers are in use (the layout check passed).
+pub fn direct() -> bool {
+    DIRECT.load(Ordering::Relaxed)
+}
+
+/// The check itself.
+///
+/// # Safety
+/// `l` is the running state of a C function with room for 8 values.
+unsafe fn layout_holds(l: *mut ffi::lua_State) -> bool {
+    // SAFETY: the function's contract; see `check`.
+    unsafe {
+        let head = l as *const Head;
+        let words = |h: *const Head| {
+            let w = h as *const usize;
+            (w.add(1).read_unaligned(), w.add(2).read_unaligned())
+        };
+        let n0 = ffi::lua_gettop(l);
+        let (top0, base0) = words(head);
+        if top0.wrapping_sub(base0) != n0 as usize * 16 {
+            return false;
+        }
+        ffi::lua_pushnumber(l, 2.5);
+        let (top1, base1) = words(head);
+        if top1 != top0 + 16 || base1 != base0 {
+            return false;
+        }
+        let probe = 0x5a5a_0000_usize as *mut c_void;
+        ffi::lua_pushlightuserdatatagged(l, probe, 3);
+        ffi::lua_pushstring(l, c"sandtable".as_ptr());
+        ffi::lua_pushvector(l, 1.0, -2.0, 3.0);
+        ffi::lua_pushboolean(l, 1);
+        ffi::lua_pushnil(l);
+        let n = ffi::lua_gettop(l);
+        let mut ok = words(head).0 == top0 + 16 * (n - n0) as usize;
+        for i in n0 + 1..=n {
+            ok &= raw::slot(l, i).is_some_and(|s| s.tt == ffi::lua_type(l, i));
+        }
+        ok = ok
+            && raw::number(l, n0 + 1) == Some(2.5)
+            && raw::light(l, n0 + 2, 3) == probe as usize
+            && raw::light(l, n0 + 2, 4) == 0
+            && raw::light(l, n0 + 1, 3) == 0
+            && raw::string_ptr(l, n0 + 3) == ffi::lua_tostringatom(l, n0 + 3, std::ptr::null_mut()) as usize
+            && raw::string_bytes(l, n0 + 3).is_some_and(|(p, len)| {
+                let mut api_len = 0;
+                let api = ffi::lua_tolstring(l, n0 + 3, &mut api_len) as *const u8;
+                p == api && len == api_len && len == 9
+            })
+            && raw::vector(l, n0 + 4).is_some_and(|v| v == [1.0, -2.0, 3.0])
+            && raw::string_ptr(l, n0 + 4) == 0
+            && raw::number(l, n0 + 3).is_none()
+            && raw::slot(l, n + 1).is_none();
+        if !ok {
+            ffi::lua_settop(l, n0);
+            return false;
+        }
+        // A push, checked against the API's read.
+        raw::push_number(l, -7.25);
+        raw::push_light(l, probe as usize, 5);
+        ok = ffi::lua_gettop(l) == n + 2
+            && ffi::lua_tonumberx(l, n + 1, std::ptr::null_mut()) == -7.25
+            && ffi::lua_tolightuserdatatagged(l, n + 2, 5) == probe;
+        ffi::lua_settop(l, n0);
+        ok
+    }
+}
+
+/// The accessors, with the layout assumed (each public function below calls
+/// its namesake once [`direct`] says the layout holds, the API otherwise).
+mod raw {
+    use super::*;
+
+    /// Argument `i` (1-based) of the running C function; `None` past the last.
+    ///
+    /// # Safety
+    /// `l` is the running state of a C function, `i >= 1`, and the layout
+    /// holds (or this is the check finding out, see `layout_holds`).
+    #[inline(always)]
+    pub unsafe fn slot<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a Slot> {
+        // SAFETY: the function's contract: a slot below `top` is a live slot
+        // of this frame.
+        unsafe {
+            let head = &*(l as *const Head);
+            let p = head.base.wrapping_add(i as usize - 1);
+            (p < head.top).then(|| &*p)
+        }
+    }
+
+    /// # Safety
+    /// As for [`slot`].
+    #[inline(always)]
+    pub unsafe fn number(l: *mut ffi::lua_State, i: c_int) -> Option<f64> {
+        // SAFETY: the function's contract.
+        let s = unsafe { slot(l, i)? };
+        (s.tt == ffi::LUA_TNUMBER).then(|| f64::from_bits(s.value))
+    }
+
+    /// # Safety
+    /// As for [`slot`].
+    #[inline(always)]
+    pub unsafe fn light(l: *mut ffi::lua_State, i: c_int, tag: c_int) -> usize {
+        // SAFETY: the function's contract.
+        match unsafe { slot(l, i) } {
+            Some(s) if s.tt == ffi::LUA_TLIGHTUSERDATA && s.extra == tag => s.value as usize,
+            _ => 0,
+        }
+    }
+
+    /// # Safety
+    /// As for [`slot`].
+    #[inline(always)]
+    pub unsafe fn string_ptr(l: *mut ffi::lua_State, i: c_int) -> usize {
+        // SAFETY: the function's contract.
+        match unsafe { slot(l, i) } {
+            Some(s) if s.tt == ffi::LUA_TSTRING => s.value as usize + STRING_DATA,
+            _ => 0,
+        }
+    }
+
+    /// # Safety
+    /// As for [`slot`].
+    #[inline(always)]
+    pub unsafe fn string_bytes(l: *mut ffi::lua_State, i: c_int) -> Option<(*const u8, usize)> {
+        // SAFETY: the function's contract; a string slot's value is its `TString`.
+        unsafe {
+            let s = slot(l, i)?;
+            if s.tt != ffi::LUA_TSTRING {
+                return None;
+            }
+            let ts = s.value as *const u8;
+            Some((ts.add(STRING_DATA), (ts.add(STRING_LEN) as *const u32).read() as usize))
+        }
+    }
+
+    /// # Safety
+    /// As for [`slot`].
+    #[inline(always)]
+    pub unsafe fn vector(l: *mut ffi::lua_State, i: c_int) -> Option<[f32; 3]> {
+        // SAFETY: the function's contract; a vector's components are the
+        // value's two floats and the extra word.
+        let s = unsafe { slot(l, i)? };
+        if s.tt != ffi::LUA_TVECTOR {
+            return None;
+        }
+        let lo = s.value;
+        Some([f32::from_bits(lo as u32), f32::from_bits((lo >> 32) as u32), f32::from_bits(s.extra as u32)])
+    }
+
+    /// # Safety
+    /// `l` is the running state of a C function with room for one more
+    /// value, and the layout holds.
+    #[inline(always)]
+    pub unsafe fn push_number(l: *mut ffi::lua_State, x: f64) {
+        // SAFETY: the function's contract: `top` is a free slot of this frame.
+        unsafe { push(l, Slot { value: x.to_bits(), extra: 0, tt: ffi::LUA_TNUMBER }) }
+    }
+
+    /// # Safety
+    /// As for [`push_number`].
+    #[inline(always)]
+    pub unsafe fn push_light(l: *mut ffi::lua_State, p: usize, tag: c_int) {
+        // SAFETY: the function's contract.
+        unsafe { push(l, Slot { value: p as u64, extra: tag, tt: ffi::LUA_TLIGHTUSERDATA }) }
+    }
+
+    /// # Safety
+    /// As for [`push_number`]; `s` holds no collectable object.
+    #[inline(always)]
+    unsafe fn push(l: *mut ffi::lua_State, s: Slot) {
+        // SAFETY: the function's contract.
+        unsafe {
+            let head = &mut *(l as *mut Head);
+            head.top.write(s);
+            head.top = head.top.add(1);
+        }
+    }
+}
+
+/// `lua_type(l, i)` for an argument (`i >= 1`).
+///
+/// # Safety
+/// `l` is the running state of a C function; `i >= 1`.
+#[inline(always)]
+pub unsafe fn type_of(l: *mut ffi::lua_State, i: c_int) -> c_int {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            raw::slot(l, i).map_or(ffi::LUA_TNONE, |s| s.tt)
+        } else {
+            ffi::lua_type(l, i)
+        }
+    }
+}
+
+/// A number argument (`i >= 1`), not converting strings.
+///
+/// # Safety
+/// `l` is the running state of a C function; `i >= 1`.
+#[inline(always)]
+pub unsafe fn number(l: *mut ffi::lua_State, i: c_int) -> Option<f64> {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            return raw::number(l, i);
+        }
+        (ffi::lua_type(l, i) == ffi::LUA_TNUMBER).then(|| ffi::lua_tonumberx(l, i, std::ptr::null_mut()))
+    }
+}
+
+/// `lua_tolightuserdatatagged(l, i, tag)` as an address (0 when not one).
+///
+/// # Safety
+/// `l` is the running state of a C function; `i >= 1`.
+#[inline(always)]
+pub unsafe fn light(l: *mut ffi::lua_State, i: c_int, tag: c_int) -> usize {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            raw::light(l, i, tag)
+        } else {
+            ffi::lua_tolightuserdatatagged(l, i, tag) as usize
+        }
+    }
+}
+
+/// The address of a string argument's bytes (0 when not a string): what
+/// `lua_tostringatom` returns. Luau interns strings, so equal addresses mean
+/// equal strings while both are alive.
+///
+/// # Safety
+/// `l` is the running state of a C function; `i >= 1`.
+#[inline(always)]
+pub unsafe fn string_ptr(l: *mut ffi::lua_State, i: c_int) -> usize {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            raw::string_ptr(l, i)
+        } else {
+            ffi::lua_tostringatom(l, i, std::ptr::null_mut()) as usize
+        }
+    }
+}
+
+/// A string argument's bytes and length, without converting numbers.
+///
+/// # Safety
+/// `l` is the running state of a C function; `i >= 1`. The bytes live as
+/// long as the argument stays on the stack.
+#[inline(always)]
+pub unsafe fn string_bytes(l: *mut ffi::lua_State, i: c_int) -> Option<(*const u8, usize)> {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            return raw::string_bytes(l, i);
+        }
+        let mut len = 0usize;
+        let p = ffi::lua_tolstringatom(l, i, &mut len, std::ptr::null_mut()) as *const u8;
+        (!p.is_null()).then_some((p, len))
+    }
+}
+
+/// A vector argument's three components.
+///
+/// # Safety
+/// `l` is the running state of a C function; `i >= 1`.
+#[inline(always)]
+pub unsafe fn vector(l: *mut ffi::lua_State, i: c_int) -> Option<[f32; 3]> {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            return raw::vector(l, i);
+        }
+        let v = ffi::lua_tovector(l, i);
+        (!v.is_null()).then(|| [*v, *v.add(1), *v.add(2)])
+    }
+}
+
+/// `lua_pushnumber`, for a C function that has pushed fewer than
+/// `LUA_MINSTACK` values (the room its frame is given).
+///
+/// # Safety
+/// `l` is the running state of a C function with room for one more value.
+#[inline(always)]
+pub unsafe fn push_number(l: *mut ffi::lua_State, x: f64) {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            raw::push_number(l, x)
+        } else {
+            ffi::lua_pushnumber(l, x)
+        }
+    }
+}
+
+/// `lua_pushlightuserdatatagged`, as [`push_number`].
+///
+/// # Safety
+/// As for [`push_number`].
+#[inline(always)]
+pub unsafe fn push_light(l: *mut ffi::lua_State, p: usize, tag: c_int) {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            raw::push_light(l, p, tag)
+        } else {
+            ffi::lua_pushlightuserdatatagged(l, p as *mut c_void, tag)
+        }
+    }
+}
