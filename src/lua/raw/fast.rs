@@ -139,7 +139,7 @@ pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
     unsafe {
         // The state is the main thread's data (set by `make`); a coroutine's
         // thread has none, and reads the upvalue.
-        let mut st = ffi::lua_getthreaddata(l) as *const State;
+        let mut st = super::stack::thread_data(l) as *const State;
         if st.is_null() {
             st = ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const State;
         }

@@ -48,6 +48,16 @@ struct Head {
 const STRING_DATA: usize = 24;
 const STRING_LEN: usize = 20;
 
+/// Where `lua_State` keeps the name of the method a `NAMECALL` is calling
+/// (a `TString*`) and the thread's data pointer (`lua_getthreaddata`).
+const NAMECALL_AT: usize = 112;
+const THREAD_DATA_AT: usize = 128;
+
+/// Whether the `namecall` field was found where [`NAMECALL_AT`] says, by the
+/// first call of [`namecall`] (it can only be compared inside a method call):
+/// 0 not yet known, 1 yes, 2 no.
+static NAMECALL_DIRECT: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
 /// Set once [`check`] has confirmed the layout.
 static DIRECT: AtomicBool = AtomicBool::new(false);
 static CHECKED: Once = Once::new();
@@ -120,6 +130,15 @@ unsafe fn layout_holds(l: *mut ffi::lua_State) -> bool {
             && raw::string_ptr(l, n0 + 4) == 0
             && raw::number(l, n0 + 3).is_none()
             && raw::slot(l, n + 1).is_none();
+        if !ok {
+            ffi::lua_settop(l, n0);
+            return false;
+        }
+        // The thread's data pointer, set for the check and put back.
+        let data = ffi::lua_getthreaddata(l);
+        ffi::lua_setthreaddata(l, probe);
+        ok = ((l as *const u8).add(THREAD_DATA_AT) as *const usize).read_unaligned() == probe as usize;
+        ffi::lua_setthreaddata(l, data);
         if !ok {
             ffi::lua_settop(l, n0);
             return false;
@@ -242,6 +261,56 @@ mod raw {
             let head = &mut *(l as *mut Head);
             head.top.write(s);
             head.top = head.top.add(1);
+        }
+    }
+}
+
+/// `lua_getthreaddata(l)`.
+///
+/// # Safety
+/// `l` is a live state.
+#[inline(always)]
+pub unsafe fn thread_data(l: *mut ffi::lua_State) -> *mut c_void {
+    // SAFETY: the function's contract; the field's place was checked.
+    unsafe {
+        if direct() {
+            ((l as *const u8).add(THREAD_DATA_AT) as *const *mut c_void).read()
+        } else {
+            ffi::lua_getthreaddata(l)
+        }
+    }
+}
+
+/// `lua_namecallatom(l, NULL)`: the bytes of the method name a `NAMECALL`
+/// is calling (null when none). Its place in `lua_State` is compared with
+/// the API's answer on the first call (only a method call has one to
+/// compare), and read directly from then on if they agree.
+///
+/// # Safety
+/// `l` is the running state of a C function.
+#[inline(always)]
+pub unsafe fn namecall(l: *mut ffi::lua_State) -> *const u8 {
+    // SAFETY: the function's contract; the field is read as an integer until
+    // it has been found equal to the API's answer.
+    unsafe {
+        let field = || ((l as *const u8).add(NAMECALL_AT) as *const usize).read_unaligned();
+        match NAMECALL_DIRECT.load(Ordering::Relaxed) {
+            1 => {
+                let s = field();
+                if s == 0 {
+                    std::ptr::null()
+                } else {
+                    (s + STRING_DATA) as *const u8
+                }
+            }
+            0 if direct() => {
+                let api = ffi::lua_namecallatom(l, std::ptr::null_mut()) as *const u8;
+                let s = field();
+                let same = !api.is_null() && s != 0 && s + STRING_DATA == api as usize;
+                NAMECALL_DIRECT.store(if same { 1 } else { 2 }, Ordering::Relaxed);
+                api
+            }
+            _ => ffi::lua_namecallatom(l, std::ptr::null_mut()) as *const u8,
         }
     }
 }

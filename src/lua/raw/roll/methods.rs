@@ -59,7 +59,7 @@ unsafe fn state<'a>(l: *mut ffi::lua_State) -> &'a State {
     // the host state when set (see `fast::run`), and quicker to read than
     // the upvalue, which a coroutine's thread reads instead.
     unsafe {
-        let st = ffi::lua_getthreaddata(l) as *const State;
+        let st = stack::thread_data(l) as *const State;
         if !st.is_null() {
             return &*st;
         }
@@ -556,7 +556,7 @@ pub(super) unsafe extern "C-unwind" fn roll_newindex(l: *mut ffi::lua_State) -> 
 pub(super) unsafe extern "C-unwind" fn roll_namecall(l: *mut ffi::lua_State) -> c_int {
     // SAFETY: the function's `# Safety` contract.
     unsafe {
-        let p = ffi::lua_namecallatom(l, std::ptr::null_mut()) as *const u8;
+        let p = stack::namecall(l);
         // "count" or "count_any", read byte by byte up to the first that
         // differs (the name ends with a NUL, so no read passes its end).
         if !p.is_null() && b"count".iter().enumerate().all(|(i, &b)| *p.add(i) == b) {
