@@ -23,7 +23,7 @@ fast_fn!(counts, |l, st| {
     for &c in &counts[..nv] {
         // SAFETY: a C function has `LUA_MINSTACK` (20) free slots and a
         // kind here has at most 16 values.
-        unsafe { mlua::ffi::lua_pushnumber(l.raw(), c as f64) };
+        unsafe { super::stack::push_number(l.raw(), c as f64) };
     }
     Some(fast::Out::Pushed(nv as std::os::raw::c_int))
 });

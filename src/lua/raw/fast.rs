@@ -147,8 +147,17 @@ pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
         let top = ffi::lua_gettop(l);
         let frame = Frame { l, top, _call: PhantomData };
         match catch_unwind(AssertUnwindSafe(|| body(frame, st))) {
-            // Already on the stack (the commonest answer): no call to `push`.
+            // The commonest answers without a call to `push` (a fast
+            // function has pushed nothing before, and has room for 20).
             Ok(Some(Out::Pushed(n))) => n,
+            Ok(Some(Out::Num(x))) => {
+                super::stack::push_number(l, x);
+                1
+            }
+            Ok(Some(Out::Bool(b))) => {
+                super::stack::push_bool(l, b);
+                1
+            }
             Ok(Some(out)) => push(l, st, out),
             _ => {
                 st.fast_misses.set(st.fast_misses.get() + 1);
@@ -196,9 +205,9 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
     // SAFETY: as for `push`.
     unsafe {
         match out {
-            Out::Nil => ffi::lua_pushnil(l),
-            Out::Bool(b) => ffi::lua_pushboolean(l, b as c_int),
-            Out::Num(n) => ffi::lua_pushnumber(l, n),
+            Out::Nil => super::stack::push_nil(l),
+            Out::Bool(b) => super::stack::push_bool(l, b),
+            Out::Num(n) => super::stack::push_number(l, n),
             Out::Name(name) => push_name(l, st, name),
             Out::Str(s) => push_str(l, s),
             Out::Text(s) => push_str(l, &s),
@@ -209,11 +218,11 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
                 for name in names {
                     match name {
                         Some(name) => push_name(l, st, name),
-                        None => ffi::lua_pushnil(l),
+                        None => super::stack::push_nil(l),
                     }
                 }
                 for &b in &bools[..n_bools.min(MAX_BOOLS)] {
-                    ffi::lua_pushboolean(l, b as c_int);
+                    super::stack::push_bool(l, b);
                 }
                 return pushed + 2 + n_bools.min(MAX_BOOLS) as c_int;
             }
@@ -415,7 +424,7 @@ pub fn string_bytes<'call>(f: Frame<'call>, i: c_int) -> Option<&'call [u8]> {
 /// call) covers them; the general UTF-8 check is for the rest.
 #[inline]
 pub fn ascii_or_utf8(b: &[u8]) -> Option<&str> {
-    if b.iter().all(|&c| c < 0x80) {
+    if b.is_ascii() {
         // SAFETY: ASCII bytes are valid UTF-8.
         return Some(unsafe { std::str::from_utf8_unchecked(b) });
     }

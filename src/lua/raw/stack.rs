@@ -143,12 +143,20 @@ unsafe fn layout_holds(l: *mut ffi::lua_State) -> bool {
             ffi::lua_settop(l, n0);
             return false;
         }
-        // A push, checked against the API's read.
+        // Pushes, checked against the API's reads.
         raw::push_number(l, -7.25);
         raw::push_light(l, probe as usize, 5);
-        ok = ffi::lua_gettop(l) == n + 2
+        raw::push_bool(l, true);
+        raw::push_bool(l, false);
+        raw::push_nil(l);
+        ok = ffi::lua_gettop(l) == n + 5
             && ffi::lua_tonumberx(l, n + 1, std::ptr::null_mut()) == -7.25
-            && ffi::lua_tolightuserdatatagged(l, n + 2, 5) == probe;
+            && ffi::lua_tolightuserdatatagged(l, n + 2, 5) == probe
+            && ffi::lua_type(l, n + 3) == ffi::LUA_TBOOLEAN
+            && ffi::lua_toboolean(l, n + 3) == 1
+            && ffi::lua_type(l, n + 4) == ffi::LUA_TBOOLEAN
+            && ffi::lua_toboolean(l, n + 4) == 0
+            && ffi::lua_type(l, n + 5) == ffi::LUA_TNIL;
         ffi::lua_settop(l, n0);
         ok
     }
@@ -250,6 +258,22 @@ mod raw {
     pub unsafe fn push_light(l: *mut ffi::lua_State, p: usize, tag: c_int) {
         // SAFETY: the function's contract.
         unsafe { push(l, Slot { value: p as u64, extra: tag, tt: ffi::LUA_TLIGHTUSERDATA }) }
+    }
+
+    /// # Safety
+    /// As for [`push_number`].
+    #[inline(always)]
+    pub unsafe fn push_bool(l: *mut ffi::lua_State, b: bool) {
+        // SAFETY: the function's contract.
+        unsafe { push(l, Slot { value: b as u64, extra: 0, tt: ffi::LUA_TBOOLEAN }) }
+    }
+
+    /// # Safety
+    /// As for [`push_number`].
+    #[inline(always)]
+    pub unsafe fn push_nil(l: *mut ffi::lua_State) {
+        // SAFETY: the function's contract.
+        unsafe { push(l, Slot { value: 0, extra: 0, tt: ffi::LUA_TNIL }) }
     }
 
     /// # Safety
@@ -427,6 +451,38 @@ pub unsafe fn push_number(l: *mut ffi::lua_State, x: f64) {
             raw::push_number(l, x)
         } else {
             ffi::lua_pushnumber(l, x)
+        }
+    }
+}
+
+/// `lua_pushboolean`, as [`push_number`].
+///
+/// # Safety
+/// As for [`push_number`].
+#[inline(always)]
+pub unsafe fn push_bool(l: *mut ffi::lua_State, b: bool) {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            raw::push_bool(l, b)
+        } else {
+            ffi::lua_pushboolean(l, b as c_int)
+        }
+    }
+}
+
+/// `lua_pushnil`, as [`push_number`].
+///
+/// # Safety
+/// As for [`push_number`].
+#[inline(always)]
+pub unsafe fn push_nil(l: *mut ffi::lua_State) {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            raw::push_nil(l)
+        } else {
+            ffi::lua_pushnil(l)
         }
     }
 }

@@ -41,7 +41,7 @@ fast_fn!(fast_at, |l, st| {
     let side = match w.unit_at(h) {
         None => {
             // SAFETY: one value, within the frame's free slots.
-            unsafe { mlua::ffi::lua_pushnil(l.raw()) };
+            unsafe { super::stack::push_nil(l.raw()) };
             None
         }
         Some(i) => {
