@@ -180,9 +180,9 @@ impl Rolls {
             return None;
         }
         // SAFETY: `off` is the start of a roll stored this trial (handles are
-        // made only by `store`), within `len`; the words are never moved.
+        // made only by `push_handle`), within `len`; the words never move.
         let h = unsafe { a.words.as_mut_ptr().add(off) } as *mut Header;
-        // SAFETY: as above: a header written by `store`.
+        // SAFETY: as above: a header written by `push_handle`.
         let nv = unsafe { (*h).nv } as usize;
         (off + HEADER_WORDS + nv <= a.len).then_some(h)
     }
