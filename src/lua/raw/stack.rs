@@ -129,6 +129,8 @@ unsafe fn layout_holds(l: *mut ffi::lua_State) -> bool {
             && raw::vector(l, n0 + 4).is_some_and(|v| v == [1.0, -2.0, 3.0])
             && raw::string_ptr(l, n0 + 4) == 0
             && raw::number(l, n0 + 3).is_none()
+            && raw::boolean(l, n0 + 5) == Some(true)
+            && raw::boolean(l, n0 + 1).is_none()
             && raw::slot(l, n + 1).is_none();
         if !ok {
             ffi::lua_settop(l, n0);
@@ -157,6 +159,8 @@ unsafe fn layout_holds(l: *mut ffi::lua_State) -> bool {
             && ffi::lua_type(l, n + 4) == ffi::LUA_TBOOLEAN
             && ffi::lua_toboolean(l, n + 4) == 0
             && ffi::lua_type(l, n + 5) == ffi::LUA_TNIL;
+        raw::pop_to(l, n + 1);
+        ok &= ffi::lua_gettop(l) == n + 1;
         ffi::lua_settop(l, n0);
         ok
     }
@@ -190,6 +194,28 @@ mod raw {
         // SAFETY: the function's contract.
         let s = unsafe { slot(l, i)? };
         (s.tt == ffi::LUA_TNUMBER).then(|| f64::from_bits(s.value))
+    }
+
+    /// # Safety
+    /// As for [`slot`].
+    #[inline(always)]
+    pub unsafe fn boolean(l: *mut ffi::lua_State, i: c_int) -> Option<bool> {
+        // SAFETY: the function's contract.
+        let s = unsafe { slot(l, i)? };
+        (s.tt == ffi::LUA_TBOOLEAN).then_some(s.value as u32 != 0)
+    }
+
+    /// # Safety
+    /// `l` is the running state of a C function and `i` at most its
+    /// number of values, and the layout holds.
+    #[inline(always)]
+    pub unsafe fn pop_to(l: *mut ffi::lua_State, i: c_int) {
+        // SAFETY: the function's contract: lowering `top` to a slot of this
+        // frame drops values, as `lua_settop` does.
+        unsafe {
+            let head = &mut *(l as *mut Head);
+            head.top = head.base.add(i as usize);
+        }
     }
 
     /// # Safety
@@ -367,6 +393,38 @@ pub unsafe fn number(l: *mut ffi::lua_State, i: c_int) -> Option<f64> {
             return raw::number(l, i);
         }
         (ffi::lua_type(l, i) == ffi::LUA_TNUMBER).then(|| ffi::lua_tonumberx(l, i, std::ptr::null_mut()))
+    }
+}
+
+/// A boolean argument (`i >= 1`).
+///
+/// # Safety
+/// `l` is the running state of a C function; `i >= 1`.
+#[inline(always)]
+pub unsafe fn boolean(l: *mut ffi::lua_State, i: c_int) -> Option<bool> {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            return raw::boolean(l, i);
+        }
+        (ffi::lua_type(l, i) == ffi::LUA_TBOOLEAN).then(|| ffi::lua_toboolean(l, i) != 0)
+    }
+}
+
+/// `lua_settop(l, i)` for `0 <= i <=` the number of values on the stack
+/// (a pop).
+///
+/// # Safety
+/// `l` is the running state of a C function with at least `i >= 0` values.
+#[inline(always)]
+pub unsafe fn pop_to(l: *mut ffi::lua_State, i: c_int) {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            raw::pop_to(l, i)
+        } else {
+            ffi::lua_settop(l, i)
+        }
     }
 }
 

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use mlua::{ffi, Function, Lua, Value};
 
+use super::stack;
 use crate::analysis::MetricNames;
 
 /// Ticks between two clock readings of the budget interrupt.
@@ -277,9 +278,10 @@ unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut MetricNames, values: &mut
             // and a value (the two slots the caller guarantees), both popped
             // before the next call. lua_rawiter walks the table by position
             // (array part, then hash part), without the key lookup lua_next
-            // makes per step. The key is only converted with lua_tolstring
-            // when it is a string, and the name's bytes are Lua's, alive while
-            // the key is on the stack, which is for the whole call to `put_raw`.
+            // makes per step. The key and value are read in place (they are
+            // plain values at `top + 1` and `top + 2`), and the name's bytes
+            // are Lua's, alive while the key is on the stack, which is for the
+            // whole call to `put_raw`.
             unsafe {
                 let mut at = 0;
                 loop {
@@ -287,18 +289,16 @@ unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut MetricNames, values: &mut
                     if at < 0 {
                         break;
                     }
-                    let read = ffi::lua_type(l, -2) == ffi::LUA_TSTRING && {
-                        let mut len = 0usize;
-                        let p = ffi::lua_tolstring(l, -2, &mut len);
-                        put_raw(l, std::slice::from_raw_parts(p.cast::<u8>(), len), names, values)
+                    let read = match stack::string_bytes(l, top + 1) {
+                        Some((p, len)) => put_raw(l, top + 2, std::slice::from_raw_parts(p, len), names, values),
+                        None => false,
                     };
+                    stack::pop_to(l, top);
                     if !read {
-                        ffi::lua_settop(l, top);
                         return false;
                     }
-                    ffi::lua_settop(l, top);
                 }
-                ffi::lua_settop(l, top - 1);
+                stack::pop_to(l, top - 1);
             }
             true
         }
@@ -306,31 +306,37 @@ unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut MetricNames, values: &mut
         ffi::LUA_TNIL => false,
         _ => {
             // SAFETY: the result is on top of the stack, at `top`.
-            let read = unsafe { put_raw(l, b"value", names, values) };
+            let read = unsafe { put_raw(l, top, b"value", names, values) };
             if read {
                 // SAFETY: pops the result, which is at `top`.
-                unsafe { ffi::lua_settop(l, top - 1) };
+                unsafe { stack::pop_to(l, top - 1) };
             }
             read
         }
     }
 }
 
-/// Reads the value on top of the stack as metric `name` (nil: the metric is
+/// Reads the value at index `at` as metric `name` (nil: the metric is
 /// absent). Declines (false) when the value is not a number or a boolean,
 /// not finite within `±MAX_ABS_VALUE`, or a new name is empty or not UTF-8.
 ///
 /// # Safety
-/// `l` must be a state with the value on top of its stack.
-unsafe fn put_raw(l: *mut ffi::lua_State, name: &[u8], names: &mut MetricNames, values: &mut Vec<f64>) -> bool {
-    // SAFETY: the value is on top of the stack (index -1); these calls only
-    // read it.
+/// `l` must be a state with a value at index `at` (> 0) of its current frame.
+unsafe fn put_raw(
+    l: *mut ffi::lua_State,
+    at: c_int,
+    name: &[u8],
+    names: &mut MetricNames,
+    values: &mut Vec<f64>,
+) -> bool {
+    // SAFETY: `at` is a value of this frame; these calls only read it.
     let x = unsafe {
-        match ffi::lua_type(l, -1) {
-            ffi::LUA_TNUMBER => ffi::lua_tonumberx(l, -1, std::ptr::null_mut()),
-            ffi::LUA_TBOOLEAN => f64::from(u8::from(ffi::lua_toboolean(l, -1) != 0)),
-            ffi::LUA_TNIL => return true,
-            _ => return false,
+        if let Some(x) = stack::number(l, at) {
+            x
+        } else if let Some(b) = stack::boolean(l, at) {
+            f64::from(u8::from(b))
+        } else {
+            return stack::type_of(l, at) == ffi::LUA_TNIL;
         }
     };
     if !x.is_finite() || x.abs() > crate::analysis::stats::MAX_ABS_VALUE {
