@@ -11,11 +11,13 @@
 //! `VM/src/lobject.h`) is 16 bytes, the value first, its type tag at byte 12,
 //! a light userdata's tag at byte 8; a string's bytes start 24 bytes into its
 //! `TString`, its length at byte 20; `lua_State` (`VM/src/lstate.h`) begins
-//! with 8 bytes of header, then `top` and `base`. That layout has not changed
-//! in years, but nothing promises it, so it is trusted only once [`check`]
-//! has compared it with the API's own answers in the running process (for
-//! values of every kind read here); until then, and if it ever differs, every
-//! function here calls the API instead. `tests/rolls.rs` fails if the check
+//! with 8 bytes of header, then `top` and `base`, and keeps the method name
+//! of a `NAMECALL` at byte 112 and the thread's data pointer at byte 128.
+//! That layout has not changed in years, but nothing promises it, so it is
+//! trusted only once [`check`] has compared it with the API's own answers in
+//! the running process (for values of every kind read here; the `namecall`
+//! field on the first method call, see [`namecall`]); until then, and if it
+//! ever differs, every function here calls the API instead. `tests/rolls.rs` fails if the check
 //! does not pass, so a Luau upgrade that moves these fields is noticed rather
 //! than silently slower, and compares `sim` output with the environment
 //! variable `SANDTABLE_NO_DIRECT_STACK` set (which turns the direct readers
@@ -82,10 +84,11 @@ pub fn direct() -> bool {
     DIRECT.load(Ordering::Relaxed)
 }
 
-/// The check itself.
+/// The check itself. It pushes at most 11 values; a C function's frame has
+/// room for `LUA_MINSTACK` (20).
 ///
 /// # Safety
-/// `l` is the running state of a C function with room for 8 values.
+/// `l` is the running state of a C function that has pushed nothing yet.
 unsafe fn layout_holds(l: *mut ffi::lua_State) -> bool {
     // SAFETY: the function's contract; see `check`.
     unsafe {
