@@ -125,7 +125,7 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
 
     api.function("dice.kinds()", "the names of every die kind", |lua, st, ()| {
         let names = st.with_world(|w| w.dice.kinds().iter().map(|k| k.name.to_string()).collect::<Vec<_>>())?;
-        lua.create_sequence_from(names)
+        crate::lua::raw::sequence::sequence(lua, names)
     })?;
     Ok(())
 }
@@ -222,11 +222,10 @@ fn seed(_lua: &Lua, st: &Rc<State>, seed: f64) -> mlua::Result<impl IntoLuaMulti
 fn faces(lua: &Lua, st: &Rc<State>, kind: String) -> mlua::Result<impl IntoLuaMulti> {
     let values = st.with_world(|w| w.dice.kind_index(&kind).map(|k| w.dice.kind(k).values.clone()))?;
     let values = values.map_err(mlua::Error::external)?;
-    let t = lua.create_table()?;
-    for v in &values {
-        t.push(face_value(lua, v)?)?;
-    }
-    Ok(t)
+    crate::lua::raw::sequence::sequence(
+        lua,
+        values.iter().map(|v| face_value(lua, v)).collect::<mlua::Result<Vec<_>>>()?,
+    )
 }
 
 /// The `roll` area: what a roll object answers (its methods are C functions in `raw::roll`).

@@ -42,7 +42,7 @@ impl mlua::IntoLua for HexArg {
 }
 
 fn hex_list(lua: &Lua, hexes: impl IntoIterator<Item = Hex>) -> mlua::Result<Table> {
-    lua.create_sequence_from(hexes.into_iter().map(hex_value))
+    crate::lua::raw::sequence::sequence(lua, hexes.into_iter().map(hex_value))
 }
 
 /// The hex `(q, r)` when its coordinates are whole and within
@@ -266,7 +266,7 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
         "the hexes the line a-b crosses, each {hex=, how=interior|left|right}",
         |lua, st, (a, b): (HexArg, HexArg)| {
             crossed_work(lua, st, a.0, b.0)?;
-            let t = lua.create_table()?;
+            let mut entries = Vec::new();
             for (h, how) in hex::los_hexes(a.0, b.0) {
                 let e = lua.create_table()?;
                 e.set("hex", hex_value(h))?;
@@ -276,9 +276,9 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
                     hex::Crossing::Right => "right",
                 };
                 e.set("how", how)?;
-                t.push(e)?;
+                entries.push(e);
             }
-            Ok(t)
+            crate::lua::raw::sequence::sequence(lua, entries)
         },
     )?;
     let call_mt = api.lua.create_table()?;

@@ -152,6 +152,25 @@ describe("units and the world", function()
     expect(#world:units { side = "red" }):to_be(2)
   end)
 
+  it("answer lists as plain sequences, empty ones included", function()
+    local red = world:units { side = "red" }
+    expect(#red):to_be(2)
+    expect(red[1].side):to_be("red")
+    expect(red[2].side):to_be("red")
+    expect(red[3]):to_be_nil()
+    expect(getmetatable(red)):to_be_nil()
+    local none = world:units { side = "nobody" }
+    expect(type(none)):to_be("table")
+    expect(#none):to_be(0)
+    expect(next(none)):to_be_nil()
+    local n = 0
+    for _, h in ipairs(hex(2, 2):neighbors()) do
+      n += 1
+      expect(h:distance(hex(2, 2))):to_be(1)
+    end
+    expect(n):to_be(6)
+  end)
+
   it("take hits, and leave the map at zero", function()
     local r1 = world:unit("r1")
     expect(world:hit(r1, 2, "spec")):to_be(2)

@@ -7,6 +7,7 @@ pub mod dice;
 pub mod fast;
 pub mod hex;
 pub mod roll;
+pub mod sequence;
 pub mod stack;
 pub mod tabletop;
 pub mod trial;

@@ -43,18 +43,17 @@ pub fn note(l: &Lua, st: &Rc<State>, text: Name) -> mlua::Result<impl IntoLuaMul
 /// `world:log(n?)`: the last n events as text (20 by default).
 pub fn log(l: &Lua, st: &Rc<State>, n: Option<usize>) -> mlua::Result<impl IntoLuaMulti> {
     let lines = st.with_world(|w| w.log.tail(n.unwrap_or(20)).iter().map(|e| e.to_string()).collect::<Vec<_>>())?;
-    l.create_sequence_from(lines)
+    crate::lua::raw::sequence::sequence(l, lines)
 }
 
 /// `world:events(n?)`: the last n events as tables.
 pub fn events(l: &Lua, st: &Rc<State>, n: Option<usize>) -> mlua::Result<impl IntoLuaMulti> {
     let events = st.with_world(|w| w.log.tail(n.unwrap_or(usize::MAX)).to_vec())?;
-    let t = l.create_table()?;
-    for e in events {
-        let v = super::super::json_to_lua(l, &serde_json::to_value(&e).map_err(mlua::Error::external)?)?;
-        t.push(v)?;
-    }
-    Ok(t)
+    let entries = events
+        .iter()
+        .map(|e| super::super::json_to_lua(l, &serde_json::to_value(e).map_err(mlua::Error::external)?))
+        .collect::<mlua::Result<Vec<_>>>()?;
+    crate::lua::raw::sequence::sequence(l, entries)
 }
 
 /// The events the core itself emits: name and what it passes.

@@ -47,7 +47,7 @@ pub fn terrain_info(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl Int
 /// `world:tokens(h)`: the tokens on h.
 pub fn tokens(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl IntoLuaMulti> {
     let toks = st.with_world(|w| w.tokens(h.0).map(|t| t.to_string()).collect::<Vec<_>>())?;
-    l.create_sequence_from(toks)
+    crate::lua::raw::sequence::sequence(l, toks)
 }
 
 /// `world:at(h, token...)`: what is on hex h in one call: the unit there (or
@@ -117,13 +117,13 @@ pub fn hexes(l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl IntoLuaMul
     })?;
     st.check_work(l, n, "hexes", HEX_BYTES, HEX_NS)?;
     let hs = st.with_world(|w| w.hexes())?;
-    l.create_sequence_from(hs.into_iter().map(hex_value))
+    crate::lua::raw::sequence::sequence(l, hs.into_iter().map(hex_value))
 }
 
 /// `world:sections(h)`: the sections h belongs to (two on a section line).
 pub fn sections(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl IntoLuaMulti> {
     let s = st.with_world(|w| w.sections_of(h.0).iter().map(|s| s.to_string()).collect::<Vec<_>>())?;
-    l.create_sequence_from(s)
+    crate::lua::raw::sequence::sequence(l, s)
 }
 
 /// `world:in_section(h, name)`: true when h is in that section.
@@ -174,12 +174,12 @@ pub fn clear_marks(_l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl Int
 /// `world:marks()`: the marks, each {hex=, label=}.
 pub fn marks(l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl IntoLuaMulti> {
     let marks = st.with_world(|w| w.marks.clone())?;
-    let t = l.create_table()?;
+    let mut entries = Vec::new();
     for (h, label) in marks {
         let m = l.create_table()?;
         m.set("hex", hex_value(h))?;
         m.set("label", &*label)?;
-        t.push(m)?;
+        entries.push(m);
     }
-    Ok(t)
+    crate::lua::raw::sequence::sequence(l, entries)
 }

@@ -10,7 +10,7 @@ use super::super::State;
 /// `world:sides()`: the side names.
 pub fn sides(l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl IntoLuaMulti> {
     let names = st.with_world(|w| w.sides.iter().map(|s| s.name.to_string()).collect::<Vec<_>>())?;
-    l.create_sequence_from(names)
+    crate::lua::raw::sequence::sequence(l, names)
 }
 
 /// `world:opponent(side)`: the other side.

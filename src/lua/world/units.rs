@@ -385,11 +385,8 @@ pub fn units(l: &Lua, st: &Rc<State>, filter: Option<Table>) -> mlua::Result<imp
             .map(|i| (i, w.units[i].id.clone()))
             .collect::<Vec<_>>()
     })?;
-    let t = l.create_table()?;
-    for (i, id) in refs {
-        t.push(unit_handle(l, st, i, id)?)?;
-    }
-    Ok(t)
+    let handles = refs.into_iter().map(|(i, id)| unit_handle(l, st, i, id)).collect::<mlua::Result<Vec<_>>>()?;
+    crate::lua::raw::sequence::sequence(l, handles)
 }
 
 /// `world:unit_at(h)`: the unit on hex h, or nil.
