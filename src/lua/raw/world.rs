@@ -11,6 +11,7 @@ use super::fast::{self, fast_fn, Out};
 use crate::battlefield::Edge;
 use crate::lua::world::UnitRef;
 use crate::lua::State;
+use crate::unit::Prop;
 
 fast_fn!(fast_unit_at, |l, st| {
     let h = fast::hex_arg(l, 2)?;
@@ -178,7 +179,15 @@ fast_fn!(fast_unit_index, |l, st| {
         "hex" => unit.hex().map_or(Out::Nil, Out::Hex),
         "type" => Out::Name(unit.kind.clone()),
         "id" => Out::Text(unit.id.clone()),
-        _ => return None,
+        // The other fields and the methods (`get`, `set`) are the full function's.
+        "max_strength" | "leader" | "pos" | "facing" | "props" | "get" | "set" => return None,
+        // A ruleset property (`u.overwatch_spent`), nil when the unit has none.
+        _ => match unit.prop(key) {
+            Some(Prop::Bool(b)) => Out::Bool(*b),
+            Some(Prop::Num(x)) => Out::Num(*x),
+            Some(Prop::Str(s)) => Out::Text(s.clone()),
+            None => Out::Nil,
+        },
     })
 });
 

@@ -47,6 +47,7 @@ pub fn terrain_info(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl Int
 /// `world:tokens(h)`: the tokens on h.
 pub fn tokens(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl IntoLuaMulti> {
     let toks = st.with_world(|w| w.tokens(h.0).map(|t| t.to_string()).collect::<Vec<_>>())?;
+    let toks = toks.iter().map(|t| st.name(l, t)).collect::<mlua::Result<Vec<_>>>()?;
     crate::lua::raw::sequence::sequence(l, toks)
 }
 
@@ -123,6 +124,7 @@ pub fn hexes(l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl IntoLuaMul
 /// `world:sections(h)`: the sections h belongs to (two on a section line).
 pub fn sections(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl IntoLuaMulti> {
     let s = st.with_world(|w| w.sections_of(h.0).iter().map(|s| s.to_string()).collect::<Vec<_>>())?;
+    let s = s.iter().map(|n| st.name(l, n)).collect::<mlua::Result<Vec<_>>>()?;
     crate::lua::raw::sequence::sequence(l, s)
 }
 

@@ -10,6 +10,8 @@ use super::super::State;
 /// `world:sides()`: the side names.
 pub fn sides(l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl IntoLuaMulti> {
     let names = st.with_world(|w| w.sides.iter().map(|s| s.name.to_string()).collect::<Vec<_>>())?;
+    // Each name's Lua string is made once (`State::name`).
+    let names = names.iter().map(|n| st.name(l, n)).collect::<mlua::Result<Vec<_>>>()?;
     crate::lua::raw::sequence::sequence(l, names)
 }
 
