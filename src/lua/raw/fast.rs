@@ -75,6 +75,8 @@ pub enum Out {
     },
     /// A tabletop answer, built as tables (`raw::tabletop`).
     Geo(super::tabletop::Geo),
+    /// A list of the cached handles of these units (`world:units`).
+    Units(Vec<usize>),
 }
 
 /// Most booleans `Out::NamesBools` carries (with the names and values before
@@ -227,6 +229,14 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
                 return pushed + 2 + n_bools.min(MAX_BOOLS) as c_int;
             }
             Out::Geo(g) => super::tabletop::push(l, &g),
+            Out::Units(found) => {
+                ffi::lua_createtable(l, found.len() as c_int, 0);
+                for (k, &i) in found.iter().enumerate() {
+                    // Checked by `cached_unit` in the body: a handle, no allocation.
+                    ffi::lua_rawgeti(l, ffi::lua_upvalueindex(3), i as ffi::lua_Integer + 1);
+                    ffi::lua_rawseti(l, -2, k as ffi::lua_Integer + 1);
+                }
+            }
         }
     }
     1
@@ -493,6 +503,24 @@ pub fn push_unit(f: Frame<'_>, st: &State, w: &World, idx: usize) -> Option<Out>
         }
     }
     Some(Out::Pushed(1))
+}
+
+/// `Some` when unit `idx` has a cached handle in the handle table (as
+/// `push_unit` would push), checked without pushing anything.
+pub fn cached_unit(f: Frame<'_>, st: &State, w: &World, idx: usize) -> Option<()> {
+    let handles = st.unit_handles.borrow();
+    let (id, _) = handles.get(idx)?.as_ref()?;
+    if !Rc::ptr_eq(&w.units[idx].id, id) {
+        return None;
+    }
+    // SAFETY: upvalue 3 of a frame's function is the handle table; reading a
+    // slot pushes one value without allocating, and it is popped at once.
+    let t = unsafe {
+        let t = ffi::lua_rawgeti(f.l, ffi::lua_upvalueindex(3), idx as ffi::lua_Integer + 1);
+        ffi::lua_pop(f.l, 1);
+        t
+    };
+    (t == ffi::LUA_TUSERDATA).then_some(())
 }
 
 /// Pushes a string.

@@ -54,6 +54,54 @@ fast_fn!(fast_at, |l, st| {
     Some(Out::NamesBools { pushed: 1, names: [side, terrain], bools, n_bools })
 });
 
+// `world:units{side=, type=, all=}`: a filter table without metatable whose
+// `side` and `type` are strings or nil and `all` a boolean or nil (anything
+// else is the full function's), and every matching unit's handle cached.
+fast_fn!(fast_units, |l, st| {
+    let (mut side, mut kind, mut all) = (None, None, false);
+    match l.type_of(2) {
+        ffi::LUA_TNONE | ffi::LUA_TNIL => {}
+        ffi::LUA_TTABLE => {
+            // SAFETY: argument 2 is a table; the three fields are read raw
+            // (no metamethod, no allocation) into slots 3..=5 above it when
+            // it is the last argument, within the frame's room.
+            unsafe {
+                let raw = l.raw();
+                if l.top() != 2 || ffi::lua_getmetatable(raw, 2) != 0 {
+                    return None;
+                }
+                for (k, want) in [(c"side", ffi::LUA_TSTRING), (c"type", ffi::LUA_TSTRING), (c"all", ffi::LUA_TBOOLEAN)]
+                {
+                    let t = ffi::lua_rawgetfield(raw, 2, k.as_ptr());
+                    if t != ffi::LUA_TNIL && t != want {
+                        return None;
+                    }
+                }
+            }
+            // The strings stay on the stack (slots 3 and 4) while the call
+            // runs; text that is not UTF-8 is the full function's error.
+            let text = |i| if l.type_of(i) == ffi::LUA_TSTRING { fast::str_arg(l, i).map(Some) } else { Some(None) };
+            side = text(3)?;
+            kind = text(4)?;
+            all = l.type_of(5) == ffi::LUA_TBOOLEAN && {
+                // SAFETY: slot 5 holds a boolean.
+                unsafe { ffi::lua_toboolean(l.raw(), 5) != 0 }
+            };
+        }
+        _ => return None,
+    }
+    let w = st.world.try_borrow().ok()?;
+    let mut found = Vec::new();
+    for (i, u) in w.units.iter().enumerate() {
+        if (all || u.alive()) && side.is_none_or(|s| *u.side == *s) && kind.is_none_or(|t| *u.kind == *t) {
+            // Only units whose handle is cached: the full function makes the others.
+            fast::cached_unit(l, st, &w, i)?;
+            found.push(i);
+        }
+    }
+    Some(Out::Units(found))
+});
+
 fast_fn!(fast_has_token, |l, st| {
     let h = fast::hex_arg(l, 2)?;
     let t = fast::str_arg(l, 3)?;
@@ -195,6 +243,7 @@ fast_fn!(fast_unit_index, |l, st| {
 /// places these names first in the `world` table).
 const FAST: &[(&CStr, ffi::lua_CFunction)] = &[
     (c"has_token", fast_has_token),
+    (c"units", fast_units),
     (c"at", fast_at),
     (c"unit_at", fast_unit_at),
     (c"pool", fast_pool),
