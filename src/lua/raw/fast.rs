@@ -160,6 +160,10 @@ pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
                 super::stack::push_bool(l, b);
                 1
             }
+            Ok(Some(Out::Hex(h))) => {
+                super::stack::push_vector(l, [h.q as f32, h.r as f32, h.s() as f32]);
+                1
+            }
             Ok(Some(out)) => push(l, st, out),
             _ => {
                 st.fast_misses.set(st.fast_misses.get() + 1);
@@ -213,7 +217,7 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
             Out::Name(name) => push_name(l, st, name),
             Out::Str(s) => push_str(l, s),
             Out::Text(s) => push_str(l, &s),
-            Out::Hex(h) => ffi::lua_pushvector(l, h.q as f32, h.r as f32, h.s() as f32),
+            Out::Hex(h) => super::stack::push_vector(l, [h.q as f32, h.r as f32, h.s() as f32]),
             Out::Pushed(n) => return n,
             Out::Roll(r) => super::roll::push_new(l, &r),
             Out::NamesBools { pushed, names, bools, n_bools } => {

@@ -154,7 +154,12 @@ unsafe fn layout_holds(l: *mut ffi::lua_State) -> bool {
         raw::push_bool(l, true);
         raw::push_bool(l, false);
         raw::push_nil(l);
-        ok = ffi::lua_gettop(l) == n + 5
+        raw::push_vector(l, [4.0, -5.0, 1.0]);
+        let v = ffi::lua_tovector(l, n + 6);
+        ok = !v.is_null() && [*v, *v.add(1), *v.add(2)] == [4.0, -5.0, 1.0];
+        ffi::lua_pop(l, 1);
+        ok = ok
+            && ffi::lua_gettop(l) == n + 5
             && ffi::lua_tonumberx(l, n + 1, std::ptr::null_mut()) == -7.25
             && ffi::lua_tolightuserdatatagged(l, n + 2, 5) == probe
             && ffi::lua_type(l, n + 3) == ffi::LUA_TBOOLEAN
@@ -303,6 +308,15 @@ mod raw {
     pub unsafe fn push_nil(l: *mut ffi::lua_State) {
         // SAFETY: the function's contract.
         unsafe { push(l, Slot { value: 0, extra: 0, tt: ffi::LUA_TNIL }) }
+    }
+
+    /// # Safety
+    /// As for [`push_number`].
+    #[inline(always)]
+    pub unsafe fn push_vector(l: *mut ffi::lua_State, v: [f32; 3]) {
+        let value = u64::from(v[0].to_bits()) | u64::from(v[1].to_bits()) << 32;
+        // SAFETY: the function's contract.
+        unsafe { push(l, Slot { value, extra: v[2].to_bits() as i32, tt: ffi::LUA_TVECTOR }) }
     }
 
     /// # Safety
@@ -544,6 +558,22 @@ pub unsafe fn push_nil(l: *mut ffi::lua_State) {
             raw::push_nil(l)
         } else {
             ffi::lua_pushnil(l)
+        }
+    }
+}
+
+/// `lua_pushvector`, as [`push_number`].
+///
+/// # Safety
+/// As for [`push_number`].
+#[inline(always)]
+pub unsafe fn push_vector(l: *mut ffi::lua_State, v: [f32; 3]) {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            raw::push_vector(l, v)
+        } else {
+            ffi::lua_pushvector(l, v[0], v[1], v[2])
         }
     }
 }
