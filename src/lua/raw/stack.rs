@@ -1,5 +1,5 @@
-//! A C function's arguments read, and its number or handle results pushed,
-//! straight on Luau's stack.
+//! A C function's arguments read, and its plain results (numbers, booleans,
+//! nil, vectors, light userdata) pushed, straight on Luau's stack.
 //!
 //! Each Luau API call (`lua_type`, `lua_tonumberx`, `lua_tostringatom`,
 //! `lua_pushnumber`, ...) costs 15-35 instructions, mostly its own prologue
