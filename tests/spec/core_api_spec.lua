@@ -169,6 +169,10 @@ describe("units and the world", function()
       expect(h:distance(hex(2, 2))):to_be(1)
     end
     expect(n):to_be(6)
+    -- Longer than Luau's 8 000-slot limit for values pushed by C at once.
+    local wide = hex(0, 0):within(60)
+    expect(#wide):to_be(10981)
+    expect(hex.is_hex(wide[10981])):to_be(true)
   end)
 
   it("take hits, and leave the map at zero", function()
