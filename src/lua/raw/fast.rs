@@ -103,9 +103,11 @@ impl Frame<'_> {
         self.top
     }
 
-    /// Whether `i` is an argument index this frame may read.
+    /// Whether `i` is a slot this frame may read: 1 up to `LUA_MINSTACK`
+    /// (readers give nothing for a slot past the top). The readers use
+    /// `lua::raw::stack`, which takes positive indices only.
     fn readable(self, i: c_int) -> bool {
-        (1..=ffi::LUA_MINSTACK).contains(&i) || (i < 0 && -i <= self.top)
+        (1..=ffi::LUA_MINSTACK).contains(&i)
     }
 
     /// `lua_type` of a readable index (`LUA_TNONE` for any other).
@@ -114,13 +116,7 @@ impl Frame<'_> {
             return ffi::LUA_TNONE;
         }
         // SAFETY: a readable index of a live frame.
-        unsafe {
-            if i > 0 {
-                super::stack::type_of(self.l, i)
-            } else {
-                ffi::lua_type(self.l, i)
-            }
-        }
+        unsafe { super::stack::type_of(self.l, i) }
     }
 }
 
@@ -375,19 +371,8 @@ pub fn hex_arg(f: Frame<'_>, i: c_int) -> Option<Hex> {
     if !f.readable(i) {
         return None;
     }
-    let [q, r, _] = if i > 0 {
-        // SAFETY: an argument index of a live frame.
-        unsafe { super::stack::vector(f.l, i)? }
-    } else {
-        // SAFETY: a readable index of a live frame; null for anything but a vector.
-        unsafe {
-            let v = ffi::lua_tovector(f.l, i);
-            if v.is_null() {
-                return None;
-            }
-            [*v, *v.add(1), *v.add(2)]
-        }
-    };
+    // SAFETY: a readable index of a live frame.
+    let [q, r, _] = unsafe { super::stack::vector(f.l, i)? };
     Some(Hex::new(whole_f32(q)?, whole_f32(r)?))
 }
 
@@ -420,16 +405,7 @@ pub fn string_bytes<'call>(f: Frame<'call>, i: c_int) -> Option<&'call [u8]> {
     // string, whose bytes stay on the stack, unchanged, until the call
     // returns, which the frame's lifetime bounds.
     unsafe {
-        let (p, len) = if i > 0 {
-            super::stack::string_bytes(f.l, i)?
-        } else {
-            let mut len = 0usize;
-            let p = ffi::lua_tolstringatom(f.l, i, &mut len, std::ptr::null_mut()) as *const u8;
-            if p.is_null() {
-                return None;
-            }
-            (p, len)
-        };
+        let (p, len) = super::stack::string_bytes(f.l, i)?;
         Some(std::slice::from_raw_parts(p, len))
     }
 }
@@ -462,15 +438,7 @@ pub fn num_arg(f: Frame<'_>, i: c_int) -> Option<f64> {
         return None;
     }
     // SAFETY: a readable index of a live frame.
-    unsafe {
-        if i > 0 {
-            return super::stack::number(f.l, i);
-        }
-        if ffi::lua_type(f.l, i) != ffi::LUA_TNUMBER {
-            return None;
-        }
-        Some(ffi::lua_tonumberx(f.l, i, std::ptr::null_mut()))
-    }
+    unsafe { super::stack::number(f.l, i) }
 }
 
 /// A unit handle argument, resolved to its slot in `w.units`: only handles

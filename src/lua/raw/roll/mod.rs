@@ -258,9 +258,8 @@ fn keep_names(lua: &Lua, st: &State, k: usize) -> mlua::Result<()> {
 }
 
 /// Rolls `n` dice of kind `k` straight into the trial arena for the
-/// `dice.roll` fast path and pushes its handle, when in a trial, the arena
-/// has room and the kind has at most [`INLINE`] values; `false` (nothing
-/// pushed, nothing drawn) otherwise.
+/// `dice.roll` fast path and pushes its handle, when in a trial and the
+/// arena has room; `false` (nothing pushed, nothing drawn) otherwise.
 pub fn push_handle(l: crate::lua::raw::fast::Frame<'_>, st: &State, w: &mut World, k: usize, n: u32) -> bool {
     let trial = w.dice.trial();
     if trial == 0 {
@@ -277,7 +276,7 @@ pub fn push_handle(l: crate::lua::raw::fast::Frame<'_>, st: &State, w: &mut Worl
     let nv = w.dice.kind(k).values.len();
     let off = a.len;
     let end = off + HEADER_WORDS + nv;
-    if nv > INLINE || end > a.words.len() {
+    if end > a.words.len() {
         return false;
     }
     let (head, counts) = a.words[off..end].split_at_mut(HEADER_WORDS);
