@@ -414,6 +414,19 @@ fn trial_errors_name_the_trial_and_runaways_stop() {
     assert!(t.elapsed().as_secs() < 20);
     let (ok, _, err) = sandtable(&["exact", &loop_, "--time-limit", "100"]);
     assert!(!ok && err.contains("time limit"), "{err}");
+    // The watchdog's interrupt keeps raising, so a pcall or a coroutine
+    // cannot swallow the budget error, and it stops the runaway trial (the
+    // 50th, numbered from 0), not one of the quick ones before it.
+    let hidden = write(
+        "hidden.lua",
+        "n = 0\nfunction trial()\n  n += 1\n  if n < 50 then return 1 end\n  \
+         while true do pcall(function() while true do end end) end\nend\n",
+    );
+    let (ok, _, err) = sandtable(&["sim", &hidden, "--trials", "100", "--threads", "1", "--time-limit", "100"]);
+    assert!(!ok && err.contains("time limit") && err.contains("in trial 49 "), "{err}");
+    let co = write("co.lua", "function trial()\n  coroutine.wrap(function() while true do end end)()\nend\n");
+    let (ok, _, err) = sandtable(&["sim", &co, "--trials", "3", "--time-limit", "100"]);
+    assert!(!ok && err.contains("time limit"), "{err}");
     let text = write("text.lua", "function trial() return { who = 'me' } end\n");
     let (ok, _, err) = sandtable(&["exact", &text]);
     assert!(!ok && err.contains("metrics are numbers or booleans"), "{err}");

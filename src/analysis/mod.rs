@@ -180,6 +180,9 @@ impl std::ops::Deref for MetricNames {
 /// One Lua state set up to run trials: the host, the `trial` function, the
 /// template world, and the metric names seen so far.
 pub struct Worker {
+    /// Keeps the trials' time budget; declared before `host` so that it is
+    /// dropped first (its thread writes into the host's Lua state).
+    dog: trial::Watchdog,
     pub host: Host,
     trial: Function,
     pub template: World,
@@ -286,7 +289,8 @@ impl Worker {
         host.state.world.borrow_mut().dice.seed(seed);
         host.exec_file(&setup.script).map_err(|e| AnalysisError::script(ctx("the top level"), e))?;
         let top_output = host.take_output();
-        trial::install_interrupt(&host.lua);
+        let dog = trial::install_interrupt(&host.lua)
+            .map_err(|e| AnalysisError::plain(format!("could not start the trial watchdog thread: {e}")))?;
         if (!setup.set.is_empty() || setup.variant.is_some()) && host.state.ruleset.borrow().is_none() {
             return Err(AnalysisError::plain(
                 "--set and --variant need a ruleset: give --ruleset or --scenario, or load a scenario in the script",
@@ -305,7 +309,7 @@ impl Worker {
         template.log.recording = false;
         template.log.events.clear();
         let sources = sources(&host, Some(&setup.script));
-        Ok(Worker { host, trial, template, names: MetricNames::default(), values: Vec::new(), top_output, sources })
+        Ok(Worker { dog, host, trial, template, names: MetricNames::default(), values: Vec::new(), top_output, sources })
     }
 
     /// Puts the template world back before a trial.
@@ -336,9 +340,9 @@ impl Worker {
     pub fn run_block(&mut self, block: &mut dyn Block) -> Result<(), ScriptError> {
         loop {
             let end = {
-                let Worker { host, trial, template, names, values, .. } = self;
+                let Worker { dog, host, trial, template, names, values, .. } = self;
                 let mut trials = BlockTrials { state: &host.state, template, block: &mut *block };
-                trial::run_batch(&host.lua, trial, names, values, &mut trials)
+                trial::run_batch(&host.lua, dog, trial, names, values, &mut trials)
             };
             match end {
                 trial::BatchEnd::Finished => return Ok(()),
@@ -373,9 +377,9 @@ impl Worker {
     pub fn call_trial(&mut self) -> Result<(), ScriptError> {
         let ms = self.host.state.limits.get().time_ms;
         values_unset(&mut self.values);
-        trial::start_budget(ms);
+        self.dog.start(ms);
         let r = trial::call_and_read(&self.host.lua, &self.trial, &mut self.names, &mut self.values);
-        let tripped = trial::stop_budget();
+        let tripped = self.dog.stop();
         match r {
             Ok(None) => Ok(()),
             Ok(Some(declined)) => self.read_metrics(declined),
@@ -399,9 +403,9 @@ impl Worker {
         self.reset_world();
         self.host.state.world.borrow_mut().dice.seed(dice_seed);
         let f = self.trial.clone();
-        trial::start_budget(self.host.state.limits.get().time_ms);
+        self.dog.start(self.host.state.limits.get().time_ms);
         let r = crate::lua::call_with_traceback(&self.host.lua, &f, mlua::MultiValue::new());
-        trial::stop_budget();
+        self.dog.stop();
         match r {
             Err(e) => ScriptError::from_lua(&e),
             Ok(v) => match self.read_metrics(v.into_iter().next().unwrap_or(Value::Nil)) {

@@ -1,23 +1,34 @@
-//! Analysis trials on the Luau C API: a bare time-budget interrupt and a
-//! reader that takes `trial()`'s metrics straight off the stack.
+//! Analysis trials on the Luau C API: a time budget kept by a watchdog
+//! thread, and a reader that takes `trial()`'s metrics straight off the stack.
 //!
-//! Both exist for speed and are measured (docs/PERFORMANCE.md): the host's
+//! Both exist for speed and are measured (docs/PERFORMANCE.md). The host's
 //! own interrupt goes through mlua's callback wrapper, which cost about 12% of
-//! a reserve artillery trial, and reading a table of five metrics through
-//! `Table::pairs` cost as much as a small trial.
+//! a reserve artillery trial; even a bare interrupt, called by Luau at every
+//! function call and loop iteration, cost 6% (about 26 instructions a call).
+//! So a worker runs its trials with no interrupt at all: its [`Watchdog`]
+//! thread looks at the running trial every few milliseconds and installs the
+//! interrupt only when that trial has run past its budget. Luau reads the
+//! interrupt pointer afresh at every check and allows it to change under a
+//! running script (its code generator notes that the update may race with
+//! the check); the store is atomic.
 //!
 //! The reader follows the fast paths' rule: it only *declines*. When a result
 //! is not a well-formed set of metrics it hands the value back, and the safe
 //! reader (`analysis::Worker::read_metrics`) reads it again and writes the
 //! error message. Every message about a trial's result is written there, once.
 //!
-//! Used by `crate::analysis`: [`install_interrupt`] once per worker, then
-//! [`run_batch`] for a block of trials in one protected call (the budget
-//! started and stopped around each trial inside it), or per trial
-//! [`start_budget`], [`call_and_read`], [`stop_budget`].
+//! Used by `crate::analysis`: [`install_interrupt`] once per worker (keep
+//! the [`Watchdog`] it returns while the state lives), then [`run_batch`] for
+//! a block of trials in one protected call (the budget started and stopped
+//! around each trial inside it), or per trial [`Watchdog::start`],
+//! [`call_and_read`], [`Watchdog::stop`].
 
 use std::cell::Cell;
-use std::os::raw::c_int;
+use std::os::raw::{c_int, c_void};
+use std::ptr;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use mlua::{ffi, Function, Lua, Value};
@@ -25,17 +36,18 @@ use mlua::{ffi, Function, Lua, Value};
 use super::stack;
 use crate::analysis::MetricNames;
 
-/// Ticks between two clock readings of the budget interrupt.
-const TICKS_PER_CHECK: u32 = 1024;
+/// How often the watchdog looks at a worker between trials.
+const IDLE_LOOK: Duration = Duration::from_millis(50);
 
 thread_local! {
-    /// When the running trial's budget runs out (set at its first clock reading).
+    /// When the running trial's budget runs out, for [`time_left`] (set at
+    /// its first reading).
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
-    /// The budget of the running trial, until the first clock reading turns
-    /// it into a deadline.
+    /// The budget of the running trial, until the first [`time_left`]
+    /// turns it into a deadline.
     static BUDGET: Cell<Option<Duration>> = const { Cell::new(None) };
-    /// Ticks until the next clock check.
-    static COUNTDOWN: Cell<u32> = const { Cell::new(TICKS_PER_CHECK) };
+    /// The watch of the trial running on this thread (null between trials).
+    static CURRENT: Cell<*const Watch> = const { Cell::new(ptr::null()) };
     /// Whether the running trial has run out of time.
     static TRIPPED: Cell<bool> = const { Cell::new(false) };
     /// Where `put_raw` looks first for the next metric's name.
@@ -43,12 +55,81 @@ thread_local! {
 }
 
 /// What a script that catches the budget error with `pcall` sees. People see
-/// `ScriptError::TimeLimit` instead, which the caller of [`stop_budget`]
+/// `ScriptError::TimeLimit` instead, which the caller of [`Watchdog::stop`]
 /// returns when it reports a trip.
 const TRIPPED_MESSAGE: &[u8] = b"time limit\0";
 
-/// The bare interrupt: one thread-local decrement per tick, the rest every
-/// [`TICKS_PER_CHECK`] ticks.
+/// What a worker and its watchdog thread share.
+struct Watch {
+    /// Trials started on the worker: the running one's number.
+    started: AtomicU64,
+    /// The running trial's budget in ms; 0 between trials.
+    budget_ms: AtomicU64,
+    /// The number of the trial the watchdog found past its budget.
+    over: AtomicU64,
+    /// The worker state's interrupt (`lua_Callbacks::interrupt`).
+    slot: Slot,
+    /// Set when the worker goes: the watchdog thread ends.
+    done: AtomicBool,
+}
+
+/// The address of a Lua state's interrupt pointer.
+struct Slot(*const AtomicPtr<c_void>);
+
+// SAFETY: the slot is only stored to atomically, and the `Watchdog` that
+// owns the thread holding it ends that thread before its Lua state can go
+// (see `install_interrupt`).
+unsafe impl Send for Slot {}
+// SAFETY: as for Send: shared access is atomic stores only.
+unsafe impl Sync for Slot {}
+
+impl Watch {
+    /// Whether the running trial is the one the watchdog found over budget.
+    fn running_over(&self) -> bool {
+        self.budget_ms.load(Ordering::Relaxed) != 0
+            && self.over.load(Ordering::Relaxed) == self.started.load(Ordering::Relaxed)
+    }
+
+    fn set_interrupt(&self, on: bool) {
+        let f = if on { interrupt as *mut c_void } else { ptr::null_mut() };
+        // SAFETY: the slot points into a live state's callbacks (see `Slot`).
+        unsafe { (*self.slot.0).store(f, Ordering::Release) }
+    }
+}
+
+/// The watchdog thread: each look, a trial seen running for its whole budget
+/// gets the interrupt (again at every look, in case the worker's interrupt
+/// cleared it in between for an older trial).
+fn keep_watch(w: Arc<Watch>) {
+    let mut seen: Option<(u64, Instant)> = None;
+    while !w.done.load(Ordering::Acquire) {
+        let budget = w.budget_ms.load(Ordering::Relaxed);
+        let look = if budget == 0 {
+            seen = None;
+            IDLE_LOOK
+        } else {
+            let n = w.started.load(Ordering::Relaxed);
+            let now = Instant::now();
+            match seen {
+                Some((m, since)) if m == n => {
+                    if now.duration_since(since) >= Duration::from_millis(budget) {
+                        w.over.store(n, Ordering::Relaxed);
+                        w.set_interrupt(true);
+                    }
+                }
+                _ => seen = Some((n, now)),
+            }
+            // A runaway trial is stopped between one and 1.1 budgets (or 50 ms) in.
+            Duration::from_millis((budget / 10).clamp(1, 50))
+        };
+        thread::park_timeout(look);
+    }
+}
+
+/// The interrupt the watchdog installs: raises the budget error when the
+/// running trial is the one over budget (on every call from then on, so a
+/// `pcall` cannot swallow it); otherwise the trial it was meant for has
+/// ended, and it uninstalls itself.
 ///
 /// # Safety
 /// Luau calls it with the running state `l`, as its `interrupt` callback, and
@@ -57,87 +138,110 @@ unsafe extern "C-unwind" fn interrupt(l: *mut ffi::lua_State, gc: c_int) {
     if gc >= 0 {
         return; // a GC step: raising an error here is not allowed
     }
-    let left = COUNTDOWN.with(|c| {
-        let v = c.get().wrapping_sub(1);
-        c.set(v);
-        v
-    });
-    if left == 0 {
-        // SAFETY: `l` is the running state Luau passed to the interrupt.
-        unsafe { check(l) }
+    if !TRIPPED.with(Cell::get) {
+        let w = CURRENT.with(Cell::get);
+        // SAFETY: CURRENT is the watch of the trial running on this thread,
+        // alive while it runs (its Watchdog outlives the trial).
+        if w.is_null() || !unsafe { (*w).running_over() } {
+            // SAFETY: `l` is a live state; its callbacks are never null.
+            unsafe { (*ffi::lua_callbacks(l)).interrupt = None };
+            return;
+        }
+        TRIPPED.with(|c| c.set(true));
     }
-}
-
-/// Reads the clock and, once the trial is over its budget, raises the
-/// budget error (on every tick from then on, so a `pcall` cannot swallow it).
-///
-/// # Safety
-/// `l` must be the running state, called from [`interrupt`] outside a GC
-/// step (where Luau allows raising an error).
-#[cold]
-unsafe fn check(l: *mut ffi::lua_State) {
-    if !(TRIPPED.with(Cell::get) || past_deadline()) {
-        COUNTDOWN.with(|c| c.set(TICKS_PER_CHECK));
-        return;
-    }
-    TRIPPED.with(|c| c.set(true));
-    COUNTDOWN.with(|c| c.set(1));
-    // SAFETY: `l` is the running state; the message is a NUL-terminated
-    // static; no Rust value with a destructor is alive in this frame or in
-    // `interrupt` when lua_error unwinds out of them.
+    // SAFETY: `l` is the running state outside a GC step; the message is a
+    // NUL-terminated static; no Rust value with a destructor is alive in
+    // this frame when lua_error unwinds out of it.
     unsafe {
         ffi::lua_pushstring(l, TRIPPED_MESSAGE.as_ptr().cast());
         ffi::lua_error(l);
     }
 }
 
-/// Reads the clock. The first reading in a trial starts its deadline: most
-/// trials end before [`TICKS_PER_CHECK`] ticks and never read the clock at
-/// all, and a runaway one is stopped at most that many ticks after its budget.
-fn past_deadline() -> bool {
-    let now = Instant::now();
-    if let Some(budget) = BUDGET.with(Cell::take) {
-        DEADLINE.with(|d| d.set(Some(now + budget)));
-        return false;
-    }
-    DEADLINE.with(Cell::get).is_some_and(|d| now > d)
+/// A worker's time keeper: a thread that installs the interrupt in the
+/// worker's Lua state when a trial runs past its budget. Dropping it ends
+/// the thread; it must go before the state does.
+pub struct Watchdog {
+    watch: Arc<Watch>,
+    thread: Option<JoinHandle<()>>,
 }
 
-/// Replaces the state's interrupt (the host's, through mlua's wrapper) with
-/// the bare budget interrupt. The budget is per thread: each worker thread
-/// runs one trial at a time.
-pub fn install_interrupt(lua: &Lua) {
-    // SAFETY: the closure only sets the interrupt pointer of the state's
-    // callbacks (lua_callbacks never returns null for a live state) to a
-    // function of the type Luau expects.
+impl Watchdog {
+    /// Starts the budget of one trial on this thread.
+    pub fn start(&self, ms: u64) {
+        BUDGET.with(|b| b.set(Some(Duration::from_millis(ms))));
+        DEADLINE.with(|d| d.set(None));
+        TRIPPED.with(|c| c.set(false));
+        CURRENT.with(|c| c.set(Arc::as_ptr(&self.watch)));
+        let w = &self.watch;
+        // Only this thread writes `started`: a plain increment.
+        w.started.store(w.started.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+        w.budget_ms.store(ms.max(1), Ordering::Relaxed);
+    }
+
+    /// Ends it; true if the trial ran out of time.
+    pub fn stop(&self) -> bool {
+        self.watch.budget_ms.store(0, Ordering::Relaxed);
+        CURRENT.with(|c| c.set(ptr::null()));
+        BUDGET.with(|b| b.set(None));
+        DEADLINE.with(|d| d.set(None));
+        TRIPPED.with(|c| c.replace(false))
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.watch.done.store(true, Ordering::Release);
+        if let Some(t) = self.thread.take() {
+            t.thread().unpark();
+            let _ = t.join();
+        }
+        self.watch.set_interrupt(false);
+    }
+}
+
+/// Takes the state's interrupt (the host's, through mlua's wrapper) away and
+/// starts the watchdog that installs the budget interrupt when a trial runs
+/// too long. Keep the returned [`Watchdog`] while the state lives, and drop
+/// it first. The budget is per thread: each worker thread runs one trial at
+/// a time.
+pub fn install_interrupt(lua: &Lua) -> std::io::Result<Watchdog> {
+    let mut slot: *const AtomicPtr<c_void> = ptr::null();
+    // SAFETY: the closure clears the interrupt pointer of the state's
+    // callbacks (lua_callbacks never returns null for a live state) and
+    // takes its address, which lives as long as the state. An
+    // `Option<extern fn>` is one pointer, as `AtomicPtr` is.
     let _ = unsafe {
         lua.exec_raw::<()>((), |l| {
-            (*ffi::lua_callbacks(l)).interrupt = Some(interrupt);
+            let cb = ffi::lua_callbacks(l);
+            (*cb).interrupt = None;
+            slot = ptr::addr_of_mut!((*cb).interrupt).cast::<AtomicPtr<c_void>>();
         })
     };
-}
-
-/// Starts the budget of one trial on this thread.
-pub fn start_budget(ms: u64) {
-    BUDGET.with(|b| b.set(Some(Duration::from_millis(ms))));
-    DEADLINE.with(|d| d.set(None));
-    TRIPPED.with(|c| c.set(false));
+    if slot.is_null() {
+        return Err(std::io::Error::other("could not reach the Luau state's interrupt"));
+    }
+    let watch = Arc::new(Watch {
+        started: AtomicU64::new(0),
+        budget_ms: AtomicU64::new(0),
+        over: AtomicU64::new(u64::MAX),
+        slot: Slot(slot),
+        done: AtomicBool::new(false),
+    });
+    let w = watch.clone();
+    let thread = thread::Builder::new().name("trial watchdog".into()).spawn(move || keep_watch(w))?;
+    Ok(Watchdog { watch, thread: Some(thread) })
 }
 
 /// The time left of the running trial's budget on this thread, if a trial
-/// is running (for calls that check their cost before they start).
+/// is running (for calls that check their cost before they start). The
+/// first reading starts the deadline.
 pub fn time_left() -> Option<Duration> {
-    if let Some(budget) = BUDGET.with(Cell::get) {
+    if let Some(budget) = BUDGET.with(Cell::take) {
+        DEADLINE.with(|d| d.set(Some(Instant::now() + budget)));
         return Some(budget);
     }
     DEADLINE.with(Cell::get).map(|d| d.saturating_duration_since(Instant::now()))
-}
-
-/// Ends it; true if the trial ran out of time.
-pub fn stop_budget() -> bool {
-    BUDGET.with(|b| b.set(None));
-    DEADLINE.with(|d| d.set(None));
-    TRIPPED.with(|c| c.replace(false))
 }
 
 /// Calls `trial` with no arguments and reads its result as metrics into
@@ -203,6 +307,7 @@ pub enum BatchEnd {
 /// `trials` says which trial failed: the one its `before` set up last.
 pub fn run_batch(
     lua: &Lua,
+    dog: &Watchdog,
     trial: &Function,
     names: &mut MetricNames,
     values: &mut Vec<f64>,
@@ -218,21 +323,21 @@ pub fn run_batch(
     // exec_raw converts. A Lua error unwinds out of `read_raw` and this
     // closure; neither holds a value with a destructor across the call
     // (`before` and `after` have returned, their borrows ended). The
-    // budget's thread-locals are reset by `stop_budget` below in every case.
+    // budget's thread-locals are reset by `dog.stop` below in every case.
     let r = unsafe {
         lua.exec_raw::<Value>(trial, |l| {
             ffi::lua_checkstack(l, 3);
             while let Some(ms) = trials.before() {
                 values_unset(values);
                 ffi::lua_pushvalue(l, 1);
-                start_budget(ms);
+                dog.start(ms);
                 if !read_raw(l, names, values) {
-                    stop_budget();
+                    dog.stop();
                     ffi::lua_remove(l, 1);
                     declined = true;
                     return;
                 }
-                stop_budget();
+                dog.stop();
                 if !trials.after(names, values) {
                     break;
                 }
@@ -240,7 +345,7 @@ pub fn run_batch(
             ffi::lua_settop(l, 0);
         })
     };
-    let tripped = stop_budget();
+    let tripped = dog.stop();
     match r {
         Ok(v) if declined => BatchEnd::Declined(v),
         Ok(_) => BatchEnd::Finished,
