@@ -29,9 +29,9 @@ local RANGED = "ranged" -- the kind of combat, for the terrain data (lib/cc terr
 local WIRE, CRATER = "wire", "crater"
 local DIR = cc.DIR
 
--- Where each battle-die symbol comes in dice.counts("battle") results. The
--- rules count all five symbols, so the die (ruleset.yaml dice.battle) must
--- have every one of them.
+-- The five battle-die symbols the rules count. The die (ruleset.yaml
+-- dice.battle) must have every one of them: checked here, when the ruleset
+-- loads, rather than at the first shot.
 local FACES = cc.face_positions(BATTLE)
 for _, symbol in ipairs({ "soldier", "burst", "deadly", "hq", "flag" }) do
   if FACES[symbol] == nil then
@@ -39,7 +39,6 @@ for _, symbol in ipairs({ "soldier", "burst", "deadly", "hq", "flag" }) do
       .. "rules count soldier, burst, deadly, hq and flag symbols")
   end
 end
-local P_SOLDIER, P_BURST, P_DEADLY, P_HQ, P_FLAG = FACES.soldier, FACES.burst, FACES.deadly, FACES.hq, FACES.flag
 
 -- Constant reasons for the quiet (simulation) path: no string building.
 local REASON_TARGETING = "reserve artillery targeting"
@@ -365,17 +364,6 @@ local function spend_hq(side, asked, quiet)
   return hq
 end
 
--- Picks the five symbols out of dice.counts results.
-local function pick_symbols(...)
-  return (select(P_SOLDIER, ...)), (select(P_BURST, ...)), (select(P_DEADLY, ...)), (select(P_HQ, ...)),
-    (select(P_FLAG, ...))
-end
-
--- Rolls `n` battle dice as one pool; returns soldier, burst, deadly, hq, flag.
-local function battle_symbols(n, reason)
-  return pick_symbols(dice.counts(n, BATTLE, reason))
-end
-
 -- One line describing a resolved hex of the record (for notes and printing).
 local function describe_entry(e)
   local where = (e.slot == "on_target" and "on target " or ("hex " .. e.slot .. " ")) .. tostring(e.hex)
@@ -522,7 +510,8 @@ local function shell(f: Firing, h, n: number, how: How, slot)
   else
     reason = on_target and REASON_ON_TARGET or REASON_AROUND
   end
-  local soldier, burst, deadly, hq, flag = battle_symbols(n, reason)
+  -- One pool; dice.counts with the faces named answers their counts in that order.
+  local soldier, burst, deadly, hq, flag = dice.counts(n, BATTLE, reason, "soldier", "burst", "deadly", "hq", "flag")
 
   -- Terrain only matters to soldiers and flags (looked up only then). The
   -- reserve artillery is ranged fire. A crater placed by this firing shields
@@ -609,20 +598,13 @@ end
 --   [Combat] every targeting die whose number was rolled by on_target_at or
 --   more dice is also on target (1-4-4-6: two dice on target);
 --   [Craters] crater_at or more dice on one number make a shell crater.
--- hot: the counts come as varargs (as dice.counts returns them) so that no
--- table is made per firing.
-local function tally(on_target_at, crater_at, ...)
-  local on, crater = 0, false
-  for k = 1, 6 do
-    local c = select(k, ...)
-    if c >= on_target_at then
-      on += c
-    end
-    if c >= crater_at then
-      crater = true
-    end
-  end
-  return on, crater
+-- hot: the six counts come as arguments (as dice.counts returns them) so
+-- that no table is made per firing.
+local function tally(on_target_at, crater_at, c1, c2, c3, c4, c5, c6)
+  local at = on_target_at
+  local on = (c1 >= at and c1 or 0) + (c2 >= at and c2 or 0) + (c3 >= at and c3 or 0)
+    + (c4 >= at and c4 or 0) + (c5 >= at and c5 or 0) + (c6 >= at and c6 or 0)
+  return on, math.max(c1, c2, c3, c4, c5, c6) >= crater_at
 end
 
 -- The faces of the targeting roll, in order, from its counts (for records).

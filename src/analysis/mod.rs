@@ -309,7 +309,16 @@ impl Worker {
         template.log.recording = false;
         template.log.events.clear();
         let sources = sources(&host, Some(&setup.script));
-        Ok(Worker { dog, host, trial, template, names: MetricNames::default(), values: Vec::new(), top_output, sources })
+        Ok(Worker {
+            dog,
+            host,
+            trial,
+            template,
+            names: MetricNames::default(),
+            values: Vec::new(),
+            top_output,
+            sources,
+        })
     }
 
     /// Puts the template world back before a trial.

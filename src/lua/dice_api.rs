@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use mlua::{IntoLuaMulti, Lua, Table, Value};
+use mlua::{IntoLuaMulti, Lua, Table, Value, Variadic};
 
 use super::api::{Api, Returns};
 use super::raw::args::{Counts, Name};
@@ -113,7 +113,11 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
         .returns(Returns::Roll);
     fast::install(api.lua, api.st, api.table(), c"roll", raw::dice::roll)?;
 
-    api.function("dice.counts(n, kind, reason?)", "roll n dice, return the count of each face (fast form)", counts)?;
+    api.function(
+        "dice.counts(n, kind, reason?, face...)",
+        "roll n dice, return the count of each face, or of the faces named, in that order (fast form)",
+        counts,
+    )?;
 
     fast::install(api.lua, api.st, api.table(), c"counts", raw::dice::counts)?;
 
@@ -155,23 +159,38 @@ fn roll_dice(
     roll::new_value(lua, st, header, &counts)
 }
 
-/// `dice.counts(n, kind, reason?)`: roll n dice, return the count of each face (fast form).
-fn counts(_lua: &Lua, st: &Rc<State>, (n, kind, reason): (f64, Name, Option<Name>)) -> mlua::Result<impl IntoLuaMulti> {
+/// `dice.counts(n, kind, reason?, face...)`: roll n dice, return the count of
+/// each face (fast form): of every distinct face in canonical order, or of
+/// the faces named, in the order named.
+fn counts(
+    lua: &Lua,
+    st: &Rc<State>,
+    (n, kind, reason, named): (f64, Name, Option<Name>, Variadic<Value>),
+) -> mlua::Result<impl IntoLuaMulti> {
     // Arguments read in place and counts pushed straight back: nothing allocated.
     let n = pool_size(n)?;
-    st.with_world(|w| {
+    let (k, out) = st.with_world(|w| {
         let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
-        let nv = w.dice.kind(k).values.len();
-        let mut out = Counts { counts: [0; 16], len: nv, more: Vec::new() };
-        if nv > 16 {
-            out.more = vec![0; nv];
+        let die = w.dice.kind(k);
+        let nv = die.values.len();
+        // The faces named, found before anything is rolled.
+        let mut picks = Vec::with_capacity(named.len());
+        for v in named.iter() {
+            let i = die.values.iter().position(|f| face_matches(f, v)).ok_or_else(|| {
+                mlua::Error::runtime(format!(
+                    "dice.counts: die '{kind}' has no face {} (faces: {})",
+                    super::display_value(v),
+                    die.describe_values()
+                ))
+            })?;
+            picks.push(i);
         }
-        let slot: &mut [u32] = if nv <= 16 { &mut out.counts[..nv] } else { &mut out.more };
-        let forced = w.dice.roll_into(k, n, slot).map_err(mlua::Error::external)?;
+        let mut all = vec![0; nv];
+        let forced = w.dice.roll_into(k, n, &mut all).map_err(mlua::Error::external)?;
         if w.log.recording {
             let die = w.dice.kind(k);
             let mut faces = Vec::new();
-            for (v, &c) in die.values.iter().zip(slot.iter()) {
+            for (v, &c) in die.values.iter().zip(all.iter()) {
                 for _ in 0..c {
                     faces.push(v.to_string());
                 }
@@ -184,8 +203,14 @@ fn counts(_lua: &Lua, st: &Rc<State>, (n, kind, reason): (f64, Name, Option<Name
                 forced,
             });
         }
-        Ok(out)
-    })?
+        let out: Vec<u32> = if picks.is_empty() { all } else { picks.iter().map(|&i| all[i]).collect() };
+        Ok::<_, mlua::Error>((k, Counts::from_slice(&out)))
+    })??;
+    if !named.is_empty() {
+        // The fast path finds named faces by the address of their Lua strings.
+        roll::keep_names(lua, st, k)?;
+    }
+    Ok(out)
 }
 
 /// `dice.force(kind, {faces})`: queue exact results for the next rolls of that kind.

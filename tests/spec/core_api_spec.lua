@@ -121,6 +121,20 @@ describe("dice", function()
     expect({ inf, cav, art, sabre, flag }):to_equal({ 2, 1, 0, 0, 1 })
   end)
 
+  it("count the faces named, in the order named", function()
+    dice.force("battle", { "cavalry", "infantry", "infantry", "flag" })
+    expect({ dice.counts(4, "battle", "named", "flag", "infantry", "sabre") }):to_equal({ 1, 2, 0 })
+    -- Asked again (the fast path, once the names are kept), in another order.
+    for _ = 1, 3 do
+      dice.force("battle", { "sabre", "sabre", "flag" })
+      expect({ dice.counts(3, "battle", nil, "sabre", "flag") }):to_equal({ 2, 1 })
+    end
+    dice.force("d6", { 6, 6, 2 })
+    expect({ dice.counts(3, "d6", nil, 6, 1, "2") }):to_equal({ 2, 0, 1 })
+    expect_error(function() dice.counts(2, "battle", nil, "dragon") end, "die 'battle' has no face \"dragon\"")
+    expect_error(function() dice.counts(2, "d6", nil, 7) end, "die 'd6' has no face 7")
+  end)
+
   it("reject unknown kinds and faces", function()
     expect_error(function() dice.roll(1, "d7") end, "unknown die kind 'd7'")
     expect_error(function() dice.force("battle", { "dragon" }) end, "no face \"dragon\"")

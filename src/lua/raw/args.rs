@@ -165,6 +165,17 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// Counts to return, in order.
+    pub fn from_slice(values: &[u32]) -> Counts {
+        let mut out = Counts { counts: [0; 16], len: values.len(), more: Vec::new() };
+        if values.len() <= 16 {
+            out.counts[..values.len()].copy_from_slice(values);
+        } else {
+            out.more = values.to_vec();
+        }
+        out
+    }
+
     fn values(&self) -> &[u32] {
         if self.more.is_empty() {
             &self.counts[..self.len]

@@ -3,29 +3,61 @@
 use super::fast::{self, fast_fn};
 
 // `dice.counts` for simulation (see `fast`): a valid pool of a known kind with
-// the log off; anything else goes to the full function in `dice_api`.
+// the log off; anything else goes to the full function in `dice_api`. Faces
+// named after the reason are found by the address of their Lua strings,
+// among the kind's kept face names (see `roll`); a kind whose names are not
+// kept yet, or a face it does not have, goes to the full function, which
+// keeps them or raises the error.
 fast_fn!(counts, |l, st| {
     let n = fast::whole_arg(l, 1, 0, crate::dice::MAX_POOL as i64)?;
-    let kind = name_bytes(l, 2)?;
     reason_ok(l)?;
+    let named = usize::try_from(l.top() - 3).unwrap_or(0);
     let mut w = st.world.try_borrow_mut().ok()?;
     if w.log.recording {
         return None;
     }
-    let k = w.dice.kind_index_bytes(kind)?;
     let mut counts = [0u32; 16];
+    if named == 0 {
+        let k = w.dice.kind_index_bytes(name_bytes(l, 2)?)?;
+        let nv = w.dice.kind(k).values.len();
+        if nv > counts.len() {
+            return None;
+        }
+        w.dice.roll_into(k, n as u32, &mut counts[..nv]).ok()?;
+        for &c in &counts[..nv] {
+            // SAFETY: a C function has `LUA_MINSTACK` (20) free slots and a
+            // kind here has at most 16 values.
+            unsafe { super::stack::push_number(l.raw(), c as f64) };
+        }
+        return Some(fast::Out::Pushed(nv as std::os::raw::c_int));
+    }
+    // Named faces: at most 16, each a face of the kind (no roll before that is known).
+    if named > counts.len() {
+        return None;
+    }
+    // SAFETY: argument indices of a C function's frame; 0 for anything but a string.
+    let kind = unsafe { super::stack::string_ptr(l.raw(), 2) };
+    if kind == 0 {
+        return None;
+    }
+    let k = super::roll::kind_by_name(st, &w, kind)?;
+    let mut asked = [0usize; 16];
+    for (j, p) in asked.iter_mut().enumerate().take(named) {
+        // SAFETY: as above.
+        *p = unsafe { super::stack::string_ptr(l.raw(), 4 + j as std::os::raw::c_int) };
+    }
+    let mut picks = [0u8; 16];
+    super::roll::face_positions(st, k, &asked[..named], &mut picks[..named])?;
     let nv = w.dice.kind(k).values.len();
     if nv > counts.len() {
         return None;
     }
     w.dice.roll_into(k, n as u32, &mut counts[..nv]).ok()?;
-    // Numbers: pushing them allocates nothing (a C function has room for 20 values).
-    for &c in &counts[..nv] {
-        // SAFETY: a C function has `LUA_MINSTACK` (20) free slots and a
-        // kind here has at most 16 values.
-        unsafe { super::stack::push_number(l.raw(), c as f64) };
+    for &i in &picks[..named] {
+        // SAFETY: as above (at most 16 values).
+        unsafe { super::stack::push_number(l.raw(), counts[i as usize] as f64) };
     }
-    Some(fast::Out::Pushed(nv as std::os::raw::c_int))
+    Some(fast::Out::Pushed(named as std::os::raw::c_int))
 });
 
 // `dice.roll` for simulation (see `fast`): a valid pool of a known kind with

@@ -55,7 +55,7 @@
 //! 2 `raise`, 3 the faces ring; `__index` and `__namecall`
 //! also 4 the `count` function and 5 the `count_any` function.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::CStr;
 use std::os::raw::{c_int, c_void};
 use std::rc::Rc;
@@ -153,6 +153,18 @@ struct KindNames {
     ptrs: Box<[usize]>,
     /// Some value is numeric (a string asked of it is parsed, elsewhere).
     numeric: bool,
+    /// The faces `dice.counts` was last asked for by name (string
+    /// addresses) and where they come among the values: rules ask for the
+    /// same faces again and again.
+    last_asked: Cell<LastAsked>,
+}
+
+/// See [`KindNames::last_asked`].
+#[derive(Clone, Copy, Default)]
+struct LastAsked {
+    len: usize,
+    asked: [usize; 8],
+    picks: [u8; 8],
 }
 
 /// The rolls of the current trial: headers and counts, one after another.
@@ -211,7 +223,7 @@ fn stale() -> String {
 
 /// Keeps the face names of the kind of `k` as Lua strings, if not yet kept
 /// for its current generation (see the module notes).
-fn keep_names(lua: &Lua, st: &State, k: usize) -> mlua::Result<()> {
+pub fn keep_names(lua: &Lua, st: &State, k: usize) -> mlua::Result<()> {
     let (generation, name, faces) = {
         let w = st.world.try_borrow().map_err(|_| mlua::Error::runtime("the world is busy"))?;
         let kind = w.dice.kind(k);
@@ -253,7 +265,14 @@ fn keep_names(lua: &Lua, st: &State, k: usize) -> mlua::Result<()> {
         names.resize_with(k + 1, || None);
     }
     let numeric = ptrs.contains(&0);
-    names[k] = Some(KindNames { generation, kind: name, name_ptr, ptrs: ptrs.into_boxed_slice(), numeric });
+    names[k] = Some(KindNames {
+        generation,
+        kind: name,
+        name_ptr,
+        ptrs: ptrs.into_boxed_slice(),
+        numeric,
+        last_asked: Cell::default(),
+    });
     Ok(())
 }
 
@@ -308,6 +327,36 @@ pub fn kind_by_name(st: &State, w: &World, p: usize) -> Option<usize> {
         }
     };
     e.is_for(w.dice.kinds().get(k)?).then_some(k)
+}
+
+/// Where each face named in `asked` (addresses of Lua strings) comes among
+/// the values of kind `k`, into `out`: for `dice.counts`'s fast path. `None`
+/// when the kind's names are not kept, it has a numeric value, or a name is
+/// not one of its kept face names.
+pub fn face_positions(st: &State, k: usize, asked: &[usize], out: &mut [u8]) -> Option<()> {
+    let names = st.rolls.names.try_borrow().ok()?;
+    let e = names.get(k)?.as_ref()?;
+    let last = e.last_asked.get();
+    if last.len == asked.len() && last.asked[..last.len] == *asked {
+        out.copy_from_slice(&last.picks[..last.len]);
+        return Some(());
+    }
+    if e.numeric || e.ptrs.len() > u8::MAX as usize {
+        return None;
+    }
+    for (&p, pos) in asked.iter().zip(out.iter_mut()) {
+        if p == 0 {
+            return None;
+        }
+        *pos = e.ptrs.iter().position(|&q| q == p)? as u8;
+    }
+    if asked.len() <= 8 {
+        let mut last = LastAsked { len: asked.len(), ..LastAsked::default() };
+        last.asked[..asked.len()].copy_from_slice(asked);
+        last.picks[..asked.len()].copy_from_slice(out);
+        e.last_asked.set(last);
+    }
+    Some(())
 }
 
 /// Rolls `n` dice of kind `k` for the `dice.roll` fast path (the log off),
