@@ -290,6 +290,13 @@ end
 -- enemy unit on the map (handle or id). Returns the on-target hex and the
 -- targeted unit's id (or nil). Errors blame fire's caller (level 3).
 local function resolve_target(side, target)
+  -- The common case first: a hex (which is never a battery).
+  if hex.is_hex(target) then
+    if not world:on_map(target) then
+      rules.violation("target " .. tostring(target) .. " is not on the map (the battlefield)", 3)
+    end
+    return target, nil
+  end
   if reserve_artillery.is_battery(target) then
     rules.violation(battery_refusal(target), 3)
   end
@@ -314,13 +321,7 @@ local function resolve_target(side, target)
     end
     return h, target.id
   end
-  if not hex.is_hex(target) then
-    error("target must be a hex or an enemy unit, not " .. type(target), 3)
-  end
-  if not world:on_map(target) then
-    rules.violation("target " .. tostring(target) .. " is not on the map (the battlefield)", 3)
-  end
-  return target, nil
+  error("target must be a hex or an enemy unit, not " .. type(target), 3)
 end
 
 -- [Combat] HQ tokens: the side spends 1 up to its battery's strength, and
@@ -668,9 +669,12 @@ function reserve_artillery.fire(spec: FireArgs)
   end
   local card = reserve_artillery.card(spec.card)
   local on_target, target_unit = resolve_target(side, spec.target)
-  local ok, why = reserve_artillery.can_order(card, on_target, side)
-  if not ok then
-    rules.violation(why, 2)
+  -- Artillery Bombard orders the battery against any hex: nothing to check.
+  if card.kind ~= "bombard" then
+    local ok, why = reserve_artillery.can_order(card, on_target, side)
+    if not ok then
+      rules.violation(why, 2)
+    end
   end
   local first = reserve_artillery.hex1_direction(side)
   local hq = spend_hq(side, spec.hq, quiet)

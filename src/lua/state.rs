@@ -72,8 +72,9 @@ pub struct State {
     /// False while no script has called `on` since the ruleset was (re)loaded:
     /// moves then skip building event arguments nobody would receive.
     pub subscribed: Cell<bool>,
-    /// Names the fast paths keep as Lua strings (see `fast::push_name`).
-    pub name_slots: RefCell<Vec<Rc<str>>>,
+    /// Names the fast paths keep as Lua strings (see `fast::push_name`),
+    /// each with where its Lua string's bytes are (`stack::string_ptr`).
+    pub name_slots: RefCell<Vec<(Rc<str>, usize)>>,
     /// Calls a fast path handed to its full function (tests check that
     /// simulation's hot calls stay on the fast paths).
     pub fast_misses: Cell<u64>,

@@ -239,6 +239,19 @@ describe("units and the world", function()
     expect(world:current_side()):to_be("blue")
   end)
 
+  it("answer names that outlive the collector's cycles", function()
+    -- Names are pushed straight from the strings the host keeps; kept
+    -- alive by it, they stay whole while garbage is collected around them.
+    local kept = {}
+    for i = 1, 20000 do
+      local garbage = { i, tostring(i), { i } }
+      kept[i % 64 + 1] = world:opponent("blue") .. world:baseline("red") .. #garbage
+    end
+    for _, v in kept do
+      expect(v):to_be("redtop3")
+    end
+  end)
+
   it("reads params and ruleset data", function()
     expect(params.mini.dice_per_attack):to_be(2)
     expect(ruleset.name):to_be("mini")

@@ -265,8 +265,13 @@ unsafe fn push_name(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
 unsafe fn push_name_in(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
     // SAFETY: as for `push_name`.
     unsafe {
-        let slot = st.name_slots.borrow().iter().position(|s| Rc::ptr_eq(s, &name));
-        if let Some(k) = slot {
+        let found = st.name_slots.borrow().iter().position(|(s, _)| Rc::ptr_eq(s, &name));
+        if let Some(k) = found {
+            // The kept string straight onto the stack: the names table keeps it alive.
+            let data = st.name_slots.borrow()[k].1;
+            if data != 0 && super::stack::push_kept_string(l, data) {
+                return;
+            }
             // Slots were filled with `false` when the table was made: no allocation.
             if ffi::lua_rawgeti(l, ffi::lua_upvalueindex(4), k as ffi::lua_Integer + 1) == ffi::LUA_TSTRING {
                 return;
@@ -275,11 +280,12 @@ unsafe fn push_name_in(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
         }
         push_str(l, &name);
         let mut slots = st.name_slots.borrow_mut();
-        if slot.is_none() && slots.len() < MAX_NAMES {
+        if found.is_none() && slots.len() < MAX_NAMES {
+            let data = super::stack::string_ptr(l, ffi::lua_gettop(l));
             ffi::lua_pushvalue(l, -1);
             // An existing array slot: setting it does not allocate.
             ffi::lua_rawseti(l, ffi::lua_upvalueindex(4), slots.len() as ffi::lua_Integer + 1);
-            slots.push(name);
+            slots.push((name, data));
         }
     }
 }

@@ -322,6 +322,15 @@ mod raw {
     /// # Safety
     /// As for [`push_number`]; `s` holds no collectable object.
     #[inline(always)]
+    pub unsafe fn push_kept_string(l: *mut ffi::lua_State, data: usize) {
+        // SAFETY: the function's contract; `data` is where a live string's
+        // bytes start, STRING_DATA past its `TString`.
+        unsafe { push(l, Slot { value: (data - STRING_DATA) as u64, extra: 0, tt: ffi::LUA_TSTRING }) }
+    }
+
+    /// # Safety
+    /// As for [`push_number`].
+    #[inline(always)]
     unsafe fn push(l: *mut ffi::lua_State, s: Slot) {
         // SAFETY: the function's contract.
         unsafe {
@@ -330,6 +339,29 @@ mod raw {
             head.top = head.top.add(1);
         }
     }
+}
+
+/// Pushes a string kept alive elsewhere, given where its bytes start (as
+/// [`string_ptr`] answers), without the API: false (nothing pushed) when
+/// the direct readers are off, for the caller to push it through the API.
+///
+/// Luau's API puts a thread barrier before pushing a collectable value,
+/// because a black thread is not traversed again in the same cycle. This
+/// push skips it, which is sound only for a string that stays reachable from
+/// a rooted table (the fast paths' names table) for as long as it may be on
+/// the stack: the collector marks it through that table in every cycle.
+///
+/// # Safety
+/// `l` is a live state with room for one more value, and `data` is
+/// `string_ptr` of a string that is kept as said above.
+#[inline(always)]
+pub unsafe fn push_kept_string(l: *mut ffi::lua_State, data: usize) -> bool {
+    if !direct() {
+        return false;
+    }
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe { raw::push_kept_string(l, data) };
+    true
 }
 
 /// `lua_getthreaddata(l)`.
