@@ -440,15 +440,6 @@ end
 -- A firing record (its fields: see fire); it prints as a summary.
 type Record = { [string]: any }
 
--- One firing: made once per `fire` call and handed to each per-hex step, so
--- those steps take the hex-specific arguments only.
-type Firing = {
-  rec: Record, -- the record being filled in (see fire)
-  side: string, -- the firing side
-  p: { [string]: any }, -- params.reserve_artillery, read once per firing
-  quiet: boolean, -- the simulation form: no notes, marks or per-hex entries
-}
-
 -- How a hex is shelled: the on-target hex (bursts and deadly sides hit), the
 -- on-target hex of a crater hit (no terrain protection either), or a hex
 -- around the template (bursts hit).
@@ -471,14 +462,13 @@ type How = "on_target" | "crater" | "around"
 --     less those its terrain lets it ignore;
 --   * wire is removed as param wire_removed_by says.
 -- `slot` names the hex in the record: "on_target" or 1..6.
--- hot: analysis runs this millions of times. When f.quiet it builds no
+-- hot: analysis runs this millions of times. When quiet it builds no
 -- strings (constant reasons) and no tables, and terrain is looked up only
 -- when a soldier or a flag was rolled.
-local function shell(f: Firing, h, n: number, how: How, slot)
-  local rec, side, p = f.rec, f.side, f.p
+local function shell(rec: Record, side: string, p, quiet: boolean, h, n: number, how: How, slot)
   local on_target = how ~= "around"
   local entry = nil
-  if not f.quiet then
+  if not quiet then
     entry = { slot = slot, hex = h, dice = n, rolled = false }
     table.insert(rec.order, slot)
     table.insert(rec.shelled, entry)
@@ -619,22 +609,6 @@ local function targeting_faces(...)
   return faces
 end
 
--- [Combat] After the on-target hex, hexes 1 to 6 in turn (clockwise), one
--- battle die per targeting die on each; every hex's hits and retreats are
--- complete before the next. c1..c6 are the targeting dice on each number.
--- hot: six calls written out rather than `for k = 1, 6 do ... select(k, ...)`.
--- The loop made the quiet bombardment (scripts/analysis/ra_bombard.lua) do
--- 1.9% more instructions per trial than this form (valgrind: 36 348 against
--- 35 684) and run about 3-6% slower, over the 3% we allow for readability.
-local function resolve_around(f: Firing, on_target, first: number, c1, c2, c3, c4, c5, c6)
-  if c1 > 0 then shell(f, template_hex(on_target, first, 1), c1, "around", 1) end
-  if c2 > 0 then shell(f, template_hex(on_target, first, 2), c2, "around", 2) end
-  if c3 > 0 then shell(f, template_hex(on_target, first, 3), c3, "around", 3) end
-  if c4 > 0 then shell(f, template_hex(on_target, first, 4), c4, "around", 4) end
-  if c5 > 0 then shell(f, template_hex(on_target, first, 5), c5, "around", 5) end
-  if c6 > 0 then shell(f, template_hex(on_target, first, 6), c6, "around", 6) end
-end
-
 -- The argument table of reserve_artillery.fire.
 export type FireArgs = {
   side: string?, -- the firing side; default: the side whose turn it is
@@ -661,7 +635,7 @@ function reserve_artillery.fire(spec: FireArgs)
   if type(spec) ~= "table" then
     error("call reserve_artillery.fire{side=, target=, card=, hq=}", 2)
   end
-  local p = params.reserve_artillery -- read once per firing, kept in the Firing
+  local p = params.reserve_artillery -- read once per firing, handed to each shell
   local quiet = spec.quiet == true
   local side = spec.side or world:current_side()
   if side == nil then
@@ -710,8 +684,6 @@ function reserve_artillery.fire(spec: FireArgs)
       .. hq .. " HQ tokens, targeting dice " .. table.concat(rec.targeting, " ") .. " -> " .. n_on .. " on target"
       .. (crater and ", shell crater" or ""))
   end
-  local f: Firing = { rec = rec, side = side, p = p, quiet = quiet }
-
   -- [Craters] three or more on one number: a shell crater on the on-target
   -- hex (unless one is there already).
   if crater and not world:has_token(on_target, CRATER) then
@@ -721,9 +693,18 @@ function reserve_artillery.fire(spec: FireArgs)
 
   -- [Combat] the on-target hex first: one battle die per on-target die.
   if n_on > 0 then
-    shell(f, on_target, n_on, crater and "crater" or "on_target", "on_target")
+    shell(rec, side, p, quiet, on_target, n_on, crater and "crater" or "on_target", "on_target")
   end
-  resolve_around(f, on_target, first, c1, c2, c3, c4, c5, c6)
+  -- [Combat] then hexes 1 to 6 in turn (clockwise), one battle die per
+  -- targeting die on each; every hex's hits and retreats are complete before
+  -- the next. hot: six calls written out rather than a loop over the counts
+  -- (which would need a table, or select, per firing).
+  if c1 > 0 then shell(rec, side, p, quiet, template_hex(on_target, first, 1), c1, "around", 1) end
+  if c2 > 0 then shell(rec, side, p, quiet, template_hex(on_target, first, 2), c2, "around", 2) end
+  if c3 > 0 then shell(rec, side, p, quiet, template_hex(on_target, first, 3), c3, "around", 3) end
+  if c4 > 0 then shell(rec, side, p, quiet, template_hex(on_target, first, 4), c4, "around", 4) end
+  if c5 > 0 then shell(rec, side, p, quiet, template_hex(on_target, first, 5), c5, "around", 5) end
+  if c6 > 0 then shell(rec, side, p, quiet, template_hex(on_target, first, 6), c6, "around", 6) end
   return rec
 end
 
