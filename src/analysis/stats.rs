@@ -187,9 +187,15 @@ impl Acc {
             self.max = v;
         }
         if let Some(c) = &mut self.counts {
-            *c.entry(key_of(v)).or_insert(0) += 1;
-            if c.len() > MAX_DISTINCT {
-                self.counts = None;
+            // Values repeat: a lookup first, cheaper than `entry`.
+            let k = key_of(v);
+            if let Some(n) = c.get_mut(&k) {
+                *n += 1;
+            } else {
+                c.insert(k, 1);
+                if c.len() > MAX_DISTINCT {
+                    self.counts = None;
+                }
             }
         }
     }

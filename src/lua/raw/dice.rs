@@ -31,8 +31,9 @@ fast_fn!(counts, |l, st| {
         }
         return Some(fast::Out::Pushed(nv as std::os::raw::c_int));
     }
-    // Named faces: at most 16, each a face of the kind (no roll before that is known).
-    if named > counts.len() {
+    // Named faces: at most 8, each a face of the kind (no roll before that is known).
+    const MOST_NAMED: usize = 8;
+    if named > MOST_NAMED {
         return None;
     }
     // SAFETY: argument indices of a C function's frame; 0 for anything but a string.
@@ -41,12 +42,12 @@ fast_fn!(counts, |l, st| {
         return None;
     }
     let k = super::roll::kind_by_name(st, &w, kind)?;
-    let mut asked = [0usize; 16];
+    let mut asked = [0usize; MOST_NAMED];
     for (j, p) in asked.iter_mut().enumerate().take(named) {
         // SAFETY: as above.
         *p = unsafe { super::stack::string_ptr(l.raw(), 4 + j as std::os::raw::c_int) };
     }
-    let mut picks = [0u8; 16];
+    let mut picks = [0u8; MOST_NAMED];
     super::roll::face_positions(st, k, &asked[..named], &mut picks[..named])?;
     let nv = w.dice.kind(k).values.len();
     if nv > counts.len() {

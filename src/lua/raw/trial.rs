@@ -449,7 +449,8 @@ unsafe fn put_raw(
     }
     // Trials return their metrics in the same order every time: try the slot
     // after the last one found.
-    let hint = HINT.with(Cell::get) % names.len().max(1);
+    let hint = HINT.with(Cell::get);
+    let hint = if hint < names.len() { hint } else { 0 };
     let found = match names.get(hint) {
         Some(n) if n.as_bytes() == name => Some(hint),
         _ => names.find(name),

@@ -336,10 +336,14 @@ pub fn kind_by_name(st: &State, w: &World, p: usize) -> Option<usize> {
 pub fn face_positions(st: &State, k: usize, asked: &[usize], out: &mut [u8]) -> Option<()> {
     let names = st.rolls.names.try_borrow().ok()?;
     let e = names.get(k)?.as_ref()?;
-    let last = e.last_asked.get();
-    if last.len == asked.len() && last.asked[..last.len] == *asked {
-        out.copy_from_slice(&last.picks[..last.len]);
-        return Some(());
+    {
+        // SAFETY: read in place (no copy of the cache): nothing sets the
+        // cell while this shared reference lives, in this function's scope.
+        let last = unsafe { &*e.last_asked.as_ptr() };
+        if last.len == asked.len() && last.asked[..last.len] == *asked {
+            out.copy_from_slice(&last.picks[..last.len]);
+            return Some(());
+        }
     }
     if e.numeric || e.ptrs.len() > u8::MAX as usize {
         return None;
