@@ -329,11 +329,10 @@ end
 -- side decides how many (decision id "reserve_artillery.hq", default: all it
 -- may). Returns the number spent. Errors blame fire's caller (level 3).
 local function spend_hq(side, asked, quiet)
-  local strength = world:pool(side, STRENGTH_POOL)
+  local strength, held = world:pool(side, STRENGTH_POOL, HQ_POOL)
   if strength < 1 then
     rules.violation(side .. " has no reserve artillery (its reserve_artillery pool is " .. strength .. ")", 3)
   end
-  local held = world:pool(side, HQ_POOL)
   local most = math.min(strength, held)
   local hq = asked
   if hq == nil then

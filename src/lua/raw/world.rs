@@ -172,11 +172,30 @@ fn edge_name(e: Edge) -> Rc<str> {
     EDGES.with(|names| names[k].clone())
 }
 
+// `world:pool(side, name, ...)`: one value per name (at most 8 names).
 fast_fn!(fast_pool, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let pool = fast::str_arg(l, 3)?;
     let w = st.world.try_borrow().ok()?;
-    Some(Out::Num(w.pool(side, pool).ok()? as f64))
+    let i = w.side_index(side).ok()?;
+    let first = w.sides[i].pool(pool) as f64;
+    let more = l.top() - 3;
+    if more <= 0 {
+        return Some(Out::Num(first));
+    }
+    if more > 7 {
+        return None;
+    }
+    // Every name read before anything is pushed.
+    let mut values = [first; 8];
+    for k in 1..=more as usize {
+        values[k] = w.sides[i].pool(fast::str_arg(l, 3 + k as std::os::raw::c_int)?) as f64;
+    }
+    for &x in &values[..=more as usize] {
+        // SAFETY: at most 8 values, within a C function's 20 free slots.
+        unsafe { super::stack::push_number(l.raw(), x) };
+    }
+    Some(Out::Pushed(more + 1))
 });
 
 fast_fn!(fast_add_pool, |l, st| {

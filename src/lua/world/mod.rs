@@ -71,7 +71,11 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     api.method("world:sides()", "the side names", sides::sides)?;
     api.method("world:opponent(side)", "the other side", sides::opponent)?;
     api.method("world:baseline(side)", "the edge a side starts from (top, bottom, left, right)", sides::baseline)?;
-    api.method("world:pool(side, name)", "a side's pool: hq, medals, reserve artillery, ...", sides::pool)?;
+    api.method(
+        "world:pool(side, name, ...)",
+        "a side's pool: hq, medals, reserve artillery, ...; one value per name given",
+        sides::pool,
+    )?;
     api.method(
         "world:add_pool(side, name, n, reason?)",
         "change a pool (never below 0); returns the new value",

@@ -41,8 +41,18 @@ fn whole(n: f64, what: &str) -> mlua::Result<i64> {
 }
 
 /// `world:pool(side, name)`: a side's pool: hq, medals, reserve artillery, ....
-pub fn pool(_l: &Lua, st: &Rc<State>, (side, pool): (Name, Name)) -> mlua::Result<impl IntoLuaMulti> {
-    st.with_world(|w| w.pool(&side, &pool).map_err(mlua::Error::external))?
+pub fn pool(
+    _l: &Lua,
+    st: &Rc<State>,
+    (side, pool, more): (Name, Name, mlua::Variadic<Name>),
+) -> mlua::Result<impl IntoLuaMulti> {
+    st.with_world(|w| {
+        let mut values = vec![w.pool(&side, &pool).map_err(mlua::Error::external)?];
+        for name in more.iter() {
+            values.push(w.pool(&side, name).map_err(mlua::Error::external)?);
+        }
+        Ok::<_, mlua::Error>(mlua::Variadic::from_iter(values))
+    })?
 }
 
 /// `world:add_pool(side, name, n, reason?)`: change a pool (never below 0); returns the new value.
