@@ -188,8 +188,8 @@ fast_fn!(fast_pool, |l, st| {
     }
     // Every name read before anything is pushed.
     let mut values = [first; 8];
-    for k in 1..=more as usize {
-        values[k] = w.sides[i].pool(fast::str_arg(l, 3 + k as std::os::raw::c_int)?) as f64;
+    for (k, v) in values.iter_mut().enumerate().take(more as usize + 1).skip(1) {
+        *v = w.sides[i].pool(fast::str_arg(l, 3 + k as std::os::raw::c_int)?) as f64;
     }
     for &x in &values[..=more as usize] {
         // SAFETY: at most 8 values, within a C function's 20 free slots.
