@@ -241,8 +241,8 @@ function cc.apply_hits(unit, hits, by_side, reason)
   if hits <= 0 then
     return 0, false
   end
-  local removed = world:hit(unit, hits, reason)
-  if removed > 0 and not unit.alive then
+  local removed, alive = world:hit(unit, hits, reason)
+  if removed > 0 and not alive then
     local owner = unit.side
     cc.award_medal(owner ~= by_side and by_side or world:opponent(owner), reason)
     return removed, true

@@ -213,7 +213,13 @@ fast_fn!(fast_hit, |l, st| {
     let reason = fast::opt_str_arg(l, 4)?;
     let mut w = st.world.try_borrow_mut().ok()?;
     let i = fast::unit_arg(l, st, &w, 2)?;
-    Some(Out::Num(w.hit(i, n as i32, reason) as f64))
+    let taken = w.hit(i, n as i32, reason);
+    // SAFETY: two values, within a C function's free slots.
+    unsafe {
+        super::stack::push_number(l.raw(), taken as f64);
+        super::stack::push_bool(l.raw(), w.units[i].alive());
+    }
+    Some(Out::Pushed(2))
 });
 
 // `world:retreat(unit, hex)`: one step, with nobody subscribed to moves.

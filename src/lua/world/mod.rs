@@ -55,7 +55,11 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     )?;
     api.method("world:retreat(u, path)", "like move, logged as a retreat", units::retreat)?;
     api.method("world:place(u, h)", "put a unit on a hex (nil takes it off); no adjacency check", units::place)?;
-    api.method("world:hit(u, n, reason?)", "remove n figures; returns figures removed; 0 left eliminates", units::hit)?;
+    api.method(
+        "world:hit(u, n, reason?)",
+        "remove n figures; returns figures removed and whether the unit is still alive; 0 left eliminates",
+        units::hit,
+    )?;
     api.method("world:eliminate(u, reason?)", "take a unit off the battlefield", units::eliminate)?;
     api.method("world:terrain(h)", "the terrain name of h, or nil", map::terrain)?;
     api.method("world:set_terrain(h, name)", "change (or with nil clear) the terrain of h", map::set_terrain)?;

@@ -505,7 +505,8 @@ pub fn hit(_l: &Lua, st: &Rc<State>, (u, n, reason): (UnitArg, f64, Option<Name>
     }
     st.with_world(|w| {
         let i = u.0.resolve(w)?;
-        Ok(w.hit(i, n as i32, reason.as_deref().unwrap_or("")))
+        let taken = w.hit(i, n as i32, reason.as_deref().unwrap_or(""));
+        Ok((taken, w.units[i].alive()))
     })?
 }
 
