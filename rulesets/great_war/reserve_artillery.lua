@@ -640,7 +640,7 @@ function reserve_artillery.fire(spec: FireArgs)
   if side == nil then
     error("say which side fires: side = \"allies\"", 2)
   end
-  local card = reserve_artillery.card(spec.card)
+  local card = CARDS[spec.card] or reserve_artillery.card(spec.card) -- a card name, the common case, first
   local on_target, target_unit = resolve_target(side, spec.target)
   -- Artillery Bombard orders the battery against any hex: nothing to check.
   if card.kind ~= "bombard" then

@@ -65,22 +65,14 @@ pub enum Out {
     Pushed(c_int),
     /// A new roll object (`dice.roll`).
     Roll(super::roll::NewRoll),
-    /// `pushed` values already on the stack, then each name (nil for
-    /// `None`), then the first `n_bools` booleans (`world:at`).
-    NamesBools {
-        pushed: c_int,
-        names: [Option<Rc<str>>; 2],
-        bools: [bool; MAX_BOOLS],
-        n_bools: usize,
-    },
     /// A tabletop answer, built as tables (`raw::tabletop`).
     Geo(super::tabletop::Geo),
     /// A list of the cached handles of these units (`world:units`).
     Units(Vec<usize>),
 }
 
-/// Most booleans `Out::NamesBools` carries (with the names and values before
-/// them, well within the `LUA_MINSTACK` slots a C function has).
+/// Most token booleans `world:at`'s fast path answers (with the three values
+/// before them, well within the `LUA_MINSTACK` slots a C function has).
 pub const MAX_BOOLS: usize = 8;
 
 /// The stack of one fast-function call (see the module doc).
@@ -216,18 +208,6 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
             Out::Hex(h) => super::stack::push_vector(l, [h.q as f32, h.r as f32, h.s() as f32]),
             Out::Pushed(n) => return n,
             Out::Roll(r) => super::roll::push_new(l, &r),
-            Out::NamesBools { pushed, names, bools, n_bools } => {
-                for name in names {
-                    match name {
-                        Some(name) => push_name(l, st, name),
-                        None => super::stack::push_nil(l),
-                    }
-                }
-                for &b in &bools[..n_bools.min(MAX_BOOLS)] {
-                    super::stack::push_bool(l, b);
-                }
-                return pushed + 2 + n_bools.min(MAX_BOOLS) as c_int;
-            }
             Out::Geo(g) => super::tabletop::push(l, &g),
             Out::Units(found) => {
                 ffi::lua_createtable(l, found.len() as c_int, 0);
@@ -256,6 +236,22 @@ pub const MAX_NAMES: usize = 256;
 unsafe fn push_name(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
     // SAFETY: the caller's contract; at most two values are pushed.
     unsafe { push_name_in(l, st, name) }
+}
+
+/// [`push_name`] for a name the caller holds by reference (no `Rc` clone
+/// when it is kept already).
+///
+/// # Safety
+/// As for [`push_name`].
+pub unsafe fn push_name_ref(l: *mut ffi::lua_State, st: &State, name: &Rc<str>) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        let data = st.name_slots.borrow().iter().find(|(s, _)| Rc::ptr_eq(s, name)).map_or(0, |&(_, d)| d);
+        if data != 0 && super::stack::push_kept_string(l, data) {
+            return;
+        }
+        push_name_in(l, st, name.clone())
+    }
 }
 
 /// The body of [`push_name`].

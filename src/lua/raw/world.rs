@@ -39,19 +39,32 @@ fast_fn!(fast_at, |l, st| {
     for (b, name) in bools.iter_mut().zip(&names[..n_bools]) {
         *b = w.has_token(h, name);
     }
-    let side = match w.unit_at(h) {
-        None => {
-            // SAFETY: one value, within the frame's free slots.
-            unsafe { super::stack::push_nil(l.raw()) };
-            None
+    // The values go straight onto the stack (a C function has 20 free
+    // slots; at most 3 + MAX_BOOLS are pushed), names from the kept strings.
+    let raw = l.raw();
+    let unit = w.unit_at(h);
+    // SAFETY: pushes within the frame's free slots; upvalue 4 is the names
+    // table `push_name` needs (a frame of a function made by `make`).
+    unsafe {
+        match unit {
+            None => {
+                super::stack::push_nil(raw);
+                super::stack::push_nil(raw);
+            }
+            Some(i) => {
+                fast::push_unit(l, st, &w, i)?;
+                fast::push_name_ref(raw, st, &w.units[i].side);
+            }
         }
-        Some(i) => {
-            fast::push_unit(l, st, &w, i)?;
-            Some(w.units[i].side.clone())
+        match w.terrain(h) {
+            Some(t) => fast::push_name_ref(raw, st, t),
+            None => super::stack::push_nil(raw),
         }
-    };
-    let terrain = w.terrain(h).cloned();
-    Some(Out::NamesBools { pushed: 1, names: [side, terrain], bools, n_bools })
+        for &b in &bools[..n_bools] {
+            super::stack::push_bool(raw, b);
+        }
+    }
+    Some(Out::Pushed(3 + n_bools as std::os::raw::c_int))
 });
 
 // `world:units{side=, type=, all=}`: a filter table without metatable whose
