@@ -224,7 +224,7 @@ fn saving_a_ruleset_file_reloads_it_without_losing_the_board() {
     let scenario = dir.path().join("scenario.yaml").display().to_string();
     let mut t = Pty::spawn(home.path(), &["repl", "--scenario", &scenario]);
     t.line("world:hit('b1', 1)");
-    t.expect("\n1\r");
+    t.expect("\n1, true\r");
     t.line("world:unit('b1').strength");
     t.expect("\n3\r");
     let lua = dir.path().join("skirmish.lua");
