@@ -8,7 +8,7 @@ use std::rc::Rc;
 use mlua::{ffi, Function, Lua, Table};
 
 use super::fast::{self, fast_fn, Out};
-use crate::battlefield::Edge;
+use crate::battlefield::{same_name, Edge};
 use crate::lua::world::UnitRef;
 use crate::lua::State;
 use crate::unit::Prop;
@@ -156,16 +156,30 @@ fast_fn!(fast_terrain, |l, st| {
     Some(w.terrain(h).map_or(Out::Nil, |t| Out::Name(t.clone())))
 });
 
+// Names are pushed by reference (no `Rc` clone): see `fast::push_name_ref`.
 fast_fn!(fast_opponent, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
-    Some(Out::Name(w.opponent(side).ok()?))
+    w.sides.iter().position(|s| same_name(&s.name, side))?;
+    // The first other side, as `World::opponent` answers.
+    let other = w.sides.iter().find(|s| !same_name(&s.name, side))?;
+    // SAFETY: one value, within the frame's free slots; upvalue 4 is the names table.
+    unsafe { fast::push_name_ref(l.raw(), st, &other.name) };
+    Some(Out::Pushed(1))
 });
 
 fast_fn!(fast_baseline, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
-    Some(w.side(side).ok()?.baseline.map_or(Out::Nil, |b| Out::Name(edge_name(b))))
+    let s = w.sides.iter().find(|s| same_name(&s.name, side))?;
+    match s.baseline {
+        None => Some(Out::Nil),
+        // SAFETY: as in `fast_opponent`.
+        Some(b) => EDGES.with(|e| unsafe {
+            fast::push_name_ref(l.raw(), st, &e[edge_slot(b)]);
+            Some(Out::Pushed(1))
+        }),
+    }
 });
 
 thread_local! {
@@ -174,15 +188,14 @@ thread_local! {
     static EDGES: [Rc<str>; 4] = [Edge::Top, Edge::Bottom, Edge::Left, Edge::Right].map(|e| Rc::from(e.name()));
 }
 
-/// The shared name of a map edge (a baseline).
-fn edge_name(e: Edge) -> Rc<str> {
-    let k = match e {
+/// Where a map edge's name is in `EDGES`.
+fn edge_slot(e: Edge) -> usize {
+    match e {
         Edge::Top => 0,
         Edge::Bottom => 1,
         Edge::Left => 2,
         Edge::Right => 3,
-    };
-    EDGES.with(|names| names[k].clone())
+    }
 }
 
 // `world:pool(side, name, ...)`: one value per name (at most 8 names).
@@ -190,7 +203,7 @@ fast_fn!(fast_pool, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let pool = fast::str_arg(l, 3)?;
     let w = st.world.try_borrow().ok()?;
-    let i = w.side_index(side).ok()?;
+    let i = w.sides.iter().position(|s| same_name(&s.name, side))?;
     let first = w.sides[i].pool(pool) as f64;
     let more = l.top() - 3;
     if more <= 0 {
