@@ -115,6 +115,22 @@ impl Side {
         self.pools.iter().find(|(k, _)| same_name(k, name)).map_or(0, |(_, v)| *v)
     }
 
+    /// Changes a pool by `change`, never below 0 (a new pool starts at 0);
+    /// returns the new value.
+    pub fn add_to_pool(&mut self, name: &str, change: i64) -> i64 {
+        match self.pools.iter_mut().find(|(k, _)| same_name(k, name)) {
+            Some((_, v)) => {
+                *v = (*v + change).max(0);
+                *v
+            }
+            None => {
+                let value = change.max(0);
+                self.pools.push((name.into(), value));
+                value
+            }
+        }
+    }
+
     pub fn set_pool(&mut self, name: &str, value: i64) {
         match self.pools.iter_mut().find(|(k, _)| same_name(k, name)) {
             Some((_, v)) => *v = value,
@@ -162,6 +178,10 @@ impl Tokens {
     }
 
     pub fn has(&self, h: Hex, token: &str) -> bool {
+        // A board holds a few tokens: one pass beats a binary search then a scan.
+        if self.0.len() <= 16 {
+            return self.0.iter().any(|(x, t)| *x == h && same_name(t, token));
+        }
         self.on(h).any(|t| same_name(t, token))
     }
 

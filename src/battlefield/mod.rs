@@ -207,8 +207,7 @@ impl World {
     /// Changes a pool by `change` (clamped at zero) and logs it; returns the new value.
     pub fn add_pool(&mut self, side: &str, pool: &str, change: i64, reason: &str) -> Result<i64, WorldError> {
         let i = self.side_index(side)?;
-        let value = (self.sides[i].pool(pool) + change).max(0);
-        self.sides[i].set_pool(pool, value);
+        let value = self.sides[i].add_to_pool(pool, change);
         self.log.push_with(|| Event::Pool {
             side: side.into(),
             pool: pool.into(),
