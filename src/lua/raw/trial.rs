@@ -119,7 +119,8 @@ fn keep_watch(w: Arc<Watch>) {
                 }
                 _ => seen = Some((n, now)),
             }
-            // A runaway trial is stopped between one and 1.1 budgets (or 50 ms) in.
+            // First seen at most one look after it started, stopped at most
+            // one look after its budget from then: at most 100 ms late.
             Duration::from_millis((budget / 10).clamp(1, 50))
         };
         thread::park_timeout(look);
@@ -143,8 +144,13 @@ unsafe extern "C-unwind" fn interrupt(l: *mut ffi::lua_State, gc: c_int) {
         // SAFETY: CURRENT is the watch of the trial running on this thread,
         // alive while it runs (its Watchdog outlives the trial).
         if w.is_null() || !unsafe { (*w).running_over() } {
-            // SAFETY: `l` is a live state; its callbacks are never null.
-            unsafe { (*ffi::lua_callbacks(l)).interrupt = None };
+            // SAFETY: `l` is a live state; its callbacks are never null. The
+            // store is atomic, as the watchdog's (an `Option<extern fn>` is
+            // one pointer).
+            unsafe {
+                let slot = ptr::addr_of_mut!((*ffi::lua_callbacks(l)).interrupt).cast::<AtomicPtr<c_void>>();
+                (*slot).store(ptr::null_mut(), Ordering::Release);
+            }
             return;
         }
         TRIPPED.with(|c| c.set(true));
