@@ -177,8 +177,13 @@ impl World {
 
     // ---- sides ----
 
+    /// The index of side `name`, if there is one (no error built: for hot paths).
+    pub fn find_side(&self, name: &str) -> Option<usize> {
+        self.sides.iter().position(|s| same_name(&s.name, name))
+    }
+
     pub fn side_index(&self, name: &str) -> Result<usize, WorldError> {
-        self.sides.iter().position(|s| same_name(&s.name, name)).ok_or_else(|| {
+        self.find_side(name).ok_or_else(|| {
             WorldError::NoSide(
                 name.into(),
                 self.sides.iter().map(|s| s.name.to_string()).collect::<Vec<_>>().join(", "),
@@ -193,11 +198,16 @@ impl World {
     /// The other side, in a two-sided game.
     pub fn opponent(&self, name: &str) -> Result<Rc<str>, WorldError> {
         self.side_index(name)?;
-        self.sides
-            .iter()
-            .find(|s| !same_name(&s.name, name))
-            .map(|s| s.name.clone())
+        self.opponent_of(name)
+            .cloned()
             .ok_or_else(|| WorldError::Invalid(format!("side '{name}' has no opponent")))
+    }
+
+    /// [`World::opponent`] without errors: the first other side's name, or
+    /// `None` for an unknown side or one with no opponent.
+    pub fn opponent_of(&self, name: &str) -> Option<&Rc<str>> {
+        self.find_side(name)?;
+        self.sides.iter().find(|s| !same_name(&s.name, name)).map(|s| &s.name)
     }
 
     pub fn pool(&self, side: &str, pool: &str) -> Result<i64, WorldError> {

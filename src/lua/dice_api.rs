@@ -48,6 +48,18 @@ fn face_matches(face: &Face, v: &Value) -> bool {
     }
 }
 
+/// Where face `v` is among the values of `die` (named `kind`), or the error
+/// `call` raises for a face the die does not have.
+fn face_index(call: &str, kind: &str, die: &DieKind, v: &Value) -> mlua::Result<usize> {
+    die.values.iter().position(|f| face_matches(f, v)).ok_or_else(|| {
+        mlua::Error::runtime(format!(
+            "{call}: die '{kind}' has no face {} (faces: {})",
+            super::display_value(v),
+            die.describe_values()
+        ))
+    })
+}
+
 fn face_value(lua: &Lua, f: &Face) -> mlua::Result<Value> {
     Ok(match f {
         Face::Num(n) => Value::Integer(*n as _),
@@ -167,7 +179,7 @@ fn counts(
     st: &Rc<State>,
     (n, kind, reason, named): (f64, Name, Option<Name>, Variadic<Value>),
 ) -> mlua::Result<impl IntoLuaMulti> {
-    // Arguments read in place and counts pushed straight back: nothing allocated.
+    // The full path (the fast one in `raw::dice` rolls without allocating).
     let n = pool_size(n)?;
     let (k, out) = st.with_world(|w| {
         let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
@@ -176,14 +188,7 @@ fn counts(
         // The faces named, found before anything is rolled.
         let mut picks = Vec::with_capacity(named.len());
         for v in named.iter() {
-            let i = die.values.iter().position(|f| face_matches(f, v)).ok_or_else(|| {
-                mlua::Error::runtime(format!(
-                    "dice.counts: die '{kind}' has no face {} (faces: {})",
-                    super::display_value(v),
-                    die.describe_values()
-                ))
-            })?;
-            picks.push(i);
+            picks.push(face_index("dice.counts", &kind, die, v)?);
         }
         let mut all = vec![0; nv];
         let forced = w.dice.roll_into(k, n, &mut all).map_err(mlua::Error::external)?;
@@ -221,14 +226,7 @@ fn force(_lua: &Lua, st: &Rc<State>, (kind, values): (String, Table)) -> mlua::R
         let mut idx = Vec::new();
         for v in values.sequence_values::<Value>() {
             let v = v?;
-            let i = die.values.iter().position(|f| face_matches(f, &v)).ok_or_else(|| {
-                mlua::Error::runtime(format!(
-                    "dice.force: die '{kind}' has no face {} (faces: {})",
-                    super::display_value(&v),
-                    die.describe_values()
-                ))
-            })?;
-            idx.push(i as u32);
+            idx.push(face_index("dice.force", &kind, &die, &v)? as u32);
         }
         w.dice.force(k, &idx);
         Ok(())

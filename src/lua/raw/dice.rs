@@ -1,6 +1,7 @@
 //! The `dice` area's fast path.
 
 use super::fast::{self, fast_fn};
+use super::roll::MOST_NAMED;
 
 // `dice.counts` for simulation (see `fast`): a valid pool of a known kind with
 // the log off; anything else goes to the full function in `dice_api`. Faces
@@ -31,8 +32,7 @@ fast_fn!(counts, |l, st| {
         }
         return Some(fast::Out::Pushed(nv as std::os::raw::c_int));
     }
-    // Named faces: at most 8, each a face of the kind (no roll before that is known).
-    const MOST_NAMED: usize = 8;
+    // Named faces: a few, each a face of the kind (no roll before that is known).
     if named > MOST_NAMED {
         return None;
     }

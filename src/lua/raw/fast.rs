@@ -227,41 +227,27 @@ pub const MAX_NAMES: usize = 256;
 
 /// Pushes a world name. The first time, it makes the Lua string and keeps it
 /// in slot k of the names table (upvalue 4), and the name's `Rc` in
-/// `State::name_slots[k]`; holding the `Rc` keeps its address unique, so later
-/// pushes find the slot by address instead of hashing the text into a new
-/// Lua string.
+/// `State::name_slots[k]` with the address of the string's bytes; holding
+/// the `Rc` keeps its address unique, so later pushes find the slot by
+/// address and write the kept string straight onto the stack instead of
+/// hashing the text into a new Lua string.
 ///
 /// # Safety
 /// As for [`run`]: upvalue 4 is the names table.
 unsafe fn push_name(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
-    // SAFETY: the caller's contract; at most two values are pushed.
-    unsafe { push_name_in(l, st, name) }
+    // SAFETY: the caller's contract.
+    unsafe { push_name_ref(l, st, &name) }
 }
 
-/// [`push_name`] for a name the caller holds by reference (no `Rc` clone
-/// when it is kept already).
+/// [`push_name`] for a name the caller holds by reference (cloned only the
+/// first time, to be kept).
 ///
 /// # Safety
-/// As for [`push_name`].
+/// As for [`push_name`]; at most two values are pushed.
 pub unsafe fn push_name_ref(l: *mut ffi::lua_State, st: &State, name: &Rc<str>) {
     // SAFETY: the caller's contract.
     unsafe {
-        let data = st.name_slots.borrow().iter().find(|(s, _)| Rc::ptr_eq(s, name)).map_or(0, |&(_, d)| d);
-        if data != 0 && super::stack::push_kept_string(l, data) {
-            return;
-        }
-        push_name_in(l, st, name.clone())
-    }
-}
-
-/// The body of [`push_name`].
-///
-/// # Safety
-/// As for [`push_name`].
-unsafe fn push_name_in(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
-    // SAFETY: as for `push_name`.
-    unsafe {
-        let found = st.name_slots.borrow().iter().position(|(s, _)| Rc::ptr_eq(s, &name));
+        let found = st.name_slots.borrow().iter().position(|(s, _)| Rc::ptr_eq(s, name));
         if let Some(k) = found {
             // The kept string straight onto the stack: the names table keeps it alive.
             let data = st.name_slots.borrow()[k].1;
@@ -274,14 +260,14 @@ unsafe fn push_name_in(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
             }
             ffi::lua_pop(l, 1);
         }
-        push_str(l, &name);
+        push_str(l, name);
         let mut slots = st.name_slots.borrow_mut();
         if found.is_none() && slots.len() < MAX_NAMES {
             let data = super::stack::string_ptr(l, ffi::lua_gettop(l));
             ffi::lua_pushvalue(l, -1);
             // An existing array slot: setting it does not allocate.
             ffi::lua_rawseti(l, ffi::lua_upvalueindex(4), slots.len() as ffi::lua_Integer + 1);
-            slots.push((name, data));
+            slots.push((name.clone(), data));
         }
     }
 }

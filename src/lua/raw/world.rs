@@ -8,7 +8,7 @@ use std::rc::Rc;
 use mlua::{ffi, Function, Lua, Table};
 
 use super::fast::{self, fast_fn, Out};
-use crate::battlefield::{same_name, Edge};
+use crate::battlefield::Edge;
 use crate::lua::world::UnitRef;
 use crate::lua::State;
 use crate::unit::Prop;
@@ -160,19 +160,16 @@ fast_fn!(fast_terrain, |l, st| {
 fast_fn!(fast_opponent, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
-    w.sides.iter().position(|s| same_name(&s.name, side))?;
-    // The first other side, as `World::opponent` answers.
-    let other = w.sides.iter().find(|s| !same_name(&s.name, side))?;
+    let other = w.opponent_of(side)?;
     // SAFETY: one value, within the frame's free slots; upvalue 4 is the names table.
-    unsafe { fast::push_name_ref(l.raw(), st, &other.name) };
+    unsafe { fast::push_name_ref(l.raw(), st, other) };
     Some(Out::Pushed(1))
 });
 
 fast_fn!(fast_baseline, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let w = st.world.try_borrow().ok()?;
-    let s = w.sides.iter().find(|s| same_name(&s.name, side))?;
-    match s.baseline {
+    match w.sides[w.find_side(side)?].baseline {
         None => Some(Out::Nil),
         // SAFETY: as in `fast_opponent`.
         Some(b) => EDGES.with(|e| unsafe {
@@ -203,7 +200,7 @@ fast_fn!(fast_pool, |l, st| {
     let side = fast::str_arg(l, 2)?;
     let pool = fast::str_arg(l, 3)?;
     let w = st.world.try_borrow().ok()?;
-    let i = w.sides.iter().position(|s| same_name(&s.name, side))?;
+    let i = w.find_side(side)?;
     let first = w.sides[i].pool(pool) as f64;
     let more = l.top() - 3;
     if more <= 0 {

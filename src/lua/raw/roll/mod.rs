@@ -159,12 +159,15 @@ struct KindNames {
     last_asked: Cell<LastAsked>,
 }
 
+/// Most faces `dice.counts`'s fast path takes by name (more go to the full function).
+pub const MOST_NAMED: usize = 8;
+
 /// See [`KindNames::last_asked`].
 #[derive(Clone, Copy, Default)]
 struct LastAsked {
     len: usize,
-    asked: [usize; 8],
-    picks: [u8; 8],
+    asked: [usize; MOST_NAMED],
+    picks: [u8; MOST_NAMED],
 }
 
 /// The rolls of the current trial: headers and counts, one after another.
@@ -354,7 +357,7 @@ pub fn face_positions(st: &State, k: usize, asked: &[usize], out: &mut [u8]) -> 
         }
         *pos = e.ptrs.iter().position(|&q| q == p)? as u8;
     }
-    if asked.len() <= 8 {
+    if asked.len() <= MOST_NAMED {
         let mut last = LastAsked { len: asked.len(), ..LastAsked::default() };
         last.asked[..asked.len()].copy_from_slice(asked);
         last.picks[..asked.len()].copy_from_slice(out);
