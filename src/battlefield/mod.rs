@@ -198,9 +198,7 @@ impl World {
     /// The other side, in a two-sided game.
     pub fn opponent(&self, name: &str) -> Result<Rc<str>, WorldError> {
         self.side_index(name)?;
-        self.opponent_of(name)
-            .cloned()
-            .ok_or_else(|| WorldError::Invalid(format!("side '{name}' has no opponent")))
+        self.opponent_of(name).cloned().ok_or_else(|| WorldError::Invalid(format!("side '{name}' has no opponent")))
     }
 
     /// [`World::opponent`] without errors: the first other side's name, or

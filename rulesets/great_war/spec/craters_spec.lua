@@ -33,6 +33,16 @@ describe("on-target dice", function()
     expect(rec.order):to_equal({ "on_target", 2, 5 })
   end)
 
+  it("are a pair on any number, 1 to 6 alike", function()
+    for n = 1, 6 do
+      world:set_pool("allies", "hq", 2)
+      dice.force("targeting", { n, n })
+      local rec = fire(2)
+      expect(rec.on_target):to_be(2)
+      expect(rec.crater):to_be(false)
+    end
+  end)
+
   it("are none when every number is different", function()
     dice.force("targeting", { 1, 2, 3, 4 })
     local rec = fire(4)
