@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::stats::{Acc, Metrics};
+use super::stats::{Acc, Metrics, Tally};
 use super::{trial_seed, AnalysisError, Block, MetricNames, Seeded, Setup, Worker};
 use crate::battlefield::World;
 use crate::lua::ScriptError;
@@ -151,6 +151,8 @@ impl Rows {
 struct SimBlock<'a> {
     trials: Seeded,
     acc: &'a mut Vec<Acc>,
+    /// Counts small values for `acc` until the block ends (`settle`).
+    tally: &'a mut Tally,
     rows: Option<&'a mut Rows>,
 }
 
@@ -162,7 +164,7 @@ impl Block for SimBlock<'_> {
 
     #[inline]
     fn after(&mut self, _: &mut World, _: &MetricNames, values: &[f64]) -> bool {
-        add_values(self.acc, values);
+        self.tally.add(self.acc, values);
         if let Some(rows) = &mut self.rows {
             rows.push(values);
         }
@@ -274,6 +276,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
     let mut loc = Local::default();
     // A's values of each trial of the block, for the paired differences.
     let mut rows = Rows::default();
+    let mut tally = Tally::default();
     loop {
         if sh.stop.load(Ordering::Relaxed) {
             break;
@@ -292,9 +295,11 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
         let mut block_a = SimBlock {
             trials: Seeded { seed: cfg.seed, next: start, end },
             acc: &mut loc.a,
+            tally: &mut tally,
             rows: b.is_some().then_some(&mut rows),
         };
         let failed_a = a.run_block(&mut block_a).err().map(|e| (block_a.trials.next - 1, e));
+        tally.settle(&mut loc.a);
         if let Some(b) = &mut b {
             // B runs the trials A finished: trial i runs on A, then on B,
             // so when A failed on trial j, B's error is the one to report

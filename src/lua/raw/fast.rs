@@ -136,19 +136,29 @@ pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
         let st = &*st;
         let top = ffi::lua_gettop(l);
         let frame = Frame { l, top, _call: PhantomData };
-        match catch_unwind(AssertUnwindSafe(|| body(frame, st))) {
-            // The commonest answers without a call to `push` (a fast
-            // function has pushed nothing before, and has room for 20).
-            Ok(Some(Out::Pushed(n))) => n,
+        let r = catch_unwind(AssertUnwindSafe(|| body(frame, st)));
+        // The commonest answers without a call to `push` (a fast function
+        // has pushed nothing before, and has room for 20). These variants
+        // own nothing: `forget` spares a call to `Out`'s drop glue, which is
+        // not inlined here (and `r` is matched in place, not moved: `Out`
+        // is large).
+        match r {
+            Ok(Some(Out::Pushed(n))) => {
+                std::mem::forget(r);
+                n
+            }
             Ok(Some(Out::Num(x))) => {
+                std::mem::forget(r);
                 super::stack::push_number(l, x);
                 1
             }
             Ok(Some(Out::Bool(b))) => {
+                std::mem::forget(r);
                 super::stack::push_bool(l, b);
                 1
             }
             Ok(Some(Out::Hex(h))) => {
+                std::mem::forget(r);
                 super::stack::push_vector(l, [h.q as f32, h.r as f32, h.s() as f32]);
                 1
             }

@@ -343,7 +343,11 @@ pub fn face_positions(st: &State, k: usize, asked: &[usize], out: &mut [u8]) -> 
         // SAFETY: read in place (no copy of the cache): nothing sets the
         // cell while this shared reference lives, in this function's scope.
         let last = unsafe { &*e.last_asked.as_ptr() };
-        if last.len == asked.len() && last.asked[..last.len] == *asked {
+        // Whole fixed-size arrays (unused slots 0): compared inline, where a
+        // slice comparison calls memcmp.
+        let mut padded = [0usize; MOST_NAMED];
+        padded.get_mut(..asked.len())?.copy_from_slice(asked);
+        if last.len == asked.len() && last.asked == padded {
             out.copy_from_slice(&last.picks[..last.len]);
             return Some(());
         }
