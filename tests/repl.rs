@@ -62,6 +62,19 @@ fn piped_input_runs_in_order_and_reports_failure_in_the_exit_code() {
 }
 
 #[test]
+fn a_function_reads_a_global_as_it_is_now_not_as_it_was_when_typed() {
+    // Luau keeps the values of the globals a chunk reads when it loads; a
+    // global the person set earlier must still be read afresh. The sandbox's
+    // own globals and the ruleset's modules are read as before.
+    let input = "level = 1\nfunction f() return level end\nlevel = 3\nf()\n\
+        function g() return math.max(level, 2), reserve_artillery ~= nil end\ng()\nlevel = 5\ng()\n";
+    let (code, out, err) = piped(&["repl"], input, None);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert_eq!(lines, ["3", "3, true", "5, true"], "{out}");
+}
+
+#[test]
 fn piped_input_that_succeeds_exits_zero_and_answers_decisions_from_the_next_line() {
     let input = "skirmish.retreat('b1')\n2\nworld:unit('b1').hex\n:quit\nerror('never reached')\n";
     let (code, out, err) = piped(&["repl", "--scenario", &scenario_arg()], input, None);

@@ -111,7 +111,7 @@ impl Host {
     pub fn exec(&self, source: &str, chunk_name: &str) -> Result<MultiValue, ScriptError> {
         let name = chunk_name.to_string();
         self.guarded(|lua| {
-            let f = lua.load(source).set_name(format!("@{name}")).into_function()?;
+            let f = compile_chunk(lua, source, &format!("@{name}"))?;
             call_with_traceback(lua, &f, MultiValue::new())
         })
         .map_err(|e| ScriptError::from_lua_with(&e, Some((chunk_name, source))))

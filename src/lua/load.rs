@@ -107,14 +107,93 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
 /// With `coverage`, Luau records statement hits (at optimization level 1, so
 /// no function is inlined away from its own lines).
 pub(super) fn set_compiler(lua: &Lua, modules: &[String], coverage: bool) {
-    let mut mutable: Vec<String> = vec!["params".into(), "ruleset".into()];
-    mutable.extend(modules.iter().cloned());
-    let compiler = if coverage {
+    lua.set_compiler(compiler(coverage).set_mutable_globals(mutable_globals(modules)));
+    let mut c = lua.remove_app_data::<Compiling>().unwrap_or_default();
+    c.modules = modules.to_vec();
+    c.coverage = coverage;
+    lua.set_app_data(c);
+}
+
+fn compiler(coverage: bool) -> mlua::chunk::Compiler {
+    if coverage {
         mlua::chunk::Compiler::new().set_optimization_level(1).set_coverage_level(1)
     } else {
         mlua::chunk::Compiler::new().set_optimization_level(2)
+    }
+}
+
+/// How a session compiles and loads chunks (app data of its Lua state).
+#[derive(Default)]
+struct Compiling {
+    /// The loaded ruleset's modules.
+    modules: Vec<String>,
+    coverage: bool,
+    /// Whether Luau's native code generator compiles what loads.
+    jit: bool,
+    /// What a loading chunk's imports resolve against (see [`install_loader`]).
+    imports: Option<Table>,
+}
+
+/// Sets up [`compile_chunk`] once the sandbox is in place: `base` is the
+/// read-only table of the sandbox's own globals, `globals` the scripts'
+/// global table that reads through to it.
+///
+/// The imports view answers, while a chunk loads, the globals that never
+/// change: the sandbox's own (unless a script has set a global of that
+/// name) and the ruleset's modules (a reload refills a module's table in
+/// place). Anything else, such as a global a script set, Luau leaves to be
+/// looked up at each access.
+pub(super) fn install_loader(lua: &Lua, base: &Table, globals: &Table, jit: bool) -> mlua::Result<()> {
+    let (base, globals) = (base.clone(), globals.clone());
+    let index = lua.create_function(move |lua, (_, k): (Value, mlua::LuaString)| {
+        let module =
+            lua.app_data_ref::<Compiling>().is_some_and(|c| c.modules.iter().any(|m| m.as_bytes() == &*k.as_bytes()));
+        if module {
+            return globals.raw_get::<Value>(k);
+        }
+        if !globals.raw_get::<Value>(&k)?.is_nil() {
+            return Ok(Value::Nil);
+        }
+        base.raw_get::<Value>(k)
+    })?;
+    let imports = lua.create_table()?;
+    let mt = lua.create_table()?;
+    mt.raw_set("__index", index)?;
+    imports.set_metatable(Some(mt))?;
+    raw::load::set_safeenv(lua, &imports)?;
+    let mut c = lua.remove_app_data::<Compiling>().unwrap_or_default();
+    c.jit = jit;
+    c.imports = Some(imports);
+    lua.set_app_data(c);
+    Ok(())
+}
+
+/// Compiles and loads a chunk of a script's or a ruleset's source.
+///
+/// Luau keeps, for good, the value each global a chunk reads had when the
+/// chunk loaded. Loaded the plain way, a function typed at the REPL would go
+/// on reading a global's old value after the global changed; here only the
+/// globals that never change are kept (see [`install_loader`]). A chunk
+/// that does not compile goes to mlua's loader, for its usual error.
+pub fn compile_chunk(lua: &Lua, source: &str, name: &str) -> mlua::Result<Function> {
+    let plain = || lua.load(source).set_name(name).into_function();
+    let Some((bytecode, imports, jit)) = lua.app_data_ref::<Compiling>().and_then(|c| {
+        let imports = c.imports.clone()?;
+        let bytecode = compiler(c.coverage).set_mutable_globals(mutable_globals(&c.modules)).compile(source).ok()?;
+        Some((bytecode, imports, c.jit))
+    }) else {
+        return plain();
     };
-    lua.set_compiler(compiler.set_mutable_globals(mutable));
+    let Ok(name) = std::ffi::CString::new(name) else {
+        return plain();
+    };
+    raw::load::load(lua, &bytecode, &name, &imports, &lua.globals(), jit)
+}
+
+fn mutable_globals(modules: &[String]) -> Vec<String> {
+    let mut mutable: Vec<String> = vec!["params".into(), "ruleset".into()];
+    mutable.extend(modules.iter().cloned());
+    mutable
 }
 
 /// Publishes the ruleset's data to Lua: `params` and the `ruleset` table.

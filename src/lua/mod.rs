@@ -18,7 +18,10 @@ mod hex_api;
 pub mod keys;
 pub mod lexer;
 pub mod pretty;
-#[expect(unsafe_code, reason = "the one module allowed unsafe code: Luau C-API fast paths and the raw trial reader")]
+#[expect(
+    unsafe_code,
+    reason = "the one module allowed unsafe code: Luau C-API fast paths, the raw trial reader, the chunk loader"
+)]
 pub mod raw;
 mod rules_api;
 mod spec_api;
@@ -36,7 +39,7 @@ mod trace;
 pub use convert::{display_path, display_value, format_number, json_to_lua};
 pub use host::Host;
 use load::{apply_limits, set_compiler};
-pub use load::{load_ruleset_into, load_scenario_into, reload_into, ScenarioOverrides};
+pub use load::{compile_chunk, load_ruleset_into, load_scenario_into, reload_into, ScenarioOverrides};
 use state::Trip;
 pub use state::{DecisionMode, Guard, HostOptions, Output, State, UnitHandle, OUTPUT_LIMIT};
 pub use trace::{call_with_traceback, trim_traceback};

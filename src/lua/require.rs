@@ -29,7 +29,7 @@ impl Host {
                     .map_err(|e| mlua::Error::runtime(format!("require('{name}'): cannot read {key}: {e}")))?,
             };
             loaded.set(key.as_str(), false)?;
-            let f = lua.load(src).set_name(format!("@{key}")).into_function()?;
+            let f = compile_chunk(lua, &src, &format!("@{key}"))?;
             // Spec support modules are test code: coverage and --mutate
             // measure the rules, so they never see them.
             if state.options.coverage && !is_spec_support(&state, &path) {

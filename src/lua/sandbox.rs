@@ -83,6 +83,9 @@ impl Host {
         if let Some(base_mt) = proxy.metatable() {
             // Luau's sandbox makes that metatable read-only; give the proxy a new one.
             let base: Value = base_mt.raw_get("__index")?;
+            if let Value::Table(t) = &base {
+                super::load::install_loader(lua, t, &proxy, !self.state.options.no_jit)?;
+            }
             let mt = lua.create_table()?;
             mt.set("__index", base)?;
             let protected = protected.clone();

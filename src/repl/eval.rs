@@ -4,15 +4,17 @@
 
 use mlua::{Function, Lua};
 
+use crate::lua::compile_chunk;
+
 /// Compiles input under `name`: `return <input>` when that is valid Luau,
 /// else the input as statements. The error is the statements' one, which
 /// is the one that describes what was typed.
 pub fn compile(lua: &Lua, src: &str, name: &str) -> mlua::Result<Function> {
     let chunk_name = format!("@{name}");
-    if let Ok(f) = lua.load(format!("return {src}")).set_name(chunk_name.clone()).into_function() {
+    if let Ok(f) = compile_chunk(lua, &format!("return {src}"), &chunk_name) {
         return Ok(f);
     }
-    lua.load(src).set_name(chunk_name).into_function()
+    compile_chunk(lua, src, &chunk_name)
 }
 
 fn incomplete(r: mlua::Result<Function>) -> Option<bool> {

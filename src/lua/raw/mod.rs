@@ -1,11 +1,12 @@
-//! The one module allowed unsafe code: Luau C-API fast paths and the raw
-//! trial reader.
+//! The one module allowed unsafe code: Luau C-API fast paths, the raw
+//! trial reader and the chunk loader.
 
 pub mod args;
 pub mod decide;
 pub mod dice;
 pub mod fast;
 pub mod hex;
+pub mod load;
 pub mod roll;
 pub mod sequence;
 pub mod stack;
