@@ -243,8 +243,9 @@ local FIRST_DIR = {
   right = { clockwise = 1, counterclockwise = 1 },
 }
 
--- The direction (1..6) of template hex 1 when `side` fires.
-function reserve_artillery.hex1_direction(side)
+-- The direction (1..6) of template hex 1 when `side` fires. (A local
+-- function, which Luau can inline into fire.)
+local function hex1_direction(side)
   local opponent = world:opponent(side)
   local baseline = world:baseline(opponent)
   local dirs = baseline and FIRST_DIR[baseline]
@@ -253,6 +254,7 @@ function reserve_artillery.hex1_direction(side)
   end
   return dirs[params.reserve_artillery.hex1_side]
 end
+reserve_artillery.hex1_direction = hex1_direction
 
 -- Template hex k (1..6) around the on-target hex, given hex 1's direction.
 local function template_hex(on_target, first, k)
@@ -290,12 +292,10 @@ end
 -- enemy unit on the map (handle or id). Returns the on-target hex and the
 -- targeted unit's id (or nil). Errors blame fire's caller (level 3).
 local function resolve_target(side, target)
-  -- The common case first: a hex (which is never a battery).
+  -- fire takes a hex on the map itself (the common case); any other hex is
+  -- off the map (and a hex is never a battery).
   if hex.is_hex(target) then
-    if not world:on_map(target) then
-      rules.violation("target " .. tostring(target) .. " is not on the map (the battlefield)", 3)
-    end
-    return target, nil
+    rules.violation("target " .. tostring(target) .. " is not on the map (the battlefield)", 3)
   end
   if reserve_artillery.is_battery(target) then
     rules.violation(battery_refusal(target), 3)
@@ -641,7 +641,11 @@ function reserve_artillery.fire(spec: FireArgs)
     error("say which side fires: side = \"allies\"", 2)
   end
   local card = CARDS[spec.card] or reserve_artillery.card(spec.card) -- a card name, the common case, first
-  local on_target, target_unit = resolve_target(side, spec.target)
+  -- The common target, a hex on the map, without a call.
+  local on_target, target_unit = spec.target, nil
+  if not (hex.is_hex(on_target) and world:on_map(on_target)) then
+    on_target, target_unit = resolve_target(side, on_target)
+  end
   -- Artillery Bombard orders the battery against any hex: nothing to check.
   if card.kind ~= "bombard" then
     local ok, why = reserve_artillery.can_order(card, on_target, side)
@@ -649,7 +653,7 @@ function reserve_artillery.fire(spec: FireArgs)
       rules.violation(why, 2)
     end
   end
-  local first = reserve_artillery.hex1_direction(side)
+  local first = hex1_direction(side)
   local hq = spend_hq(side, spec.hq, quiet)
 
   local c1, c2, c3, c4, c5, c6 = dice.counts(hq, TARGETING, REASON_TARGETING)

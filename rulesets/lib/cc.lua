@@ -82,6 +82,7 @@ end
 -- { terrain = { name -> { protection, ignore_flags, impassable } },
 --   tokens = { { token =, protection =, ignore_flags = }, ... } }.
 local EFFECTS = {}
+local last_combat, last_effects = nil, nil
 local function effects_for(combat)
   local e = EFFECTS[combat]
   if e == nil then
@@ -125,7 +126,14 @@ end
 -- (`name`, nil for none; e.g. from world:at): the same results, one call fewer.
 -- hot: as terrain_effects.
 function cc.hex_effects(h, name: string?, combat: string?, without: string?)
-  local e = EFFECTS[combat or "ranged"] or effects_for(combat or "ranged")
+  combat = combat or "ranged"
+  -- hot: the last kind of combat's data without a lookup by name (a rule
+  -- resolves one kind of combat many times over)
+  local e = last_effects
+  if combat ~= last_combat then
+    e = EFFECTS[combat] or effects_for(combat)
+    last_combat, last_effects = combat, e
+  end
   local protection, ignore, impassable = 0, 0, false
   if name ~= nil then
     local t = e.terrain[name]

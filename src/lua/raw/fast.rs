@@ -134,7 +134,7 @@ pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
             st = ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const State;
         }
         let st = &*st;
-        let top = ffi::lua_gettop(l);
+        let top = super::stack::top(l);
         let frame = Frame { l, top, _call: PhantomData };
         let r = catch_unwind(AssertUnwindSafe(|| body(frame, st)));
         // The commonest answers without a call to `push` (a fast function

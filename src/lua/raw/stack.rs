@@ -214,6 +214,18 @@ mod raw {
     }
 
     /// # Safety
+    /// `l` is the running state of a C function, and the layout holds.
+    #[inline(always)]
+    pub unsafe fn top(l: *mut ffi::lua_State) -> c_int {
+        // SAFETY: the function's contract: `top` and `base` bound this
+        // frame's values, as `lua_gettop` reads them.
+        unsafe {
+            let head = &*(l as *const Head);
+            head.top.offset_from(head.base) as c_int
+        }
+    }
+
+    /// # Safety
     /// `l` is the running state of a C function and `i` at most its
     /// number of values, and the layout holds.
     #[inline(always)]
@@ -457,6 +469,22 @@ pub unsafe fn boolean(l: *mut ffi::lua_State, i: c_int) -> Option<bool> {
             return raw::boolean(l, i);
         }
         (ffi::lua_type(l, i) == ffi::LUA_TBOOLEAN).then(|| ffi::lua_toboolean(l, i) != 0)
+    }
+}
+
+/// `lua_gettop(l)`: how many values the running C function's frame holds.
+///
+/// # Safety
+/// `l` is the running state of a C function.
+#[inline(always)]
+pub unsafe fn top(l: *mut ffi::lua_State) -> c_int {
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe {
+        if direct() {
+            raw::top(l)
+        } else {
+            ffi::lua_gettop(l)
+        }
     }
 }
 
