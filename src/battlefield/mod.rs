@@ -9,7 +9,7 @@ mod board;
 #[cfg(test)]
 mod tests;
 
-pub use board::{same_name, Board, Edge, Map, Section, Side, Tokens};
+pub use board::{same_bytes, same_name, Board, Edge, Map, Section, Side, Tokens};
 
 use std::rc::Rc;
 

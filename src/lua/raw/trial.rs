@@ -427,20 +427,6 @@ unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut MetricNames, values: &mut
     }
 }
 
-/// `a == b` for metric names: compared in 8-byte words inline (a slice
-/// comparison calls memcmp, which costs more than the few words of a name).
-#[inline]
-fn same_name(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let (mut a8, mut b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    let words = a8.by_ref().zip(b8.by_ref()).all(|(x, y)| {
-        u64::from_ne_bytes(x.try_into().unwrap_or_default()) == u64::from_ne_bytes(y.try_into().unwrap_or_default())
-    });
-    words && a8.remainder().iter().zip(b8.remainder()).all(|(x, y)| x == y)
-}
-
 /// Reads the value at index `at` as metric `name` (nil: the metric is
 /// absent). Declines (false) when the value is not a number or a boolean,
 /// not finite within `±MAX_ABS_VALUE`, or a new name is empty or not UTF-8.
@@ -472,7 +458,7 @@ unsafe fn put_raw(
     let hint = HINT.with(Cell::get);
     let hint = if hint < names.len() { hint } else { 0 };
     let found = match names.get(hint) {
-        Some(n) if same_name(n.as_bytes(), name) => Some(hint),
+        Some(n) if crate::battlefield::same_bytes(n.as_bytes(), name) => Some(hint),
         _ => names.find(name),
     };
     let i = match found {
