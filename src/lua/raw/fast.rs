@@ -412,11 +412,38 @@ pub fn string_bytes<'call>(f: Frame<'call>, i: c_int) -> Option<&'call [u8]> {
 /// call) covers them; the general UTF-8 check is for the rest.
 #[inline]
 pub fn ascii_or_utf8(b: &[u8]) -> Option<&str> {
-    if b.is_ascii() {
+    if short_ascii(b) {
         // SAFETY: ASCII bytes are valid UTF-8.
         return Some(unsafe { std::str::from_utf8_unchecked(b) });
     }
     std::str::from_utf8(b).ok()
+}
+
+/// Whether `b` is ASCII, answered in a few whole-word reads for the short
+/// texts API calls take (names, reasons): `is_ascii` checks a short text's
+/// last bytes one at a time, which cost about half of reading a string
+/// argument. Words may overlap: a byte read twice is still one byte.
+#[inline]
+fn short_ascii(b: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let n = b.len();
+    let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"));
+    let half = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
+    match n {
+        0 => true,
+        1..=3 => (b[0] | b[n / 2] | b[n - 1]) < 0x80,
+        4..=7 => (half(0) | half(n - 4)) & HIGH as u32 == 0,
+        8..=32 => {
+            let mut any = word(n - 8);
+            let mut i = 0;
+            while i + 8 < n {
+                any |= word(i);
+                i += 8;
+            }
+            any & HIGH == 0
+        }
+        _ => b.is_ascii(),
+    }
 }
 
 /// An optional string argument (a reason): `Some("")` when nil or absent.
@@ -501,5 +528,36 @@ pub unsafe fn push_str(l: *mut ffi::lua_State, s: &str) {
     // SAFETY: the caller's contract.
     unsafe {
         ffi::lua_pushlstring(l, s.as_ptr() as *const _, s.len());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn short_ascii_is_is_ascii_at_every_length_and_place() {
+        // One byte at or above 0x80, at every place of every length up to 40,
+        // and no such byte: the word reads must see each byte.
+        for n in 0..=40usize {
+            let text: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(short_ascii(&text), "ASCII of length {n}");
+            for at in 0..n {
+                for high in [0x80u8, 0xC3, 0xFF] {
+                    let mut t = text.clone();
+                    t[at] = high;
+                    assert_eq!(short_ascii(&t), t.is_ascii(), "length {n}, byte {high:#x} at {at}");
+                    assert!(!short_ascii(&t));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn ascii_or_utf8_takes_utf8_and_refuses_the_rest() {
+        assert_eq!(ascii_or_utf8(b"allies"), Some("allies"));
+        assert_eq!(ascii_or_utf8("tranchée".as_bytes()), Some("tranchée"));
+        assert_eq!(ascii_or_utf8(b"bad \xFF byte"), None);
+        assert_eq!(ascii_or_utf8(b""), Some(""));
     }
 }
