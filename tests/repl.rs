@@ -86,6 +86,18 @@ fn piped_input_that_succeeds_exits_zero_and_answers_decisions_from_the_next_line
     assert_eq!(answer[0], answer[1]);
 }
 
+/// A prompt given as a function is made when a person is asked (and then
+/// names the hex the options are described from).
+#[test]
+fn a_prompt_function_is_shown_when_a_person_is_asked() {
+    let input = "decide{ side = 'blue', options = { hex(3, 3), hex(4, 3) }, \
+                 prompt = function() return 'advance from ' .. tostring(hex(3, 4)) .. ' to' end }\n2\n";
+    let (code, out, err) = piped(&["repl", "--scenario", &scenario_arg()], input, None);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("blue: advance from (3,4) to\n  1) (3,3)  NW: open"), "{out}");
+    assert!(out.contains("choose 1-2 [1]: 2\n(4,3)"), "{out}");
+}
+
 #[test]
 fn no_arguments_open_the_default_battlefield_from_any_folder() {
     let elsewhere = tempfile::tempdir().unwrap();

@@ -339,9 +339,12 @@ function cc.retreat(unit, hexes, opts)
     end
     local to = first
     if options ~= nil then
+      -- (the prompt is a function: simulation takes the default without it)
       to = decide{
         side = unit.side,
-        prompt = "retreat " .. unit.id .. " from " .. tostring(from) .. " to",
+        prompt = function()
+          return "retreat " .. unit.id .. " from " .. tostring(from) .. " to"
+        end,
         options = options,
         default = first,
         id = "cc.retreat",

@@ -3,7 +3,8 @@
 //! `decide{side=, prompt=, options=, default=, id=}` is answered, in order, by
 //! the next queued answer (`answers{...}`), the person at the REPL, a policy
 //! registered for its `id` (`policy(id, fn)`), or the default. In a spec every
-//! decision needs a queued answer. Every decision is logged.
+//! decision needs a queued answer. Every decision is logged. The prompt may
+//! be a function returning the text, called only when the prompt is shown.
 
 use std::rc::Rc;
 
@@ -42,6 +43,28 @@ fn label(lua: &Lua, v: &Value) -> String {
             .unwrap_or_else(|_| display_value(v)),
         other => display_value(other),
     }
+}
+
+/// A decision's prompt: its text, or what its function returns. A prompt
+/// that costs something to build (a unit's id, a hex) can be a function,
+/// which is called only when a decision reaches here, never when
+/// simulation takes its default (the fast path).
+fn prompt_text(spec: &Table) -> mlua::Result<String> {
+    match spec.get::<Value>("prompt")? {
+        Value::Nil => Ok("choose".into()),
+        Value::Function(f) => match f.call::<Value>(())? {
+            Value::String(s) => Ok(s.to_string_lossy().to_string()),
+            v => Err(mlua::Error::runtime(format!(
+                "decide: the prompt function must return the prompt's text, not {}",
+                v.type_name()
+            ))),
+        },
+        v => spec.get::<String>("prompt").map_err(|_| bad_prompt(&v)),
+    }
+}
+
+fn bad_prompt(v: &Value) -> mlua::Error {
+    mlua::Error::runtime(format!("decide: prompt must be text or a function returning it, not {}", v.type_name()))
 }
 
 fn position(options: &[Value], v: &Value) -> mlua::Result<Option<usize>> {
@@ -100,35 +123,48 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
 /// `decide{side=, prompt=, options=, default=, id=}`: ask for a choice: the REPL asks you.
 fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMulti> {
     let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
-    let prompt: String = spec.get::<Option<String>>("prompt")?.unwrap_or_else(|| "choose".into());
+    match spec.get::<Value>("prompt")? {
+        Value::Nil | Value::String(_) | Value::Integer(_) | Value::Number(_) | Value::Function(_) => {}
+        v => return Err(bad_prompt(&v)),
+    }
+    // Made when first needed (a message, a person, the log), as the fast path
+    // never needs it: a prompt function runs only then.
+    let made = std::cell::OnceCell::new();
+    let prompt = || -> mlua::Result<String> {
+        if let Some(p) = made.get() {
+            return Ok(String::clone(p));
+        }
+        let p = prompt_text(&spec)?;
+        Ok(made.get_or_init(|| p).clone())
+    };
+    let fail = |what: String| -> mlua::Error {
+        match prompt() {
+            Ok(p) => mlua::Error::runtime(format!("decide '{p}'{what}")),
+            Err(e) => e,
+        }
+    };
     let id: Option<String> = spec.get("id")?;
-    let opts: Table = spec
-        .get::<Option<Table>>("options")?
-        .ok_or_else(|| mlua::Error::runtime(format!("decide '{prompt}': `options` (a list) is required")))?;
+    let Some(opts) = spec.get::<Option<Table>>("options")? else {
+        return Err(fail(": `options` (a list) is required".into()));
+    };
     let options: Vec<Value> = opts.sequence_values::<Value>().collect::<mlua::Result<_>>()?;
     if options.is_empty() {
-        return Err(mlua::Error::runtime(format!("decide '{prompt}': there are no options to choose from")));
+        return Err(fail(": there are no options to choose from".into()));
     }
     let default_v: Value = spec.get("default")?;
     let default = if default_v.is_nil() {
         0
     } else {
-        position(&options, &default_v)?.ok_or_else(|| {
-            mlua::Error::runtime(format!(
-                "decide '{prompt}': the default {} is not one of the options",
-                display_value(&default_v)
-            ))
-        })?
+        match position(&options, &default_v)? {
+            Some(i) => i,
+            None => return Err(fail(format!(": the default {} is not one of the options", display_value(&default_v)))),
+        }
     };
     // Labels cost a `tostring` each; simulation reads none of them, so make them on demand.
     let labels = || -> Vec<String> { options.iter().map(|o| label(lua, o)).collect() };
     let check = |v: &Value, by: &str| -> mlua::Result<usize> {
         position(&options, v)?.ok_or_else(|| {
-            mlua::Error::runtime(format!(
-                "decide '{prompt}': {by} {} is not one of the options ({})",
-                label(lua, v),
-                labels().join(", ")
-            ))
+            fail(format!(": {by} {} is not one of the options ({})", label(lua, v), labels().join(", ")))
         })
     };
     let queue: Table = lua.named_registry_value(keys::ANSWERS)?;
@@ -142,24 +178,26 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
             (check(&answer, "the answer")?, "answer")
         }
     } else if st.decision_mode.get() == DecisionMode::Strict {
-        return Err(mlua::Error::runtime(format!(
-            "decide '{prompt}' ({}): no answer left; give one with answers{{...}} before this decision",
+        return Err(fail(format!(
+            " ({}): no answer left; give one with answers{{...}} before this decision",
             labels().join(" / ")
         )));
-    } else if let Some(asker) = st.asker.borrow_mut().as_mut() {
+    } else if st.asker.borrow().is_some() {
+        // The prompt first: its function may read the world.
+        let prompt = prompt()?;
         let notes = {
             let hexes: Vec<Option<crate::hex::Hex>> = options.iter().map(|o| super::hex_from_value(o).ok()).collect();
             let w = st.world.borrow();
             let origin = crate::render::prompt_origin(&w, &prompt);
             crate::render::hex_option_notes(&w, origin, &hexes)
         };
-        let req = DecisionRequest { side: side.clone(), prompt: prompt.clone(), options: labels(), default, notes };
+        let req = DecisionRequest { side: side.clone(), prompt, options: labels(), default, notes };
         let asked = std::time::Instant::now();
-        let answer = asker.ask(&req);
+        let answer = st.asker.borrow_mut().as_mut().map(|asker| asker.ask(&req));
         st.guard.extend_deadline(asked.elapsed());
-        let i = answer.map_err(mlua::Error::runtime)?;
+        let i = answer.unwrap_or_else(|| Err("nobody to ask".into())).map_err(mlua::Error::runtime)?;
         if i >= options.len() {
-            return Err(mlua::Error::runtime(format!("decide '{prompt}': choice {} is out of range", i + 1)));
+            return Err(fail(format!(": choice {} is out of range", i + 1)));
         }
         (i, "person")
     } else if let Some(f) = match &id {
@@ -172,12 +210,13 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
         (default, "default")
     };
     if st.world.borrow().log.recording {
+        let prompt = prompt()?;
         let labels = labels();
         let choice_label = labels[choice].clone();
         st.with_world(|w| {
             w.log.events.push(Event::Decision {
                 side: side.clone(),
-                prompt: prompt.clone(),
+                prompt,
                 options: labels,
                 choice: choice_label,
                 by: by.into(),

@@ -37,11 +37,13 @@ fast_fn!(decide, |l, st| {
         if field(l, ffi::LUA_REGISTRYINDEX, keys::ANSWERS_C) != ffi::LUA_TTABLE || ffi::lua_objlen(l, -1) > 0 {
             return None;
         }
-        // Text fields must be what the full function reads as text.
-        for k in [c"side", c"prompt"] {
-            if field(l, 1, k) > ffi::LUA_TNIL && ffi::lua_type(l, -1) != ffi::LUA_TSTRING {
-                return None;
-            }
+        // Text fields must be what the full function reads as text; the
+        // prompt may also be a function, which the default never calls.
+        if field(l, 1, c"side") > ffi::LUA_TNIL && ffi::lua_type(l, -1) != ffi::LUA_TSTRING {
+            return None;
+        }
+        if !matches!(field(l, 1, c"prompt"), ffi::LUA_TNIL | ffi::LUA_TSTRING | ffi::LUA_TFUNCTION) {
+            return None;
         }
         match field(l, 1, c"id") {
             ffi::LUA_TNIL => {}
