@@ -429,6 +429,11 @@ fn fast_paths_match_the_full_functions() {
     assert!(fast.contains("unit_at b1 -> unit b1"), "{fast}");
     assert!(fast.contains("pool unknown side !! world:pool: no side named 'green'"), "{fast}");
     assert!(fast.contains("retreat seen -> true, 1, b1"), "{fast}");
+    // A prompt function is called for a message only, in both.
+    assert!(fast.contains("decide prompt function -> b, 0\n"), "{fast}");
+    assert!(fast.contains("decide failing prompt function -> a\n"), "{fast}");
+    assert!(fast.contains("decide 'pick 1': the default \"z\" is not one of the options"), "{fast}");
+    assert!(fast.contains("the prompt function must return the prompt's text, not table"), "{fast}");
 }
 
 /// Simulation's calls stay on the fast paths: after a first shot has made the
@@ -488,4 +493,20 @@ fn every_fast_path_is_probed() {
     calls.extend(sandtable::lua::raw::tabletop::names().map(|n| format!("tabletop.{n}(")));
     let missing: Vec<&String> = calls.iter().filter(|c| !probes.contains(c.as_str())).collect();
     assert!(missing.is_empty(), "fast paths without probes in tests/fixtures/fast_paths.lua: {missing:?}");
+}
+
+/// A chunk may read fields of a global that does not exist yet when it loads
+/// (a module of a ruleset its script loads later, or its own global): each
+/// call reads the global as it is then, field and all.
+#[test]
+fn chains_of_globals_set_after_the_chunk_loads_read_their_current_value() {
+    let h = mini_host();
+    h.exec("function chain() return later.value, later.inner.value, math.max(1, 2) end", "first.lua").unwrap();
+    assert!(h.exec("return chain()", "call.lua").is_err(), "later is not set yet");
+    h.exec("later = { value = 1, inner = { value = 10 } }", "set.lua").unwrap();
+    let v = h.exec("return chain()", "call.lua").unwrap();
+    assert_eq!(format!("{v:?}"), "MultiValue([Integer(1), Integer(10), Integer(2)])");
+    h.exec("later = { value = 2, inner = { value = 20 } }", "set.lua").unwrap();
+    let v = h.exec("return chain()", "call.lua").unwrap();
+    assert_eq!(format!("{v:?}"), "MultiValue([Integer(2), Integer(20), Integer(2)])");
 }

@@ -55,6 +55,19 @@ pub fn load(
     }
 }
 
+/// Compiles Luau function `f` (just loaded) to native code, as `load` does with `jit`.
+pub fn compile_native(lua: &Lua, f: &Function) -> mlua::Result<()> {
+    // SAFETY: a protected call with the function at 1; codegen reads it in place.
+    unsafe {
+        lua.exec_raw::<()>(f, |l| {
+            if ffi::luau_codegen_supported() != 0 {
+                ffi::luau_codegen_compile(l, 1);
+            }
+            ffi::lua_settop(l, 0);
+        })
+    }
+}
+
 /// Marks `t` as a safe environment: Luau resolves imports at load time only
 /// from a thread whose global table is one.
 pub fn set_safeenv(lua: &Lua, t: &Table) -> mlua::Result<()> {
