@@ -70,11 +70,15 @@ fn luau_stack_layout_is_the_one_the_direct_readers_assume() {
 
 /// With the direct readers off (`SANDTABLE_NO_DIRECT_STACK`), every call
 /// reads its arguments through the API and `sim` gives the same figures, for
-/// roll objects and for the world calls of the reserve artillery.
+/// roll objects and for the world calls of the reserve artillery, and for
+/// metrics whose names are strings made at run time (the direct reader knows
+/// names by their strings' addresses).
 #[test]
 fn sim_is_the_same_with_and_without_the_direct_readers() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    for script in ["scripts/analysis/ra_dice_roll.lua", "scripts/analysis/ra_bombard.lua"] {
+    for script in
+        ["scripts/analysis/ra_dice_roll.lua", "scripts/analysis/ra_bombard.lua", "tests/fixtures/metric_churn.lua"]
+    {
         let run = |direct: bool| {
             let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sandtable"));
             cmd.current_dir(root).args(["sim", script, "--trials", "3000", "--threads", "1", "--seed", "5"]);

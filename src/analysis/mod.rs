@@ -150,6 +150,13 @@ pub const MAX_METRICS: usize = 1000;
 pub struct MetricNames {
     list: Vec<String>,
     index: rustc_hash::FxHashMap<Box<[u8]>, usize>,
+    /// For the trial reader (`lua::raw::trial`): by slot, where the bytes of
+    /// the Lua string that named the metric start (0: none yet). The reader
+    /// keeps those strings alive in its Lua state's registry, so an address
+    /// names one text for as long as that state lives; `keys_of` says which
+    /// state (the address of its main thread).
+    pub keys: Vec<usize>,
+    pub keys_of: usize,
 }
 
 impl MetricNames {

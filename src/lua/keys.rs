@@ -37,6 +37,10 @@ pub const UNIT_SET: &str = "sandtable.unit_set";
 pub const UNIT_HANDLE_TABLE: &str = "sandtable.unit_handle_table";
 /// Names the fast paths keep as Lua strings.
 pub const NAME_TABLE: &str = "sandtable.name_table";
+/// The Lua strings `trial()` results named their metrics with, kept alive at
+/// their metric's slot so that their addresses identify the names
+/// (`lua::raw::trial`).
+pub const METRIC_KEYS_C: &CStr = c"sandtable.metric_keys";
 
 #[cfg(test)]
 mod tests {

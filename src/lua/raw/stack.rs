@@ -10,9 +10,13 @@
 //! These readers use Luau's layout directly: a value slot (`TValue`, in
 //! `VM/src/lobject.h`) is 16 bytes, the value first, its type tag at byte 12,
 //! a light userdata's tag at byte 8; a string's bytes start 24 bytes into its
-//! `TString`, its length at byte 20; `lua_State` (`VM/src/lstate.h`) begins
-//! with 8 bytes of header, then `top` and `base`, and keeps the method name
-//! of a `NAMECALL` at byte 112 and the thread's data pointer at byte 128.
+//! `TString`, its length at byte 20; a table (`LuaTable`) keeps its hash
+//! part's size as a power of two at byte 6, its array part's length at byte
+//! 8 and the two parts at bytes 24 and 32, each hash node a value slot then
+//! its key's (the key's type in the low four bits of the tag); `lua_State`
+//! (`VM/src/lstate.h`) begins with 8 bytes of header, then `top` and `base`,
+//! and keeps the method name of a `NAMECALL` at byte 112 and the thread's
+//! data pointer at byte 128.
 //! That layout has not changed in years, but nothing promises it, so it is
 //! trusted only once [`check`] has compared it with the API's own answers in
 //! the running process (for values of every kind read here; the `namecall`
@@ -170,8 +174,99 @@ unsafe fn layout_holds(l: *mut ffi::lua_State) -> bool {
         raw::pop_to(l, n + 1);
         ok &= ffi::lua_gettop(l) == n + 1;
         ffi::lua_settop(l, n0);
-        ok
+        ok && table_layout_holds(l)
     }
+}
+
+/// The table part of the check: a table of one array entry and three named
+/// ones, walked in place, must give what `lua_rawiter` gives.
+///
+/// # Safety
+/// As for [`layout_holds`], whose other checks have passed.
+unsafe fn table_layout_holds(l: *mut ffi::lua_State) -> bool {
+    // SAFETY: the function's contract; the table is made here and changes
+    // only through the API, before it is read.
+    unsafe {
+        let n0 = ffi::lua_gettop(l);
+        ffi::lua_createtable(l, 1, 3);
+        let t = n0 + 1;
+        ffi::lua_pushboolean(l, 1);
+        ffi::lua_rawseti(l, t, 1);
+        for (k, v) in [(c"alpha", 2.5), (c"beta", -1.0), (c"gamma", 0.0)] {
+            ffi::lua_pushnumber(l, v);
+            ffi::lua_rawsetfield(l, t, k.as_ptr());
+        }
+        ffi::lua_pushboolean(l, 0);
+        ffi::lua_rawsetfield(l, t, c"beta".as_ptr());
+        // What the API sees, in its order: (string key's bytes address or 0, key, value).
+        let mut api: Vec<(usize, String, Plain)> = Vec::new();
+        let mut at = 0;
+        loop {
+            at = ffi::lua_rawiter(l, t, at);
+            if at < 0 {
+                break;
+            }
+            let (addr, key) = if ffi::lua_type(l, -2) == ffi::LUA_TSTRING {
+                let p = ffi::lua_tostringatom(l, -2, std::ptr::null_mut());
+                (p as usize, std::ffi::CStr::from_ptr(p).to_string_lossy().into_owned())
+            } else {
+                (0, ffi::lua_tonumberx(l, -2, std::ptr::null_mut()).to_string())
+            };
+            let value = match ffi::lua_type(l, -1) {
+                ffi::LUA_TNUMBER => Plain::Num(ffi::lua_tonumberx(l, -1, std::ptr::null_mut())),
+                ffi::LUA_TBOOLEAN => Plain::Bool(ffi::lua_toboolean(l, -1) != 0),
+                _ => Plain::Other,
+            };
+            api.push((addr, key, value));
+            ffi::lua_pop(l, 2);
+        }
+        let mut walked: Vec<(usize, String, Plain)> = Vec::new();
+        let whole = raw::table_entries(l, t, |e| {
+            let (addr, key) = match e.key {
+                Some((addr, bytes)) => (addr, String::from_utf8_lossy(bytes).into_owned()),
+                None => (0, "1".to_string()),
+            };
+            walked.push((addr, key, e.value));
+            true
+        });
+        ffi::lua_settop(l, n0);
+        whole == Some(true) && api.len() == 4 && api == walked
+    }
+}
+
+/// A value read in place from a table: the kinds a metric may be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Plain {
+    Num(f64),
+    Bool(bool),
+    /// Any other kind of value.
+    Other,
+}
+
+/// An entry of a table, read in place.
+pub struct Entry<'t> {
+    /// For a string key: where its bytes start (as [`string_ptr`] answers:
+    /// one address per text while the string lives, as Luau keeps one
+    /// string per text) and the bytes. `None` for any other key.
+    pub key: Option<(usize, &'t [u8])>,
+    pub value: Plain,
+}
+
+/// Calls `f` with each entry of the table at stack index `i` whose value is
+/// not nil, in `lua_rawiter`'s order (array part, then hash part), until `f`
+/// returns false; returns whether every call returned true. `None` when the
+/// direct readers are off or the value is not a table: walk it with
+/// `lua_rawiter` then, a call that pushes two values per entry.
+///
+/// # Safety
+/// `l` is the running state of a C function or protected call and `i` a
+/// positive index of its frame; nothing may change the table while `f` runs.
+pub unsafe fn table_entries(l: *mut ffi::lua_State, i: c_int, f: impl FnMut(Entry<'_>) -> bool) -> Option<bool> {
+    if !direct() {
+        return None;
+    }
+    // SAFETY: the function's contract; the layout holds.
+    unsafe { raw::table_entries(l, i, f) }
 }
 
 /// The accessors, with the layout assumed (each public function below calls
@@ -287,6 +382,75 @@ mod raw {
         }
         let lo = s.value;
         Some([f32::from_bits(lo as u32), f32::from_bits((lo >> 32) as u32), f32::from_bits(s.extra as u32)])
+    }
+
+    /// The head of Luau's `LuaTable`, as the check confirms it.
+    #[repr(C)]
+    struct TableHead {
+        _header: [u8; 6],
+        lsizenode: u8,
+        _nodemask8: u8,
+        sizearray: c_int,
+        _boundary: c_int,
+        _metatable: *const c_void,
+        array: *const Slot,
+        node: *const Node,
+    }
+
+    /// A hash node: the value, then the key (its type in the tag's low 4 bits).
+    #[repr(C)]
+    struct Node {
+        value: Slot,
+        key: Slot,
+    }
+
+    fn plain(s: &Slot) -> Plain {
+        match s.tt {
+            ffi::LUA_TNUMBER => Plain::Num(f64::from_bits(s.value)),
+            ffi::LUA_TBOOLEAN => Plain::Bool(s.value as u32 != 0),
+            _ => Plain::Other,
+        }
+    }
+
+    /// # Safety
+    /// As for [`super::table_entries`], with the layout holding (or this is
+    /// the check finding out).
+    #[inline(always)]
+    pub unsafe fn table_entries(
+        l: *mut ffi::lua_State,
+        i: c_int,
+        mut f: impl FnMut(Entry<'_>) -> bool,
+    ) -> Option<bool> {
+        // SAFETY: the function's contract: a table slot's value is its
+        // `LuaTable`, whose parts hold `sizearray` and 2^lsizenode slots.
+        unsafe {
+            let s = slot(l, i)?;
+            if s.tt != ffi::LUA_TTABLE {
+                return None;
+            }
+            let t = &*(s.value as *const TableHead);
+            if t.sizearray > 0 {
+                for v in std::slice::from_raw_parts(t.array, t.sizearray as usize) {
+                    if v.tt != ffi::LUA_TNIL && !f(Entry { key: None, value: plain(v) }) {
+                        return Some(false);
+                    }
+                }
+            }
+            for n in std::slice::from_raw_parts(t.node, 1usize << t.lsizenode) {
+                if n.value.tt == ffi::LUA_TNIL {
+                    continue;
+                }
+                let key = ((n.key.tt & 0xF) == ffi::LUA_TSTRING).then(|| {
+                    let ts = n.key.value as *const u8;
+                    let len = (ts.add(STRING_LEN) as *const u32).read() as usize;
+                    (ts as usize + STRING_DATA, std::slice::from_raw_parts(ts.add(STRING_DATA), len))
+                });
+                if !f(Entry { key, value: plain(&n.value) }) {
+                    return Some(false);
+                }
+            }
+            Some(true)
+        }
     }
 
     /// # Safety

@@ -33,8 +33,9 @@ use std::time::{Duration, Instant};
 
 use mlua::{ffi, Function, Lua, Value};
 
-use super::stack;
+use super::stack::{self, Plain};
 use crate::analysis::MetricNames;
+use crate::lua::keys;
 
 /// How often the watchdog looks at a worker between trials.
 const IDLE_LOOK: Duration = Duration::from_millis(50);
@@ -385,28 +386,34 @@ unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut MetricNames, values: &mut
     let kind = unsafe { ffi::lua_type(l, top) };
     match kind {
         ffi::LUA_TTABLE => {
-            // SAFETY: the table is at `top`; each lua_rawiter pushes a key
-            // and a value (the two slots the caller guarantees), both popped
-            // before the next call. lua_rawiter walks the table by position
-            // (array part, then hash part), without the key lookup lua_next
-            // makes per step. The key and value are read in place (they are
-            // plain values at `top + 1` and `top + 2`), and the name's bytes
-            // are Lua's, alive while the key is on the stack, which is for the
-            // whole call to `put_raw`.
+            // SAFETY: the table is at `top`, walked in place (nothing changes
+            // it meanwhile); the names to keep are kept while it is still on
+            // the stack, so their strings are alive.
             unsafe {
-                let mut at = 0;
-                loop {
-                    at = ffi::lua_rawiter(l, top, at);
-                    if at < 0 {
-                        break;
+                // Kept keys name metrics in the state that keeps them only.
+                let owner = ffi::lua_mainthread(l) as usize;
+                if names.keys_of != owner {
+                    names.keys.clear();
+                    names.keys_of = owner;
+                }
+                let mut keep = Vec::new();
+                let walked = stack::table_entries(l, top, |e| match e.key {
+                    Some((key, name)) => put(e.value, key, name, names, values, &mut keep),
+                    None => false,
+                });
+                match walked {
+                    Some(read) => {
+                        if !read {
+                            return false;
+                        }
+                        if !keep.is_empty() {
+                            keep_keys(l, names, &keep);
+                        }
                     }
-                    let read = match stack::string_bytes(l, top + 1) {
-                        Some((p, len)) => put_raw(l, top + 2, std::slice::from_raw_parts(p, len), names, values),
-                        None => false,
-                    };
-                    stack::pop_to(l, top);
-                    if !read {
-                        return false;
+                    None => {
+                        if !read_by_api(l, top, names, values) {
+                            return false;
+                        }
                     }
                 }
                 stack::pop_to(l, top - 1);
@@ -417,7 +424,14 @@ unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut MetricNames, values: &mut
         ffi::LUA_TNIL => false,
         _ => {
             // SAFETY: the result is on top of the stack, at `top`.
-            let read = unsafe { put_raw(l, top, b"value", names, values) };
+            let value = unsafe {
+                match (stack::number(l, top), stack::boolean(l, top)) {
+                    (Some(x), _) => Plain::Num(x),
+                    (_, Some(b)) => Plain::Bool(b),
+                    _ => Plain::Other,
+                }
+            };
+            let read = put(value, 0, b"value", names, values, &mut Vec::new());
             if read {
                 // SAFETY: pops the result, which is at `top`.
                 unsafe { stack::pop_to(l, top - 1) };
@@ -427,52 +441,122 @@ unsafe fn read_raw(l: *mut ffi::lua_State, names: &mut MetricNames, values: &mut
     }
 }
 
-/// Reads the value at index `at` as metric `name` (nil: the metric is
-/// absent). Declines (false) when the value is not a number or a boolean,
-/// not finite within `±MAX_ABS_VALUE`, or a new name is empty or not UTF-8.
+/// Reads the table at `top` with `lua_rawiter`, for when the direct
+/// readers are off. True when every entry was a metric.
 ///
 /// # Safety
-/// `l` must be a state with a value at index `at` (> 0) of its current frame.
-unsafe fn put_raw(
-    l: *mut ffi::lua_State,
-    at: c_int,
+/// As for [`read_raw`], with the result table at `top`.
+unsafe fn read_by_api(l: *mut ffi::lua_State, top: c_int, names: &mut MetricNames, values: &mut Vec<f64>) -> bool {
+    // SAFETY: each lua_rawiter pushes a key and a value (the two slots the
+    // caller guarantees), both popped before the next call; they are read
+    // through the API.
+    unsafe {
+        let mut at = 0;
+        loop {
+            at = ffi::lua_rawiter(l, top, at);
+            if at < 0 {
+                return true;
+            }
+            let value = match ffi::lua_type(l, top + 2) {
+                ffi::LUA_TNUMBER => Plain::Num(ffi::lua_tonumberx(l, top + 2, ptr::null_mut())),
+                ffi::LUA_TBOOLEAN => Plain::Bool(ffi::lua_toboolean(l, top + 2) != 0),
+                _ => Plain::Other,
+            };
+            let read = match stack::string_bytes(l, top + 1) {
+                Some((p, len)) => put(value, 0, std::slice::from_raw_parts(p, len), names, values, &mut Vec::new()),
+                None => false,
+            };
+            stack::pop_to(l, top);
+            if !read {
+                return false;
+            }
+        }
+    }
+}
+
+/// Takes `value` as metric `name`, whose Lua string's bytes start at `key`
+/// (0 when not known). Declines (false) when the value is not a number or a
+/// boolean, not finite within `±MAX_ABS_VALUE`, or a new name is empty or
+/// not UTF-8. A name found by its text whose string is not the one kept for
+/// its slot goes into `keep` (slot, key), for [`keep_keys`].
+fn put(
+    value: Plain,
+    key: usize,
     name: &[u8],
     names: &mut MetricNames,
     values: &mut Vec<f64>,
+    keep: &mut Vec<(usize, usize)>,
 ) -> bool {
-    // SAFETY: `at` is a value of this frame; these calls only read it.
-    let x = unsafe {
-        if let Some(x) = stack::number(l, at) {
-            x
-        } else if let Some(b) = stack::boolean(l, at) {
-            f64::from(u8::from(b))
-        } else {
-            return stack::type_of(l, at) == ffi::LUA_TNIL;
-        }
+    let x = match value {
+        Plain::Num(x) => x,
+        Plain::Bool(b) => f64::from(u8::from(b)),
+        Plain::Other => return false,
     };
     if !x.is_finite() || x.abs() > crate::analysis::stats::MAX_ABS_VALUE {
         return false;
     }
     // Trials return their metrics in the same order every time: try the slot
-    // after the last one found.
+    // after the last one found, by its kept string's address, then by text.
     let hint = HINT.with(Cell::get);
     let hint = if hint < names.len() { hint } else { 0 };
-    let found = match names.get(hint) {
-        Some(n) if crate::battlefield::same_bytes(n.as_bytes(), name) => Some(hint),
-        _ => names.find(name),
-    };
-    let i = match found {
-        Some(i) => i,
-        // Past the most metrics, the safe reader says so.
-        None => match std::str::from_utf8(name).ok().filter(|s| !s.is_empty()).and_then(|s| names.add(s)) {
-            Some(i) => {
-                values.push(f64::NAN);
-                i
-            }
-            None => return false,
-        },
+    let i = if key != 0 && names.keys.get(hint) == Some(&key) {
+        hint
+    } else {
+        let found = match names.get(hint) {
+            Some(n) if crate::battlefield::same_bytes(n.as_bytes(), name) => Some(hint),
+            _ => names.find(name),
+        };
+        let i = match found {
+            Some(i) => i,
+            // Past the most metrics, the safe reader says so.
+            None => match std::str::from_utf8(name).ok().filter(|s| !s.is_empty()).and_then(|s| names.add(s)) {
+                Some(i) => {
+                    values.push(f64::NAN);
+                    i
+                }
+                None => return false,
+            },
+        };
+        if key != 0 && names.keys.get(i) != Some(&key) {
+            keep.push((i, key));
+        }
+        i
     };
     HINT.with(|h| h.set(i + 1));
     values[i] = x;
     true
+}
+
+/// Keeps the strings at `keep`'s addresses (slot, where the bytes start) in
+/// the registry table [`keys::METRIC_KEYS_C`] at their slots, so that while
+/// they live no other text has their address, and notes the addresses in
+/// `names.keys` (which the caller has made this state's).
+///
+/// # Safety
+/// `l` is a state inside a protected call with room for two more values;
+/// each address is that of a live string's bytes (a key of the result table
+/// still on the stack).
+unsafe fn keep_keys(l: *mut ffi::lua_State, names: &mut MetricNames, keep: &[(usize, usize)]) {
+    // SAFETY: the function's contract. The table is made once per state
+    // (an allocation, which may raise a memory error: nothing with a
+    // destructor is alive here but the caller's, which unwind normally).
+    unsafe {
+        if ffi::lua_rawgetfield(l, ffi::LUA_REGISTRYINDEX, keys::METRIC_KEYS_C.as_ptr()) != ffi::LUA_TTABLE {
+            ffi::lua_pop(l, 1);
+            ffi::lua_createtable(l, 0, 0);
+            ffi::lua_pushvalue(l, -1);
+            ffi::lua_rawsetfield(l, ffi::LUA_REGISTRYINDEX, keys::METRIC_KEYS_C.as_ptr());
+        }
+        for &(slot, key) in keep {
+            if !stack::push_kept_string(l, key) {
+                break;
+            }
+            ffi::lua_rawseti(l, -2, slot as ffi::lua_Integer + 1);
+            if names.keys.len() <= slot {
+                names.keys.resize(slot + 1, 0);
+            }
+            names.keys[slot] = key;
+        }
+        ffi::lua_pop(l, 1);
+    }
 }
