@@ -17,16 +17,31 @@ pub fn same_name(a: &str, b: &str) -> bool {
 /// [`same_name`] for names still in bytes (as read from Lua).
 #[inline]
 pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
+    let n = a.len();
+    if n != b.len() {
         return false;
     }
-    if a.len() > 32 {
-        return a == b;
+    // Whole-word reads, the last one overlapping the one before: a name's
+    // tail is compared in one read, not byte by byte.
+    let word = |s: &[u8], i: usize| u64::from_ne_bytes(s[i..i + 8].try_into().expect("8 bytes"));
+    let half = |s: &[u8], i: usize| u32::from_ne_bytes(s[i..i + 4].try_into().expect("4 bytes"));
+    match n {
+        0 => true,
+        // Bytes 0, n/2 and n-1 are every byte of a name this short.
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=32 => {
+            let mut i = 0;
+            while i + 8 < n {
+                if word(a, i) != word(b, i) {
+                    return false;
+                }
+                i += 8;
+            }
+            word(a, n - 8) == word(b, n - 8)
+        }
+        _ => a == b,
     }
-    let (mut a8, mut b8) = (a.chunks_exact(8), b.chunks_exact(8));
-    let word = |c: &[u8]| u64::from_ne_bytes(c.try_into().unwrap_or_default());
-    a8.by_ref().zip(b8.by_ref()).all(|(x, y)| word(x) == word(y))
-        && a8.remainder().iter().zip(b8.remainder()).all(|(x, y)| x == y)
 }
 
 /// The playing surface.
