@@ -28,7 +28,7 @@ fast_fn!(counts, |l, st| {
         for &c in &counts[..nv] {
             // SAFETY: a C function has `LUA_MINSTACK` (20) free slots and a
             // kind here has at most 16 values.
-            unsafe { super::stack::push_number(l.raw(), c as f64) };
+            unsafe { super::stack::raw::push_number(l.raw(), c as f64) };
         }
         return Some(fast::Out::Pushed(nv as std::os::raw::c_int));
     }
@@ -37,7 +37,7 @@ fast_fn!(counts, |l, st| {
         return None;
     }
     // SAFETY: argument indices of a C function's frame; 0 for anything but a string.
-    let kind = unsafe { super::stack::string_ptr(l.raw(), 2) };
+    let kind = unsafe { super::stack::raw::string_ptr(l.raw(), 2) };
     if kind == 0 {
         return None;
     }
@@ -45,7 +45,7 @@ fast_fn!(counts, |l, st| {
     let mut asked = [0usize; MOST_NAMED];
     for (j, p) in asked.iter_mut().enumerate().take(named) {
         // SAFETY: as above.
-        *p = unsafe { super::stack::string_ptr(l.raw(), 4 + j as std::os::raw::c_int) };
+        *p = unsafe { super::stack::raw::string_ptr(l.raw(), 4 + j as std::os::raw::c_int) };
     }
     let mut picks = [0u8; MOST_NAMED];
     super::roll::face_positions(st, k, &asked[..named], &mut picks[..named])?;
@@ -56,7 +56,7 @@ fast_fn!(counts, |l, st| {
     w.dice.roll_into(k, n as u32, &mut counts[..nv]).ok()?;
     for &i in &picks[..named] {
         // SAFETY: as above (at most 16 values).
-        unsafe { super::stack::push_number(l.raw(), counts[i as usize] as f64) };
+        unsafe { super::stack::raw::push_number(l.raw(), counts[i as usize] as f64) };
     }
     Some(fast::Out::Pushed(named as std::os::raw::c_int))
 });
@@ -69,7 +69,7 @@ fast_fn!(roll, |l, st| {
     let n = fast::whole_arg(l, 1, 0, crate::dice::MAX_POOL as i64)?;
     // SAFETY: 2 is an argument index of a C function's frame; 0 for
     // anything but a string.
-    let kind = unsafe { super::stack::string_ptr(l.raw(), 2) };
+    let kind = unsafe { super::stack::raw::string_ptr(l.raw(), 2) };
     if kind == 0 {
         return None;
     }

@@ -16,7 +16,9 @@
 //! Bodies see the call's stack as a [`Frame`], whose readers are safe: a
 //! `Frame` exists only inside [`run`], for a C function made by [`make`], so
 //! its state is valid, its upvalues are set, and indices up to
-//! `LUA_MINSTACK` are acceptable. Strings read from it borrow the Lua stack
+//! `LUA_MINSTACK` are acceptable. `run` goes on only when Luau's layout is
+//! trusted (`stack::direct`; otherwise the full function answers every call),
+//! so everything under it reads and pushes with `stack::raw`, unchecked. Strings read from it borrow the Lua stack
 //! for the frame's lifetime, which ends when the call returns.
 //!
 //! Adding a fast path (for any ruleset's hot call): write its body with
@@ -108,7 +110,7 @@ impl Frame<'_> {
             return ffi::LUA_TNONE;
         }
         // SAFETY: a readable index of a live frame.
-        unsafe { super::stack::type_of(self.l, i) }
+        unsafe { super::stack::raw::type_of(self.l, i) }
     }
 }
 
@@ -129,12 +131,17 @@ pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
     unsafe {
         // The state is the main thread's data (set by `make`); a coroutine's
         // thread has none, and reads the upvalue.
-        let mut st = super::stack::thread_data(l) as *const State;
+        // Every read and push below assumes Luau's layout: without it, the
+        // full function answers (and `tests/rolls.rs` fails).
+        if !super::stack::direct() {
+            return full(l);
+        }
+        let mut st = super::stack::raw::thread_data(l) as *const State;
         if st.is_null() {
             st = ffi::lua_touserdata(l, ffi::lua_upvalueindex(1)) as *const State;
         }
         let st = &*st;
-        let top = super::stack::top(l);
+        let top = super::stack::raw::top(l);
         let frame = Frame { l, top, _call: PhantomData };
         let r = catch_unwind(AssertUnwindSafe(|| body(frame, st)));
         // The commonest answers without a call to `push` (a fast function
@@ -149,17 +156,17 @@ pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
             }
             Ok(Some(Out::Num(x))) => {
                 std::mem::forget(r);
-                super::stack::push_number(l, x);
+                super::stack::raw::push_number(l, x);
                 1
             }
             Ok(Some(Out::Bool(b))) => {
                 std::mem::forget(r);
-                super::stack::push_bool(l, b);
+                super::stack::raw::push_bool(l, b);
                 1
             }
             Ok(Some(Out::Hex(h))) => {
                 std::mem::forget(r);
-                super::stack::push_vector(l, [h.q as f32, h.r as f32, h.s() as f32]);
+                super::stack::raw::push_vector(l, [h.q as f32, h.r as f32, h.s() as f32]);
                 1
             }
             Ok(Some(out)) => push(l, st, out),
@@ -209,13 +216,13 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
     // SAFETY: as for `push`.
     unsafe {
         match out {
-            Out::Nil => super::stack::push_nil(l),
-            Out::Bool(b) => super::stack::push_bool(l, b),
-            Out::Num(n) => super::stack::push_number(l, n),
+            Out::Nil => super::stack::raw::push_nil(l),
+            Out::Bool(b) => super::stack::raw::push_bool(l, b),
+            Out::Num(n) => super::stack::raw::push_number(l, n),
             Out::Name(name) => push_name(l, st, name),
             Out::Str(s) => push_str(l, s),
             Out::Text(s) => push_str(l, &s),
-            Out::Hex(h) => super::stack::push_vector(l, [h.q as f32, h.r as f32, h.s() as f32]),
+            Out::Hex(h) => super::stack::raw::push_vector(l, [h.q as f32, h.r as f32, h.s() as f32]),
             Out::Pushed(n) => return n,
             Out::Roll(r) => super::roll::push_new(l, &r),
             Out::Geo(g) => super::tabletop::push(l, &g),
@@ -261,7 +268,8 @@ pub unsafe fn push_name_ref(l: *mut ffi::lua_State, st: &State, name: &Rc<str>) 
         if let Some(k) = found {
             // The kept string straight onto the stack: the names table keeps it alive.
             let data = st.name_slots.borrow()[k].1;
-            if data != 0 && super::stack::push_kept_string(l, data) {
+            if data != 0 {
+                super::stack::raw::push_kept_string(l, data);
                 return;
             }
             // Slots were filled with `false` when the table was made: no allocation.
@@ -273,7 +281,7 @@ pub unsafe fn push_name_ref(l: *mut ffi::lua_State, st: &State, name: &Rc<str>) 
         push_str(l, name);
         let mut slots = st.name_slots.borrow_mut();
         if found.is_none() && slots.len() < MAX_NAMES {
-            let data = super::stack::string_ptr(l, ffi::lua_gettop(l));
+            let data = super::stack::raw::string_ptr(l, ffi::lua_gettop(l));
             ffi::lua_pushvalue(l, -1);
             // An existing array slot: setting it does not allocate.
             ffi::lua_rawseti(l, ffi::lua_upvalueindex(4), slots.len() as ffi::lua_Integer + 1);
@@ -370,7 +378,7 @@ pub fn hex_arg(f: Frame<'_>, i: c_int) -> Option<Hex> {
         return None;
     }
     // SAFETY: a readable index of a live frame.
-    let [q, r, _] = unsafe { super::stack::vector(f.l, i)? };
+    let [q, r, _] = unsafe { super::stack::raw::vector(f.l, i)? };
     Some(Hex::new(whole_f32(q)?, whole_f32(r)?))
 }
 
@@ -403,7 +411,7 @@ pub fn string_bytes<'call>(f: Frame<'call>, i: c_int) -> Option<&'call [u8]> {
     // string, whose bytes stay on the stack, unchanged, until the call
     // returns, which the frame's lifetime bounds.
     unsafe {
-        let (p, len) = super::stack::string_bytes(f.l, i)?;
+        let (p, len) = super::stack::raw::string_bytes(f.l, i)?;
         Some(std::slice::from_raw_parts(p, len))
     }
 }
@@ -463,7 +471,7 @@ pub fn num_arg(f: Frame<'_>, i: c_int) -> Option<f64> {
         return None;
     }
     // SAFETY: a readable index of a live frame.
-    unsafe { super::stack::number(f.l, i) }
+    unsafe { super::stack::raw::number(f.l, i) }
 }
 
 /// A unit handle argument, resolved to its slot in `w.units`: only handles

@@ -271,8 +271,31 @@ pub unsafe fn table_entries(l: *mut ffi::lua_State, i: c_int, f: impl FnMut(Entr
 
 /// The accessors, with the layout assumed (each public function below calls
 /// its namesake once [`direct`] says the layout holds, the API otherwise).
-mod raw {
+/// Code that has itself found [`direct`] true may call them straight: the
+/// fast paths do (`fast::run` hands every call to the full function when
+/// the layout is not trusted), which spares a check at every read and push.
+pub mod raw {
     use super::*;
+
+    /// `lua_type` of argument `i`, `LUA_TNONE` past the last.
+    ///
+    /// # Safety
+    /// As for [`slot`].
+    #[inline(always)]
+    pub unsafe fn type_of(l: *mut ffi::lua_State, i: c_int) -> c_int {
+        // SAFETY: the function's contract.
+        unsafe { slot(l, i).map_or(ffi::LUA_TNONE, |s| s.tt) }
+    }
+
+    /// The thread's data pointer (`lua_getthreaddata`).
+    ///
+    /// # Safety
+    /// `l` is a live state, and the layout holds.
+    #[inline(always)]
+    pub unsafe fn thread_data(l: *mut ffi::lua_State) -> *mut c_void {
+        // SAFETY: the function's contract; the field's place was checked.
+        unsafe { ((l as *const u8).add(THREAD_DATA_AT) as *const *mut c_void).read() }
+    }
 
     /// Argument `i` (1-based) of the running C function; `None` past the last.
     ///
@@ -280,7 +303,7 @@ mod raw {
     /// `l` is the running state of a C function, `i >= 1`, and the layout
     /// holds (or this is the check finding out, see `layout_holds`).
     #[inline(always)]
-    pub unsafe fn slot<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a Slot> {
+    pub(super) unsafe fn slot<'a>(l: *mut ffi::lua_State, i: c_int) -> Option<&'a Slot> {
         // SAFETY: the function's contract: a slot below `top` is a live slot
         // of this frame.
         unsafe {
@@ -416,7 +439,7 @@ mod raw {
     /// As for [`super::table_entries`], with the layout holding (or this is
     /// the check finding out).
     #[inline(always)]
-    pub unsafe fn table_entries(
+    pub(super) unsafe fn table_entries(
         l: *mut ffi::lua_State,
         i: c_int,
         mut f: impl FnMut(Entry<'_>) -> bool,
@@ -549,7 +572,7 @@ pub unsafe fn thread_data(l: *mut ffi::lua_State) -> *mut c_void {
     // SAFETY: the function's contract; the field's place was checked.
     unsafe {
         if direct() {
-            ((l as *const u8).add(THREAD_DATA_AT) as *const *mut c_void).read()
+            raw::thread_data(l)
         } else {
             ffi::lua_getthreaddata(l)
         }
@@ -599,7 +622,7 @@ pub unsafe fn type_of(l: *mut ffi::lua_State, i: c_int) -> c_int {
     // SAFETY: the function's contract; `raw` only once the layout holds.
     unsafe {
         if direct() {
-            raw::slot(l, i).map_or(ffi::LUA_TNONE, |s| s.tt)
+            raw::type_of(l, i)
         } else {
             ffi::lua_type(l, i)
         }

@@ -48,8 +48,8 @@ fast_fn!(fast_at, |l, st| {
     unsafe {
         match unit {
             None => {
-                super::stack::push_nil(raw);
-                super::stack::push_nil(raw);
+                super::stack::raw::push_nil(raw);
+                super::stack::raw::push_nil(raw);
             }
             Some(i) => {
                 fast::push_unit(l, st, &w, i)?;
@@ -58,10 +58,10 @@ fast_fn!(fast_at, |l, st| {
         }
         match w.terrain(h) {
             Some(t) => fast::push_name_ref(raw, st, t),
-            None => super::stack::push_nil(raw),
+            None => super::stack::raw::push_nil(raw),
         }
         for &b in &bools[..n_bools] {
-            super::stack::push_bool(raw, b);
+            super::stack::raw::push_bool(raw, b);
         }
     }
     Some(Out::Pushed(3 + n_bools as std::os::raw::c_int))
@@ -216,7 +216,7 @@ fast_fn!(fast_pool, |l, st| {
     }
     for &x in &values[..=more as usize] {
         // SAFETY: at most 8 values, within a C function's 20 free slots.
-        unsafe { super::stack::push_number(l.raw(), x) };
+        unsafe { super::stack::raw::push_number(l.raw(), x) };
     }
     Some(Out::Pushed(more + 1))
 });
@@ -239,8 +239,8 @@ fast_fn!(fast_hit, |l, st| {
     let taken = w.hit(i, n as i32, reason);
     // SAFETY: two values, within a C function's free slots.
     unsafe {
-        super::stack::push_number(l.raw(), taken as f64);
-        super::stack::push_bool(l.raw(), w.units[i].alive());
+        super::stack::raw::push_number(l.raw(), taken as f64);
+        super::stack::raw::push_bool(l.raw(), w.units[i].alive());
     }
     Some(Out::Pushed(2))
 });
