@@ -53,6 +53,7 @@ impl Host {
             names: RefCell::new(rustc_hash::FxHashMap::default()),
             subscribed: Cell::new(false),
             name_slots: RefCell::new(Vec::new()),
+            name_cache: Default::default(),
             fast_misses: Cell::new(0),
             rolls: Default::default(),
             chunks: RefCell::new(Vec::new()),

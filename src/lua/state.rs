@@ -75,6 +75,9 @@ pub struct State {
     /// Names the fast paths keep as Lua strings (see `fast::push_name`),
     /// each with where its Lua string's bytes are (`stack::string_ptr`).
     pub name_slots: RefCell<Vec<(Rc<str>, usize)>>,
+    /// A cache in front of `name_slots`: by a few bits of a name's address,
+    /// that address and its Lua string's bytes (see `fast::push_name_ref`).
+    pub name_cache: [Cell<(usize, usize)>; crate::lua::raw::fast::NAME_CACHE],
     /// Calls a fast path handed to its full function (tests check that
     /// simulation's hot calls stay on the fast paths).
     pub fast_misses: Cell<u64>,

@@ -242,6 +242,9 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
 /// Most names `push_name` keeps as Lua strings.
 pub const MAX_NAMES: usize = 256;
 
+/// Entries of the cache in front of the kept names (`State::name_cache`).
+pub const NAME_CACHE: usize = 16;
+
 /// Pushes a world name. The first time, it makes the Lua string and keeps it
 /// in slot k of the names table (upvalue 4), and the name's `Rc` in
 /// `State::name_slots[k]` with the address of the string's bytes; holding
@@ -262,6 +265,17 @@ unsafe fn push_name(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
 /// # Safety
 /// As for [`push_name`]; at most two values are pushed.
 pub unsafe fn push_name_ref(l: *mut ffi::lua_State, st: &State, name: &Rc<str>) {
+    // A name kept before is in the cache, found by its address: `name_slots`
+    // holds its `Rc`, so no other name can have that address, and entries
+    // are never removed.
+    let address = Rc::as_ptr(name) as *const u8 as usize;
+    let cached = &st.name_cache[(address >> 4) % NAME_CACHE];
+    let (a, data) = cached.get();
+    if a == address {
+        // SAFETY: the caller's contract; `data` is the kept string's bytes.
+        unsafe { super::stack::raw::push_kept_string(l, data) };
+        return;
+    }
     // SAFETY: the caller's contract.
     unsafe {
         let found = st.name_slots.borrow().iter().position(|(s, _)| Rc::ptr_eq(s, name));
@@ -270,6 +284,7 @@ pub unsafe fn push_name_ref(l: *mut ffi::lua_State, st: &State, name: &Rc<str>) 
             let data = st.name_slots.borrow()[k].1;
             if data != 0 {
                 super::stack::raw::push_kept_string(l, data);
+                cached.set((address, data));
                 return;
             }
             // Slots were filled with `false` when the table was made: no allocation.

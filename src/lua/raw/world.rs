@@ -30,14 +30,10 @@ fast_fn!(fast_at, |l, st| {
     if n_bools > fast::MAX_BOOLS {
         return None;
     }
-    let mut names: [&str; fast::MAX_BOOLS] = [""; fast::MAX_BOOLS];
-    for (k, name) in names.iter_mut().enumerate().take(n_bools) {
-        *name = fast::str_arg(l, 3 + k as std::os::raw::c_int)?;
-    }
     let w = st.world.try_borrow().ok()?;
     let mut bools = [false; fast::MAX_BOOLS];
-    for (b, name) in bools.iter_mut().zip(&names[..n_bools]) {
-        *b = w.has_token(h, name);
+    for (k, b) in bools.iter_mut().enumerate().take(n_bools) {
+        *b = w.has_token(h, fast::str_arg(l, 3 + k as std::os::raw::c_int)?);
     }
     // The values go straight onto the stack (a C function has 20 free
     // slots; at most 3 + MAX_BOOLS are pushed), names from the kept strings.
