@@ -53,7 +53,7 @@ impl Host {
             names: RefCell::new(rustc_hash::FxHashMap::default()),
             subscribed: Cell::new(false),
             name_slots: RefCell::new(Vec::new()),
-            name_cache: Default::default(),
+            name_cache: std::array::from_fn(|_| Cell::new((0, 0))),
             fast_misses: Cell::new(0),
             rolls: Default::default(),
             chunks: RefCell::new(Vec::new()),

@@ -243,7 +243,7 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
 pub const MAX_NAMES: usize = 256;
 
 /// Entries of the cache in front of the kept names (`State::name_cache`).
-pub const NAME_CACHE: usize = 16;
+pub const NAME_CACHE: usize = 64;
 
 /// Pushes a world name. The first time, it makes the Lua string and keeps it
 /// in slot k of the names table (upvalue 4), and the name's `Rc` in
@@ -269,7 +269,8 @@ pub unsafe fn push_name_ref(l: *mut ffi::lua_State, st: &State, name: &Rc<str>) 
     // holds its `Rc`, so no other name can have that address, and entries
     // are never removed.
     let address = Rc::as_ptr(name) as *const u8 as usize;
-    let cached = &st.name_cache[(address >> 4) % NAME_CACHE];
+    // (Fibonacci hashing: names allocated one after another land apart.)
+    let cached = &st.name_cache[(address.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) % NAME_CACHE];
     let (a, data) = cached.get();
     if a == address {
         // SAFETY: the caller's contract; `data` is the kept string's bytes.
@@ -411,6 +412,7 @@ pub fn whole_arg(f: Frame<'_>, i: c_int, lo: i64, hi: i64) -> Option<i64> {
 }
 
 /// A string argument, borrowed from the Lua stack for the frame's lifetime.
+#[inline(always)]
 pub fn str_arg<'call>(f: Frame<'call>, i: c_int) -> Option<&'call str> {
     ascii_or_utf8(string_bytes(f, i)?)
 }
@@ -418,6 +420,7 @@ pub fn str_arg<'call>(f: Frame<'call>, i: c_int) -> Option<&'call str> {
 /// A string argument's bytes (`None` for any other type: unlike
 /// `lua_tolstring`, `lua_tolstringatom` converts no number, and it is one C
 /// call instead of a type check and a read).
+#[inline(always)]
 pub fn string_bytes<'call>(f: Frame<'call>, i: c_int) -> Option<&'call [u8]> {
     if !f.readable(i) {
         return None;
