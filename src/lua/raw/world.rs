@@ -264,22 +264,32 @@ fast_fn!(fast_unit_index, |l, st| {
     let w = st.world.try_borrow().ok()?;
     let i = fast::unit_arg(l, st, &w, 1)?;
     let unit = &w.units[i];
-    Some(match key {
-        "side" => Out::Name(unit.side.clone()),
-        "alive" => Out::Bool(unit.alive()),
-        "strength" => Out::Num(unit.strength as f64),
-        "hex" => unit.hex().map_or(Out::Nil, Out::Hex),
-        "type" => Out::Name(unit.kind.clone()),
-        "id" => Out::Text(unit.id.clone()),
+    // Compared with `same_name` (inline word reads): a `match` on the text
+    // calls memcmp for each field name it tries.
+    let is = |name: &str| crate::battlefield::same_name(key, name);
+    Some(if is("side") {
+        Out::Name(unit.side.clone())
+    } else if is("alive") {
+        Out::Bool(unit.alive())
+    } else if is("hex") {
+        unit.hex().map_or(Out::Nil, Out::Hex)
+    } else if is("strength") {
+        Out::Num(unit.strength as f64)
+    } else if is("type") {
+        Out::Name(unit.kind.clone())
+    } else if is("id") {
+        Out::Text(unit.id.clone())
+    } else if ["max_strength", "leader", "pos", "facing", "props", "get", "set"].iter().any(|n| is(n)) {
         // The other fields and the methods (`get`, `set`) are the full function's.
-        "max_strength" | "leader" | "pos" | "facing" | "props" | "get" | "set" => return None,
+        return None;
+    } else {
         // A ruleset property (`u.overwatch_spent`), nil when the unit has none.
-        _ => match unit.prop(key) {
+        match unit.prop(key) {
             Some(Prop::Bool(b)) => Out::Bool(*b),
             Some(Prop::Num(x)) => Out::Num(*x),
             Some(Prop::Str(s)) => Out::Text(s.clone()),
             None => Out::Nil,
-        },
+        }
     })
 });
 
