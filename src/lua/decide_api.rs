@@ -129,10 +129,10 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
     }
     // Made when first needed (a message, a person, the log), as the fast path
     // never needs it: a prompt function runs only then.
-    let made = std::cell::OnceCell::new();
+    let made = std::cell::OnceCell::<String>::new();
     let prompt = || -> mlua::Result<String> {
         if let Some(p) = made.get() {
-            return Ok(String::clone(p));
+            return Ok(p.clone());
         }
         let p = prompt_text(&spec)?;
         Ok(made.get_or_init(|| p).clone())

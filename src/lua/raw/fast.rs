@@ -17,9 +17,10 @@
 //! `Frame` exists only inside [`run`], for a C function made by [`make`], so
 //! its state is valid, its upvalues are set, and indices up to
 //! `LUA_MINSTACK` are acceptable. `run` goes on only when Luau's layout is
-//! trusted (`stack::direct`; otherwise the full function answers every call),
-//! so everything under it reads and pushes with `stack::raw`, unchecked. Strings read from it borrow the Lua stack
-//! for the frame's lifetime, which ends when the call returns.
+//! trusted (`stack::direct`; otherwise the full function answers every
+//! call), so everything under it reads and pushes with `stack::raw`,
+//! unchecked. Strings read from a frame borrow the Lua stack for the
+//! frame's lifetime, which ends when the call returns.
 //!
 //! Adding a fast path (for any ruleset's hot call): write its body with
 //! `fast_fn!` in this module's folder, add it to its area's list (e.g.
@@ -132,7 +133,8 @@ pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
         // The state is the main thread's data (set by `make`); a coroutine's
         // thread has none, and reads the upvalue.
         // Every read and push below assumes Luau's layout: without it, the
-        // full function answers (and `tests/rolls.rs` fails).
+        // full function answers every call (not counted as a miss: no call
+        // can take a fast path then, and `tests/rolls.rs` fails).
         if !super::stack::direct() {
             return full(l);
         }
@@ -263,7 +265,8 @@ unsafe fn push_name(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
 /// first time, to be kept).
 ///
 /// # Safety
-/// As for [`push_name`]; at most two values are pushed.
+/// As for [`push_name`]: inside a fast path's call, where Luau's layout is
+/// trusted (see [`run`]); at most two values are pushed.
 pub unsafe fn push_name_ref(l: *mut ffi::lua_State, st: &State, name: &Rc<str>) {
     // A name kept before is in the cache, found by its address: `name_slots`
     // holds its `Rc`, so no other name can have that address, and entries
