@@ -1,18 +1,16 @@
 //! Names of the values the host keeps in the Lua registry, in one place.
 //!
-//! The `_C` forms are the same names for the fast paths, which read the
-//! registry through Luau's C API (a test checks that both forms agree).
+//! The `_C` names are C strings, for code that reads the registry through
+//! Luau's C API.
 
 use std::ffi::CStr;
 
 /// The queue of answers for the next decisions (`answers{...}`).
 pub const ANSWERS: &str = "sandtable.answers";
-pub const ANSWERS_C: &CStr = c"sandtable.answers";
 /// The `answers.default` sentinel: an answer that takes the decision's default.
 pub const ANSWER_DEFAULT: &str = "sandtable.answer_default";
 /// Policies by decision id (`policy(id, fn)`).
 pub const POLICIES: &str = "sandtable.policies";
-pub const POLICIES_C: &CStr = c"sandtable.policies";
 /// Event subscribers: event name -> { [id] = fn }.
 pub const HANDLERS: &str = "sandtable.handlers";
 /// The id the next subscription gets.
@@ -41,12 +39,3 @@ pub const NAME_TABLE: &str = "sandtable.name_table";
 /// their metric's slot so that their addresses identify the names
 /// (`lua::raw::trial`).
 pub const METRIC_KEYS_C: &CStr = c"sandtable.metric_keys";
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn c_forms_agree() {
-        assert_eq!(super::ANSWERS_C.to_str(), Ok(super::ANSWERS));
-        assert_eq!(super::POLICIES_C.to_str(), Ok(super::POLICIES));
-    }
-}

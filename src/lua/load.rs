@@ -207,23 +207,23 @@ pub fn compile_chunk(lua: &Lua, source: &str, name: &str) -> mlua::Result<Functi
         return plain();
     };
     let globals = lua.globals();
-    let f = raw::load::load(lua, &bytecode, &name, &imports, &globals, false);
+    let loaded = raw::load::load(lua, &bytecode, &name, &imports, &globals);
     let unresolved = lua.app_data_mut::<Compiling>().map(|mut c| std::mem::take(&mut c.unresolved)).unwrap_or_default();
-    if unresolved.is_empty() || f.is_err() {
-        let f = f?;
-        if jit {
-            raw::load::compile_native(lua, &f)?;
+    let mut f = loaded?;
+    if !unresolved.is_empty() {
+        mutable.extend(unresolved);
+        let bytecode =
+            compiler(coverage).set_mutable_globals(mutable).compile(source).map_err(mlua::Error::external)?;
+        f = raw::load::load(lua, &bytecode, &name, &imports, &globals)?;
+        // The same names again: nothing more to gain.
+        if let Some(mut c) = lua.app_data_mut::<Compiling>() {
+            c.unresolved.clear();
         }
-        return Ok(f);
     }
-    mutable.extend(unresolved);
-    let bytecode = compiler(coverage).set_mutable_globals(mutable).compile(source).map_err(mlua::Error::external)?;
-    let f = raw::load::load(lua, &bytecode, &name, &imports, &globals, jit);
-    // The same names again: nothing more to gain.
-    if let Some(mut c) = lua.app_data_mut::<Compiling>() {
-        c.unresolved.clear();
+    if jit {
+        raw::load::compile_native(lua, &f)?;
     }
-    f
+    Ok(f)
 }
 
 fn mutable_globals(modules: &[String]) -> Vec<String> {

@@ -15,16 +15,9 @@ use std::ffi::CStr;
 use mlua::{ffi, Function, Lua, Table};
 
 /// Loads `bytecode` (from `mlua::Compiler::compile`) as a function of
-/// environment `env`, resolving its imports in `imports`; with `jit`, Luau's
-/// native code generator compiles it as mlua's own loader would.
-pub fn load(
-    lua: &Lua,
-    bytecode: &[u8],
-    name: &CStr,
-    imports: &Table,
-    env: &Table,
-    jit: bool,
-) -> mlua::Result<Function> {
+/// environment `env`, resolving its imports in `imports` (to native code
+/// afterwards, if wanted, with [`compile_native`]).
+pub fn load(lua: &Lua, bytecode: &[u8], name: &CStr, imports: &Table, env: &Table) -> mlua::Result<Function> {
     // SAFETY: a protected call (exec_raw) with `imports` at 1 and `env` at 2.
     // The new thread's stack is used for two values (its initial room is
     // LUA_MINSTACK); `lua_replace` on LUA_GLOBALSINDEX takes a table (it is
@@ -46,16 +39,14 @@ pub fn load(
             if status != ffi::LUA_OK {
                 ffi::lua_error(l);
             }
-            if jit && ffi::luau_codegen_supported() != 0 {
-                ffi::luau_codegen_compile(l, -1);
-            }
             ffi::lua_replace(l, 1);
             ffi::lua_settop(l, 1);
         })
     }
 }
 
-/// Compiles Luau function `f` (just loaded) to native code, as `load` does with `jit`.
+/// Compiles the Luau function `f`, just loaded, to native code, as mlua's own
+/// loader does when its JIT is on.
 pub fn compile_native(lua: &Lua, f: &Function) -> mlua::Result<()> {
     // SAFETY: a protected call with the function at 1; codegen reads it in place.
     unsafe {
