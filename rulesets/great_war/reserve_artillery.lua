@@ -541,7 +541,9 @@ local function shell(rec: Record, side: string, p, quiet: boolean, h, n: number,
 
   local removed, eliminated, moved, lost, ignored = 0, false, 0, 0, 0
   if unit ~= nil then
-    removed, eliminated = cc.apply_hits(unit, hits, side, reason)
+    if hits > 0 then -- hot: no hits, nothing to apply (and no call)
+      removed, eliminated = cc.apply_hits(unit, hits, side, reason)
+    end
     if not eliminated and flag > 0 then
       local retreat_flags = math.max(flag - ignore, 0)
       ignored = flag - retreat_flags

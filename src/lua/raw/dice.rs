@@ -48,7 +48,7 @@ fast_fn!(counts, |l, st| {
         *p = unsafe { super::stack::raw::string_ptr(l.raw(), 4 + j as std::os::raw::c_int) };
     }
     let mut picks = [0u8; MOST_NAMED];
-    super::roll::face_positions(st, k, &asked[..named], &mut picks[..named])?;
+    super::roll::face_positions(st, k, &asked, named, &mut picks)?;
     let nv = w.dice.kind(k).values.len();
     if nv > counts.len() {
         return None;

@@ -332,41 +332,41 @@ pub fn kind_by_name(st: &State, w: &World, p: usize) -> Option<usize> {
     e.is_for(w.dice.kinds().get(k)?).then_some(k)
 }
 
-/// Where each face named in `asked` (addresses of Lua strings) comes among
-/// the values of kind `k`, into `out`: for `dice.counts`'s fast path. `None`
-/// when the kind's names are not kept, it has a numeric value, or a name is
-/// not one of its kept face names.
-pub fn face_positions(st: &State, k: usize, asked: &[usize], out: &mut [u8]) -> Option<()> {
+/// Where each face named in `asked` (addresses of Lua strings; the first
+/// `len` used, the rest 0) comes among the values of kind `k`, into `out`:
+/// for `dice.counts`'s fast path. `None` when the kind's names are not kept,
+/// it has a numeric value, or a name is not one of its kept face names.
+pub fn face_positions(
+    st: &State,
+    k: usize,
+    asked: &[usize; MOST_NAMED],
+    len: usize,
+    out: &mut [u8; MOST_NAMED],
+) -> Option<()> {
     let names = st.rolls.names.try_borrow().ok()?;
     let e = names.get(k)?.as_ref()?;
     {
         // SAFETY: read in place (no copy of the cache): nothing sets the
         // cell while this shared reference lives, in this function's scope.
         let last = unsafe { &*e.last_asked.as_ptr() };
-        // Whole fixed-size arrays (unused slots 0): compared inline, where a
-        // slice comparison calls memcmp.
-        let mut padded = [0usize; MOST_NAMED];
-        padded.get_mut(..asked.len())?.copy_from_slice(asked);
-        if last.len == asked.len() && last.asked == padded {
-            out.copy_from_slice(&last.picks[..last.len]);
+        // hot: whole fixed-size arrays, compared and copied inline (an
+        // array or slice comparison calls memcmp, a slice copy memcpy).
+        let differ = last.asked.iter().zip(asked).fold(0, |d, (a, b)| d | (a ^ b));
+        if last.len == len && differ == 0 {
+            *out = last.picks;
             return Some(());
         }
     }
     if e.numeric || e.ptrs.len() > u8::MAX as usize {
         return None;
     }
-    for (&p, pos) in asked.iter().zip(out.iter_mut()) {
+    for (&p, pos) in asked.iter().zip(out.iter_mut()).take(len) {
         if p == 0 {
             return None;
         }
         *pos = e.ptrs.iter().position(|&q| q == p)? as u8;
     }
-    if asked.len() <= MOST_NAMED {
-        let mut last = LastAsked { len: asked.len(), ..LastAsked::default() };
-        last.asked[..asked.len()].copy_from_slice(asked);
-        last.picks[..asked.len()].copy_from_slice(out);
-        e.last_asked.set(last);
-    }
+    e.last_asked.set(LastAsked { len, asked: *asked, picks: *out });
     Some(())
 }
 
