@@ -4,21 +4,149 @@
 use std::fmt;
 use std::io::Write;
 
-use serde::Serialize;
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+
+use crate::hex::Hex;
+use crate::tabletop::Point;
+use crate::unit::Position;
 
 /// One thing that happened on the battlefield.
+///
+/// Hexes and places are kept as values: `world:events()` gives them to Lua
+/// as hex values (a tabletop place as `{x=, y=, facing=}`), and the JSON
+/// form writes a hex as `{"q":..,"r":..}`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    Roll { kind: String, n: u32, faces: Vec<String>, reason: String, forced: bool },
-    Move { unit: String, from: String, to: String },
-    Retreat { unit: String, from: String, to: String },
-    Hit { unit: String, hits: i32, strength: i32, reason: String },
-    Eliminate { unit: String, reason: String },
-    Decision { side: String, prompt: String, options: Vec<String>, choice: String, by: String },
-    Token { hex: String, token: String, placed: bool },
-    Pool { side: String, pool: String, change: i64, value: i64, reason: String },
-    Note { text: String },
+    Roll {
+        kind: String,
+        n: u32,
+        faces: Vec<String>,
+        reason: String,
+        forced: bool,
+    },
+    Move {
+        unit: String,
+        #[serde(serialize_with = "place_json")]
+        from: Position,
+        #[serde(serialize_with = "place_json")]
+        to: Position,
+    },
+    Retreat {
+        unit: String,
+        #[serde(serialize_with = "place_json")]
+        from: Position,
+        #[serde(serialize_with = "place_json")]
+        to: Position,
+    },
+    Hit {
+        unit: String,
+        hits: i32,
+        strength: i32,
+        reason: String,
+    },
+    Eliminate {
+        unit: String,
+        reason: String,
+    },
+    /// A decision: its `id` (none when the rule gave none), the side that
+    /// decides, the prompt, the options and the default as labels, the
+    /// choice, who made it (`answer`, `person`, `policy`, `default`), and the
+    /// request's own fields (everything `decide{...}` was given besides
+    /// side, prompt, options, default and id).
+    Decision {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        id: Option<String>,
+        side: String,
+        prompt: String,
+        options: Vec<String>,
+        default: String,
+        choice: String,
+        by: String,
+        #[serde(serialize_with = "fields_json")]
+        request: Vec<(String, Field)>,
+    },
+    Token {
+        #[serde(serialize_with = "hex_json")]
+        hex: Hex,
+        token: String,
+        placed: bool,
+    },
+    Pool {
+        side: String,
+        pool: String,
+        change: i64,
+        value: i64,
+        reason: String,
+    },
+    Note {
+        text: String,
+    },
+}
+
+/// A value a decision's request carried, as the log keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Field {
+    Bool(bool),
+    Int(i64),
+    Num(f64),
+    Text(String),
+    Hex(Hex),
+    /// A unit, by id.
+    Unit(String),
+    List(Vec<Field>),
+    /// A table with keys that are not a list, sorted by key.
+    Map(Vec<(String, Field)>),
+}
+
+impl Serialize for Field {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Field::Bool(b) => s.serialize_bool(*b),
+            Field::Int(i) => s.serialize_i64(*i),
+            Field::Num(n) => s.serialize_f64(*n),
+            Field::Text(t) | Field::Unit(t) => s.serialize_str(t),
+            Field::Hex(h) => hex_json(h, s),
+            Field::List(items) => {
+                let mut seq = s.serialize_seq(Some(items.len()))?;
+                for x in items {
+                    seq.serialize_element(x)?;
+                }
+                seq.end()
+            }
+            Field::Map(fields) => fields_json(fields, s),
+        }
+    }
+}
+
+fn hex_json<S: Serializer>(h: &Hex, s: S) -> Result<S::Ok, S::Error> {
+    let mut m = s.serialize_map(Some(2))?;
+    m.serialize_entry("q", &h.q)?;
+    m.serialize_entry("r", &h.r)?;
+    m.end()
+}
+
+fn place_json<S: Serializer>(p: &Position, s: S) -> Result<S::Ok, S::Error> {
+    match p {
+        Position::Off => s.serialize_none(),
+        Position::Hex(h) => hex_json(h, s),
+        Position::Table { at: Point { x, y }, facing } => {
+            let mut m = s.serialize_map(Some(3))?;
+            m.serialize_entry("x", x)?;
+            m.serialize_entry("y", y)?;
+            m.serialize_entry("facing", facing)?;
+            m.end()
+        }
+    }
+}
+
+fn fields_json<S: Serializer>(fields: &[(String, Field)], s: S) -> Result<S::Ok, S::Error> {
+    let mut m = s.serialize_map(Some(fields.len()))?;
+    for (k, v) in fields {
+        m.serialize_entry(k, v)?;
+    }
+    m.end()
 }
 
 impl Event {
@@ -141,6 +269,43 @@ mod tests {
         log.write_jsonl(0, &mut buf).unwrap();
         let line = String::from_utf8(buf).unwrap();
         assert!(line.starts_with("{\"event\":\"hit\",\"unit\":\"inf1\""), "{line}");
+    }
+
+    #[test]
+    fn hexes_and_requests_in_json() {
+        let mv =
+            Event::Move { unit: "b1".into(), from: Position::Hex(Hex::new(1, 4)), to: Position::Hex(Hex::new(1, 3)) };
+        assert_eq!(mv.to_string(), "b1 moves (1,4) -> (1,3)");
+        let d = Event::Decision {
+            id: Some("overwatch".into()),
+            side: "A".into(),
+            prompt: "fire?".into(),
+            options: vec!["now".into(), "wait".into()],
+            default: "now".into(),
+            choice: "wait".into(),
+            by: "answer".into(),
+            request: vec![
+                ("dice".into(), Field::Int(2)),
+                ("hex".into(), Field::Hex(Hex::new(5, 3))),
+                ("targets".into(), Field::List(vec![Field::Unit("b_art".into())])),
+            ],
+        };
+        assert_eq!(d.to_string(), "A: fire? -> wait [answer]");
+        let t = Event::Token { hex: Hex::new(2, -1), token: "crater".into(), placed: true };
+        let mut log = EventLog::new();
+        for e in [mv, d, t] {
+            log.push_with(|| e);
+        }
+        let mut buf = Vec::new();
+        log.write_jsonl(0, &mut buf).unwrap();
+        let text = String::from_utf8(buf).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], r#"{"event":"move","unit":"b1","from":{"q":1,"r":4},"to":{"q":1,"r":3}}"#);
+        assert_eq!(
+            lines[1],
+            r#"{"event":"decision","id":"overwatch","side":"A","prompt":"fire?","options":["now","wait"],"default":"now","choice":"wait","by":"answer","request":{"dice":2,"hex":{"q":5,"r":3},"targets":["b_art"]}}"#
+        );
+        assert_eq!(lines[2], r#"{"event":"token","hex":{"q":2,"r":-1},"token":"crater","placed":true}"#);
     }
 
     #[test]

@@ -97,3 +97,33 @@ fn the_grand_battery_stays_on_the_tabletop_fast_paths() {
     }
     assert_eq!(sandtable::lua::raw::tabletop::misses(), before);
 }
+
+/// A tabletop move's event gives its ends as `{x=, y=, facing=}` in Lua, and
+/// as the same fields in the JSON Lines log.
+#[test]
+fn tabletop_move_events_give_places() {
+    let h = Host::new(Default::default()).unwrap();
+    h.load_scenario(&write("good.yaml", GOOD), &ScenarioOverrides::default()).unwrap();
+    let out = h
+        .exec(
+            "world:move('f1', { x = 25, y = 20, facing = 0 })\n\
+             local e = world:events(1)[1]\n\
+             return e.event, e.unit, e.from.x, e.from.y, e.from.facing, e.to.x, e.to.y, e.to.facing",
+            "check.lua",
+        )
+        .unwrap();
+    let text: Vec<String> = out.iter().map(|v| format!("{v:?}")).collect();
+    assert_eq!(
+        text.join(" "),
+        "String(\"move\") String(\"f1\") Integer(20) Integer(20) Integer(270) Integer(25) Integer(20) Integer(0)"
+    );
+    let mut json = Vec::new();
+    h.state.world.borrow().log.write_jsonl(0, &mut json).unwrap();
+    let json = String::from_utf8(json).unwrap();
+    assert!(
+        json.contains(
+            r#"{"event":"move","unit":"f1","from":{"x":20.0,"y":20.0,"facing":270.0},"to":{"x":25.0,"y":20.0,"facing":0.0}}"#
+        ),
+        "{json}"
+    );
+}

@@ -150,7 +150,7 @@ impl World {
 
     pub fn add_token(&mut self, h: Hex, token: &str) {
         self.tokens.add(h, token);
-        self.log.push_with(|| Event::Token { hex: h.to_string(), token: token.into(), placed: true });
+        self.log.push_with(|| Event::Token { hex: h, token: token.into(), placed: true });
     }
 
     /// Removes one token of that name; returns whether there was one.
@@ -158,7 +158,7 @@ impl World {
         if !self.tokens.remove(h, token) {
             return false;
         }
-        self.log.push_with(|| Event::Token { hex: h.to_string(), token: token.into(), placed: false });
+        self.log.push_with(|| Event::Token { hex: h, token: token.into(), placed: false });
         true
     }
 
@@ -324,7 +324,7 @@ impl World {
         self.units[idx].pos = Position::Hex(to);
         let id = self.units[idx].id.clone();
         self.log.push_with(|| {
-            let (unit, from, to) = (id.to_string(), from.to_string(), to.to_string());
+            let (unit, from, to) = (id.to_string(), Position::Hex(from), Position::Hex(to));
             if retreat {
                 Event::Retreat { unit, from, to }
             } else {
@@ -398,7 +398,7 @@ impl World {
         self.units[idx].pos = new;
         let id = self.units[idx].id.clone();
         self.log.push_with(|| {
-            let (unit, from, to) = (id.to_string(), old.to_string(), new.to_string());
+            let (unit, from, to) = (id.to_string(), old, new);
             if retreat {
                 Event::Retreat { unit, from, to }
             } else {

@@ -2,9 +2,11 @@
 //!
 //! `decide{side=, prompt=, options=, default=, id=}` is answered, in order, by
 //! the next queued answer (`answers{...}`), the person at the REPL, a policy
-//! registered for its `id` (`policy(id, fn)`), or the default. In a spec every
-//! decision needs a queued answer. Every decision is logged. The prompt may
-//! be a function returning the text, called only when the prompt is shown.
+//! registered for its `id` (`policy(id, fn)`), or the default. In a spec a
+//! decision with no queued answer left needs a policy, and takes no default.
+//! Every decision is logged with its id, side, options, default, choice and
+//! the request's own fields. The prompt may be a function returning the
+//! text, called only when the prompt is shown.
 
 use std::rc::Rc;
 
@@ -13,7 +15,7 @@ use mlua::{Function, IntoLuaMulti, Lua, Table, Value};
 use super::api::Api;
 use super::raw::{self, fast};
 use super::{display_value, keys, DecisionMode, State};
-use crate::log::Event;
+use crate::log::{Event, Field};
 
 /// What a person is asked.
 #[derive(Clone, Debug)]
@@ -168,6 +170,16 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
         })
     };
     let queue: Table = lua.named_registry_value(keys::ANSWERS)?;
+    let policy = || -> mlua::Result<Option<Function>> {
+        match &id {
+            Some(id) => lua.named_registry_value::<Table>(keys::POLICIES)?.get::<Option<Function>>(id.as_str()),
+            None => Ok(None),
+        }
+    };
+    let by_policy = |f: Function| -> mlua::Result<(usize, &'static str)> {
+        let chosen: Value = f.call((opts.clone(), spec.clone()))?;
+        Ok((check(&chosen, "the policy's choice")?, "policy"))
+    };
     let (choice, by) = if queue.raw_len() > 0 {
         let answer: Value = queue.raw_get(1)?;
         queue.raw_remove(1)?;
@@ -178,10 +190,21 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
             (check(&answer, "the answer")?, "answer")
         }
     } else if st.decision_mode.get() == DecisionMode::Strict {
-        return Err(fail(format!(
-            " ({}): no answer left; give one with answers{{...}} before this decision",
-            labels().join(" / ")
-        )));
+        // A spec: a policy the spec registered answers when no queued answer
+        // is left (as in `sim`); without one, the decision is an error.
+        match policy()? {
+            Some(f) => by_policy(f)?,
+            None => {
+                let hint = match &id {
+                    Some(id) => format!(" or a policy(\"{id}\", fn)"),
+                    None => String::new(),
+                };
+                return Err(fail(format!(
+                    " ({}): no answer left; give one with answers{{...}}{hint} before this decision",
+                    labels().join(" / ")
+                )));
+            }
+        }
     } else if st.asker.borrow().is_some() {
         // The prompt first: its function may read the world.
         let prompt = prompt()?;
@@ -200,28 +223,94 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
             return Err(fail(format!(": choice {} is out of range", i + 1)));
         }
         (i, "person")
-    } else if let Some(f) = match &id {
-        Some(id) => lua.named_registry_value::<Table>(keys::POLICIES)?.get::<Option<Function>>(id.as_str())?,
-        None => None,
-    } {
-        let chosen: Value = f.call((opts.clone(), spec.clone()))?;
-        (check(&chosen, "the policy's choice")?, "policy")
+    } else if let Some(f) = policy()? {
+        by_policy(f)?
     } else {
         (default, "default")
     };
     if st.world.borrow().log.recording {
         let prompt = prompt()?;
         let labels = labels();
-        let choice_label = labels[choice].clone();
+        let request = request_fields(&spec)?;
         st.with_world(|w| {
             w.log.events.push(Event::Decision {
+                id: id.clone(),
                 side: side.clone(),
                 prompt,
+                default: labels[default].clone(),
+                choice: labels[choice].clone(),
                 options: labels,
-                choice: choice_label,
                 by: by.into(),
+                request,
             })
         })?;
     }
     Ok(options[choice].clone())
+}
+
+/// The keys of a decision's request that `decide` itself reads; the others
+/// are the request's own fields, which the log keeps.
+const DECIDE_KEYS: [&str; 5] = ["side", "prompt", "options", "default", "id"];
+
+/// How deep a request's tables are kept in the log (deeper ones, and
+/// cycles, are written as their type).
+const FIELD_DEPTH: usize = 4;
+
+/// The request's own fields, sorted by name, as the log keeps them.
+fn request_fields(spec: &Table) -> mlua::Result<Vec<(String, Field)>> {
+    let mut out = Vec::new();
+    for pair in spec.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        let Value::String(k) = k else { continue };
+        let k = k.to_string_lossy().to_string();
+        if DECIDE_KEYS.contains(&k.as_str()) {
+            continue;
+        }
+        if let Some(f) = field(&v, FIELD_DEPTH) {
+            out.push((k, f));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
+/// One request value as the log keeps it: nil and functions are left out.
+fn field(v: &Value, depth: usize) -> Option<Field> {
+    Some(match v {
+        Value::Nil | Value::Function(_) | Value::LightUserData(_) => return None,
+        Value::Boolean(b) => Field::Bool(*b),
+        Value::Integer(i) => Field::Int(*i as i64),
+        Value::Number(n) => Field::Num(*n),
+        Value::String(s) => Field::Text(s.to_string_lossy().to_string()),
+        Value::Vector(_) => match super::hex_from_value(v) {
+            Ok(h) => Field::Hex(h),
+            Err(_) => Field::Text(display_value(v)),
+        },
+        Value::UserData(ud) => match ud.borrow::<super::world::UnitRef>() {
+            Ok(u) => Field::Unit(u.id.to_string()),
+            Err(_) => Field::Text(display_value(v)),
+        },
+        Value::Table(t) if depth > 0 => {
+            let n = t.raw_len();
+            if n > 0 {
+                let items = (1..=n).filter_map(|i| t.raw_get::<Value>(i).ok().and_then(|x| field(&x, depth - 1)));
+                Field::List(items.collect())
+            } else {
+                let mut fields: Vec<(String, Field)> = t
+                    .pairs::<Value, Value>()
+                    .flatten()
+                    .filter_map(|(k, x)| {
+                        let key = match &k {
+                            Value::String(s) => s.to_string_lossy().to_string(),
+                            other => display_value(other),
+                        };
+                        field(&x, depth - 1).map(|f| (key, f))
+                    })
+                    .collect();
+                fields.sort_by(|a, b| a.0.cmp(&b.0));
+                Field::Map(fields)
+            }
+        }
+        other => Field::Text(other.type_name().to_string()),
+    })
 }

@@ -2,8 +2,8 @@
 //! `expect_error(fn, text)`, plus `scenario(path)` to set up a battlefield.
 //!
 //! Each `it` runs on a copy of the world as it stood before it, with its own
-//! time budget; every decision needs a queued answer, and forced dice or
-//! answers left unused at its end fail it.
+//! time budget; every decision needs a queued answer (or a policy for its
+//! id), and forced dice or answers left unused at its end fail it.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

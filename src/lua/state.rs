@@ -38,7 +38,8 @@ pub(super) enum Trip {
 pub enum DecisionMode {
     /// Queued answers, else policies and defaults (`run`, `sim`, `exact`).
     Auto,
-    /// Every decision needs a queued answer, and every answer must be used (specs).
+    /// Every decision needs a queued answer or a policy for its id, never the
+    /// default, and every answer must be used (specs).
     Strict,
 }
 

@@ -276,6 +276,90 @@ describe("decisions", function()
 
   it("need an answer in a spec", function()
     expect_error(function() decide { prompt = "unanswered", options = { "a" } } end, "no answer left")
+    expect_error(function() decide { prompt = "unanswered", options = { "a" }, id = "x.pick" } end,
+      'give one with answers{...} or a policy("x.pick", fn)')
+  end)
+
+  it("log their id, side, options, default, choice and the request's own fields", function()
+    answers { "b" }
+    decide { id = "x.pick", side = "red", prompt = "letter", options = { "a", "b", "c" }, default = "c",
+      dice = 2, p_hit = 0.75, hex = hex(2, 1), unit = world:unit("r1"), ids = { "r1", "r2" },
+      why = { near = true }, show = function() end }
+    local e = world:events(1)[1]
+    expect(e.event):to_be("decision")
+    expect(e.id):to_be("x.pick")
+    expect(e.side):to_be("red")
+    expect(e.prompt):to_be("letter")
+    expect(e.options):to_equal({ "a", "b", "c" })
+    expect(e.default):to_be("c")
+    expect(e.choice):to_be("b")
+    expect(e.by):to_be("answer")
+    expect(e.request.dice):to_be(2)
+    expect(e.request.p_hit):to_be(0.75)
+    expect(e.request.hex):to_be(hex(2, 1))
+    expect(e.request.unit):to_be(world:unit("r1"))
+    expect(e.request.ids):to_equal({ "r1", "r2" })
+    expect(e.request.why.near):to_be(true)
+    expect(e.request.show):to_be_nil()
+    expect(e.request.options):to_be_nil()
+    -- no id, no default given: the first option is the default
+    answers { answers.default }
+    decide { prompt = "number", options = { 1, 2 } }
+    e = world:events(1)[1]
+    expect(e.id):to_be_nil()
+    expect(e.default):to_be("1")
+    expect(e.choice):to_be("1")
+    expect(e.by):to_be("answer (the default)")
+  end)
+
+  it("are answered by a policy once no queued answer is left, as in sim", function()
+    policy("x.pick", function(options, request)
+      expect(request.dice):to_be(3)
+      return options[#options]
+    end)
+    answers { "a" }
+    expect(decide { id = "x.pick", options = { "a", "b", "c" }, dice = 3 }):to_be("a")
+    expect(decide { id = "x.pick", options = { "a", "b", "c" }, dice = 3 }):to_be("c")
+    expect(decide { id = "x.pick", options = { "a", "b" }, dice = 3 }):to_be("b")
+    local e = world:events(1)[1]
+    expect(e.by):to_be("policy")
+    -- a decision of another id still needs its answer
+    expect_error(function() decide { id = "x.other", options = { "a" } } end, "no answer left")
+    -- a policy's choice must be an option
+    policy("x.bad", function() return "z" end)
+    expect_error(function() decide { id = "x.bad", options = { "a" } } end, "the policy's choice")
+  end)
+
+  it("lose a policy made inside a case when the case ends", function()
+    expect_error(function() decide { id = "x.pick", options = { "a" } } end, "no answer left")
+  end)
+end)
+
+describe("the event log", function()
+  it("gives a move's and a retreat's hexes as hex values", function()
+    world:move("b1", { hex(1, 3), hex(2, 2) })
+    local e = world:events(2)
+    expect(e[1].event):to_be("move")
+    expect(e[1].unit):to_be("b1")
+    expect(e[1].from):to_be(hex(1, 4))
+    expect(e[1].to):to_be(hex(1, 3))
+    expect(e[2].from):to_be(hex(1, 3))
+    expect(e[2].to):to_be(hex(2, 2))
+    expect(hex.is_hex(e[2].to)):to_be(true)
+    world:retreat("r1", { hex(2, 0) })
+    e = world:events(1)[1]
+    expect(e.event):to_be("retreat")
+    expect(e.from):to_be(hex(2, 1))
+    expect(e.to):to_be(hex(2, 0))
+    expect(world:log(1)[1]):to_be("r1 retreats (2,1) -> (2,0)")
+  end)
+
+  it("gives a token's hex as a hex value", function()
+    world:add_token(hex(3, 2), "crater")
+    local e = world:events(1)[1]
+    expect(e.event):to_be("token")
+    expect(e.hex):to_be(hex(3, 2))
+    expect(e.placed):to_be(true)
   end)
 end)
 

@@ -6,8 +6,11 @@ use std::rc::Rc;
 use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
 
 use super::super::api::Api;
+use super::super::hex_api::hex_value;
 use super::super::raw::args::Name;
 use super::super::{keys, State};
+use crate::log::{Event, Field};
+use crate::unit::Position;
 
 /// Whether any script subscribed to events (see `State::subscribed`).
 fn subscribed(lua: &Lua) -> bool {
@@ -49,11 +52,76 @@ pub fn log(l: &Lua, st: &Rc<State>, n: Option<usize>) -> mlua::Result<impl IntoL
 /// `world:events(n?)`: the last n events as tables.
 pub fn events(l: &Lua, st: &Rc<State>, n: Option<usize>) -> mlua::Result<impl IntoLuaMulti> {
     let events = st.with_world(|w| w.log.tail(n.unwrap_or(usize::MAX)).to_vec())?;
-    let entries = events
-        .iter()
-        .map(|e| super::super::json_to_lua(l, &serde_json::to_value(e).map_err(mlua::Error::external)?))
-        .collect::<mlua::Result<Vec<_>>>()?;
+    let entries = events.iter().map(|e| event_table(l, st, e)).collect::<mlua::Result<Vec<_>>>()?;
     crate::lua::raw::sequence::sequence(l, entries)
+}
+
+/// One event as Lua sees it: its JSON fields, with hexes as hex values, a
+/// tabletop place as `{x=, y=, facing=}` and a unit in a decision's
+/// request as its handle.
+fn event_table(l: &Lua, st: &Rc<State>, e: &Event) -> mlua::Result<Value> {
+    let v = super::super::json_to_lua(l, &serde_json::to_value(e).map_err(mlua::Error::external)?)?;
+    let Value::Table(t) = &v else { return Ok(v) };
+    match e {
+        Event::Move { from, to, .. } | Event::Retreat { from, to, .. } => {
+            t.raw_set("from", place_value(l, from)?)?;
+            t.raw_set("to", place_value(l, to)?)?;
+        }
+        Event::Token { hex, .. } => t.raw_set("hex", hex_value(*hex))?,
+        Event::Decision { request, .. } => t.raw_set("request", fields_table(l, st, request)?)?,
+        _ => {}
+    }
+    Ok(v)
+}
+
+fn place_value(l: &Lua, p: &Position) -> mlua::Result<Value> {
+    Ok(match p {
+        Position::Off => Value::Nil,
+        Position::Hex(h) => hex_value(*h),
+        Position::Table { at, facing } => {
+            let t = l.create_table_with_capacity(0, 3)?;
+            t.raw_set("x", at.x)?;
+            t.raw_set("y", at.y)?;
+            t.raw_set("facing", *facing)?;
+            Value::Table(t)
+        }
+    })
+}
+
+fn fields_table(l: &Lua, st: &Rc<State>, fields: &[(String, Field)]) -> mlua::Result<Table> {
+    let t = l.create_table_with_capacity(0, fields.len())?;
+    for (k, f) in fields {
+        t.raw_set(k.as_str(), field_value(l, st, f)?)?;
+    }
+    Ok(t)
+}
+
+fn field_value(l: &Lua, st: &Rc<State>, f: &Field) -> mlua::Result<Value> {
+    Ok(match f {
+        Field::Bool(b) => Value::Boolean(*b),
+        Field::Int(i) => Value::Integer(*i as _),
+        Field::Num(n) => Value::Number(*n),
+        Field::Text(s) => Value::String(l.create_string(s)?),
+        Field::Hex(h) => hex_value(*h),
+        Field::Unit(id) => {
+            let found = {
+                let w = st.world.borrow();
+                w.unit_index(id).ok().map(|idx| (idx, w.units[idx].id.clone()))
+            };
+            match found {
+                Some((idx, id)) => Value::UserData(super::units::unit_handle(l, st, idx, id)?),
+                None => Value::String(l.create_string(id)?),
+            }
+        }
+        Field::List(items) => {
+            let t = l.create_table_with_capacity(items.len(), 0)?;
+            for x in items {
+                t.raw_push(field_value(l, st, x)?)?;
+            }
+            Value::Table(t)
+        }
+        Field::Map(fields) => Value::Table(fields_table(l, st, fields)?),
+    })
 }
 
 /// The events the core itself emits: name and what it passes.
