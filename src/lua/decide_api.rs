@@ -194,31 +194,11 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
         // is left (as in `sim`); without one, the decision is an error.
         match policy()? {
             Some(f) => by_policy(f)?,
-            None => {
-                let hint = match &id {
-                    Some(id) => format!(" or a policy(\"{id}\", fn)"),
-                    None => String::new(),
-                };
-                return Err(fail(format!(
-                    " ({}): no answer left; give one with answers{{...}}{hint} before this decision",
-                    labels().join(" / ")
-                )));
-            }
+            None => return Err(fail(unanswered(id.as_deref(), &labels()))),
         }
     } else if st.asker.borrow().is_some() {
         // The prompt first: its function may read the world.
-        let prompt = prompt()?;
-        let notes = {
-            let hexes: Vec<Option<crate::hex::Hex>> = options.iter().map(|o| super::hex_from_value(o).ok()).collect();
-            let w = st.world.borrow();
-            let origin = crate::render::prompt_origin(&w, &prompt);
-            crate::render::hex_option_notes(&w, origin, &hexes)
-        };
-        let req = DecisionRequest { side: side.clone(), prompt, options: labels(), default, notes };
-        let asked = std::time::Instant::now();
-        let answer = st.asker.borrow_mut().as_mut().map(|asker| asker.ask(&req));
-        st.guard.extend_deadline(asked.elapsed());
-        let i = answer.unwrap_or_else(|| Err("nobody to ask".into())).map_err(mlua::Error::runtime)?;
+        let i = ask_person(st, &side, prompt()?, &options, labels(), default)?;
         if i >= options.len() {
             return Err(fail(format!(": choice {} is out of range", i + 1)));
         }
@@ -246,6 +226,34 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
         })?;
     }
     Ok(options[choice].clone())
+}
+
+/// Why a spec's decision failed: no answer queued and no policy for its id.
+fn unanswered(id: Option<&str>, labels: &[String]) -> String {
+    let hint = id.map(|id| format!(" or a policy(\"{id}\", fn)")).unwrap_or_default();
+    format!(" ({}): no answer left; give one with answers{{...}}{hint} before this decision", labels.join(" / "))
+}
+
+/// Asks the person at the REPL; returns the index they chose (unchecked).
+fn ask_person(
+    st: &State,
+    side: &str,
+    prompt: String,
+    options: &[Value],
+    labels: Vec<String>,
+    default: usize,
+) -> mlua::Result<usize> {
+    let notes = {
+        let hexes: Vec<Option<crate::hex::Hex>> = options.iter().map(|o| super::hex_from_value(o).ok()).collect();
+        let w = st.world.borrow();
+        let origin = crate::render::prompt_origin(&w, &prompt);
+        crate::render::hex_option_notes(&w, origin, &hexes)
+    };
+    let req = DecisionRequest { side: side.to_string(), prompt, options: labels, default, notes };
+    let asked = std::time::Instant::now();
+    let answer = st.asker.borrow_mut().as_mut().map(|asker| asker.ask(&req));
+    st.guard.extend_deadline(asked.elapsed());
+    answer.unwrap_or_else(|| Err("nobody to ask".into())).map_err(mlua::Error::runtime)
 }
 
 /// The keys of a decision's request that `decide` itself reads; the others
@@ -279,7 +287,7 @@ fn field(v: &Value, depth: usize) -> Option<Field> {
     Some(match v {
         Value::Nil | Value::Function(_) | Value::LightUserData(_) => return None,
         Value::Boolean(b) => Field::Bool(*b),
-        Value::Integer(i) => Field::Int(*i as i64),
+        Value::Integer(i) => Field::Int(*i),
         Value::Number(n) => Field::Num(*n),
         Value::String(s) => Field::Text(s.to_string_lossy().to_string()),
         Value::Vector(_) => match super::hex_from_value(v) {
