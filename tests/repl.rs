@@ -287,7 +287,7 @@ fn viktory_overwatch_session_asks_at_each_trigger() {
 /// The tricorne ruleset's REPL walk-through (its README shows the same
 /// session): one turn each through the turn frame; a volley, then a Highland
 /// charge that asks "take ground?" and "bonus melee against whom?", a battle
-/// back and a volley that eliminates a unit and its leader for two banners.
+/// back the defender chooses, and a volley that eliminates a unit and its leader for two banners.
 #[test]
 fn tricorne_charge_session_asks_take_ground_and_bonus_melee() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -301,6 +301,7 @@ fn tricorne_charge_session_asks_take_ground_and_bonus_melee() {
     assert!(out.contains("ga does not combat: no enemy in range and line of sight"), "{out}");
     assert!(out.contains("take ground: move j1 into (1,8)?") && out.contains("choose 1-2 [1]: take ground"), "{out}");
     assert!(out.contains("bonus melee: j1 attacks whom?") && out.contains("choose 1-4 [1]: g2"), "{out}");
+    assert!(out.contains("g2 may battle back against j1") && out.contains("choose 1-2 [1]: battle back"), "{out}");
     assert!(out.contains("g2 battles back against j1: 4 dice (+3 melee, +1 leader Cope)"), "{out}");
     assert!(out.contains("leader Cope: casualty check [sabre] -> casualty\n2\n"), "two banners: {out}");
     assert!(out.contains(":Jhi2 | 2,8 |"), "the map: j1 took ground at (1,8) with 2 blocks, g2 is gone: {out}");

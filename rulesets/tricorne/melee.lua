@@ -9,17 +9,27 @@
 --   [Base]    the base melee: dice, symbols that hit, retreats and rally
 --             checks, retire and rally, First Strike and Ambush, lone leaders
 --
--- One call resolves one unit's whole melee: the defender's reaction (retire
--- and rally, First Strike, Ambush), the attack, hits, retreats and rally
--- checks, then either taking ground and a bonus melee (which may take ground
--- again) or the defender's battle back. So a unit's melee and bonus melee are
--- complete before the next unit's combat begins.
+-- One call resolves one unit's whole melee, in the document's steps, each
+-- a function of this module that melee.resolve calls by name (so a designer
+-- can find one and replace it):
+--   melee.reaction      the defender's reaction (retire and rally, First
+--   melee.first_strike  Strike, Ambush) and its first strike
+--   melee.strike        the melee: dice, roll, hits, leader casualty check
+--   melee.retreat       its flags: retreat and rally check (or retire)
+--   melee.take_ground   [Ground] the attacker advances into the vacated hex
+--   melee.bonus         [Bonus] the bonus melee (a melee.resolve of its own)
+--   melee.battle_back   [Back] or, when the defender kept its hex, its battle back
+-- So a unit's melee and bonus melee are complete before the next unit's
+-- combat begins.
 --
 -- Decisions (ids for policies and `answers{}`):
 --   tricorne.defender_reaction  the defender: "stand", "retire and rally",
 --                               "first strike", "ambush" (only those it may)
+--   tricorne.combat_card        the striking unit's side: a Combat card or "none"
+--                               (tricorne.lua, offer_combat_card)
 --   tricorne.take_ground        the attacker: "take ground" or "stay"
 --   tricorne.bonus_melee        the attacker: an adjacent enemy's id, or "none"
+--   tricorne.battle_back        the defender: "battle back" or "decline"
 --   tricorne.retreat, tricorne.leader_retreat   which hex back (retreat.lua, leaders.lua)
 --
 -- At a prompt:
@@ -93,7 +103,7 @@ function melee.dice(u, target, how, cards, card)
   end
   cards = cards or {}
   add(cards.command or 0, "Command card")
-  add(cards.combat or 0, "Combat card")
+  add(cards.combat or 0, cards.combat_card and ("Combat card " .. cards.combat_card) or "Combat card")
   if card == "first strike" then
     add(p.first_strike_dice, "First Strike")
   elseif card == "ambush" then
@@ -107,25 +117,32 @@ function melee.dice(u, target, how, cards, card)
 end
 
 ------------------------------------------------------------------------------
--- One strike: dice, hits, leader check, flags
+-- The melee and its retreat
 ------------------------------------------------------------------------------
 
--- [Base] `u` strikes `target` once (an attack, a bonus melee, a battle back
--- or a first strike) and completes its losses and retreats. Hits: one per
--- symbol of the target's class, plus sabres when u's type has sabres_hit.
--- `retiring`: the target retires and rallies — only its own symbol hits
--- (sabres too with params.retire.sabres_hit), flags are ignored and it then
--- retires (retreat.retire). A lone leader target: leaders.meleed.
--- Returns a table: who target how dice faces hits flags removed eliminated
--- leader_check retreat retired lone_leader left (the target left its hex).
-local function strike(u, target, how, cards, card, retiring)
+-- The words for a strike of kind `how`, in records and roll reasons.
+local function verb(how)
+  return how == "battle_back" and "battles back against" or how == "first_strike" and "strikes first at"
+    or how == "bonus" and "bonus melee on" or "melees"
+end
+
+-- [Base] The melee step: `u` strikes `target` once (an attack, a bonus
+-- melee, a battle back or a first strike): dice (melee.dice, with the card
+-- dice `cards` and the First Strike / Ambush `card`), the roll, hits, and
+-- the leader casualty check. Hits: one per symbol of the target's class,
+-- plus sabres when u's type has sabres_hit. `retiring`: the target retires
+-- and rallies, so only its own symbol hits (sabres too with
+-- params.retire.sabres_hit) and its flags do not count. A lone leader
+-- target: leaders.meleed. Its flags are applied by melee.retreat, the next
+-- step. Returns the strike's record: who target how dice faces hits flags
+-- removed eliminated leader_check lone_leader left (and, after
+-- melee.retreat, retreat or retired).
+function melee.strike(u, target, how, cards, card, retiring)
   local s = tricorne.stats(u)
-  local reason = u.id .. " " .. (how == "battle_back" and "battles back against" or how == "first_strike" and "strikes first at"
-    or how == "bonus" and "bonus melee on" or "melees") .. " " .. target.id
+  local reason = u.id .. " " .. verb(how) .. " " .. target.id
   local d = melee.dice(u, target, how, cards, card)
   local out = { who = u.id, target = target.id, how = how, dice = d, faces = {}, hits = 0, flags = 0, removed = 0,
-    eliminated = false, left = false }
-  local from = target.hex
+    eliminated = false, left = false, reason = reason, from = target.hex, retiring = retiring == true }
   local roll = tricorne.roll(d.total, reason)
   out.faces = tricorne.faces(roll)
   if tricorne.is_lone_leader(target) then
@@ -145,18 +162,29 @@ local function strike(u, target, how, cards, card, retiring)
   local leader = target.leader
   out.removed, out.eliminated = tricorne.hit(target, out.hits, u.side, reason)
   if leader ~= nil and out.hits > 0 then
-    out.leader_check = leaders.casualty_check(target, leader, u.side, out.eliminated, from, reason)
+    out.leader_check = leaders.casualty_check(target, leader, u.side, out.eliminated, out.from, reason)
   end
-  if not out.eliminated then
-    if retiring then
-      out.retired = retreat.retire(target, u.side, reason)
-    else
-      out.retreat = retreat.flags(target, out.flags, u.side, reason)
-    end
-    out.eliminated = not target.alive
-  end
-  out.left = out.eliminated or target.hex ~= from
+  out.left = out.eliminated
   return out
+end
+
+-- [Base] The retreat step of strike `st` by side `by_side` on `target`: a
+-- target still standing retires and rallies (st.retiring:
+-- retreat.retire) or retreats for its flags and takes its rally check
+-- (retreat.flags). Sets st.retreat or st.retired, and st.left when the
+-- target is gone or has left its hex. Returns st.
+function melee.retreat(st, by_side, target)
+  if st.lone_leader ~= nil or st.eliminated then
+    return st
+  end
+  if st.retiring then
+    st.retired = retreat.retire(target, by_side, st.reason)
+  else
+    st.retreat = retreat.flags(target, st.flags, by_side, st.reason)
+  end
+  st.eliminated = not target.alive
+  st.left = st.eliminated or target.hex ~= st.from
+  return st
 end
 
 ------------------------------------------------------------------------------
@@ -165,9 +193,7 @@ end
 
 local function describe_strike(st, indent)
   local lines = {}
-  local head = indent .. st.who .. " " .. (st.how == "battle_back" and "battles back against" or st.how == "first_strike"
-    and "strikes first at" or st.how == "bonus" and "bonus melee on" or "melees") .. " " .. st.target .. ": "
-    .. tricorne.describe_dice(st.dice)
+  local head = indent .. st.who .. " " .. verb(st.how) .. " " .. st.target .. ": " .. tricorne.describe_dice(st.dice)
   table.insert(lines, head)
   if st.dice.total <= 0 then
     table.insert(lines, indent .. "  no dice: no effect")
@@ -304,9 +330,13 @@ function melee.can_bonus(u, retired)
   return true
 end
 
--- The defender's choices before the dice: retire and rally (types with
--- retire_and_rally), or a First Strike / Ambush card from its side's pool.
-local function reaction(u, target)
+-- [Base] The defender's reaction, before the dice: retire and rally (types
+-- with retire_and_rally), or a First Strike / Ambush card from its side's
+-- pool. Ambush is a Combat card: offered only while the defender may still
+-- have a card played for it this turn (tricorne.may_play_card). A lone
+-- leader only stands. Decision tricorne.defender_reaction (default
+-- "stand"), asked only when there is a choice.
+function melee.reaction(u, target)
   if tricorne.is_lone_leader(target) then
     return "stand"
   end
@@ -315,7 +345,7 @@ local function reaction(u, target)
     table.insert(options, "retire and rally")
   end
   for _, card in ipairs({ "first strike", "ambush" }) do
-    if world:pool(target.side, melee.CARD_POOLS[card]) > 0 then
+    if world:pool(target.side, melee.CARD_POOLS[card]) > 0 and (card ~= "ambush" or tricorne.may_play_card(target)) then
       table.insert(options, card)
     end
   end
@@ -323,114 +353,167 @@ local function reaction(u, target)
     return "stand"
   end
   return decide{ side = target.side, prompt = target.id .. " is attacked in melee by " .. u.id .. ": its reaction",
-    options = options, default = "stand", id = "tricorne.defender_reaction" }
+    options = options, default = "stand", id = "tricorne.defender_reaction", attacker = u.id, defender = target.id }
 end
 
--- [Ground]+[Bonus]+[Back]+[Base] One melee by `u` on `target` and its aftermath.
-local function resolve(u, target, cards, bonus, quiet)
+-- [Base] The defender plays `card` ("first strike" or "ambush") from its
+-- side's pool and strikes first (melee.strike and melee.retreat, no other
+-- card dice). An attacker eliminated or forced out of its hex by it makes
+-- no attack: rec.cancelled says why. Returns true when the attack goes ahead.
+function melee.first_strike(rec, u, target, card)
+  world:add_pool(target.side, melee.CARD_POOLS[card], -1, target.id .. " plays " .. card)
+  if card == "ambush" then
+    tricorne.card_played(target)
+  end
+  local at = u.hex
+  rec.first_strike = melee.retreat(melee.strike(target, u, "first_strike", nil, card, false), target.side, u)
+  if not u.alive then
+    rec.cancelled = "is eliminated by the first strike: no attack"
+  elseif u.hex ~= at then
+    rec.cancelled = "is forced out of its hex by the first strike: no attack"
+  end
+  return rec.cancelled == nil
+end
+
+-- [Ground] After a successful melee (rec.attack left its hex), `u` may
+-- advance into the vacated hex `from`: melee.can_take_ground, then its
+-- choice (decision tricorne.take_ground: "take ground" or "stay", default
+-- "take ground"), then the move (tricorne.take_ground). An advance that a
+-- reaction to the move stops or ends short of `from` has taken no ground.
+-- Sets rec.took_ground (the hex) or rec.ground (why not).
+function melee.take_ground(rec, u, from, first_struck)
+  local ok, why = melee.can_take_ground(u, from, first_struck)
+  if not ok then
+    rec.ground = why
+    return
+  end
+  local choice = decide{ side = u.side, prompt = "take ground: move " .. u.id .. " into " .. tostring(from) .. "?",
+    options = { "take ground", "stay" }, default = "take ground", id = "tricorne.take_ground", unit = u.id, hex = from }
+  if choice ~= "take ground" then
+    rec.ground = "the attacker chose to stay"
+  elseif tricorne.take_ground(u, from) then
+    rec.took_ground = from
+  elseif not u.alive then
+    rec.ground = u.id .. " was eliminated advancing into " .. tostring(from)
+  else
+    rec.ground = u.id .. "'s advance into " .. tostring(from) .. " was stopped at " .. tostring(u.hex)
+  end
+end
+
+-- [Bonus] After taking ground (rec.took_ground), an eligible `u`
+-- (melee.can_bonus) may make one bonus melee on any adjacent enemy
+-- (decision tricorne.bonus_melee: an enemy's id or "none"; default the
+-- first). Its dice are counted as for the attack, with the same card dice
+-- `cards` (the Command card's, and a Combat card played for the melee); it
+-- is a whole melee of its own (melee.resolve) and may take ground again.
+-- Sets rec.bonus (a nested record) or rec.no_bonus (why not).
+function melee.bonus(rec, u, cards, retired, quiet)
+  if not rec.took_ground then
+    rec.no_bonus = "no ground taken"
+    return
+  end
+  local can, whynot = melee.can_bonus(u, retired)
+  if not can then
+    rec.no_bonus = whynot
+    return
+  end
+  local enemies = tricorne.adjacent_enemies(u)
+  if #enemies == 0 then
+    rec.no_bonus = "no enemy adjacent"
+    return
+  end
+  local options = {}
+  for _, e in ipairs(enemies) do
+    table.insert(options, e.id)
+  end
+  table.insert(options, "none")
+  local pick = decide{ side = u.side, prompt = "bonus melee: " .. u.id .. " attacks whom?", options = options,
+    default = options[1], id = "tricorne.bonus_melee", unit = u.id }
+  if pick == "none" then
+    rec.no_bonus = "the attacker declined"
+    return
+  end
+  u.bonus_done = true
+  if cards.offered and cards.combat_card == nil then
+    cards = { command = cards.command } -- no Combat card for the melee: one may be played now
+  end
+  rec.bonus = melee.resolve(u, world:unit(pick), cards, true, quiet)
+end
+
+-- [Back] After a melee that left `target` in its hex with a block, the
+-- defender may battle back against `u` (decision tricorne.battle_back:
+-- "battle back" or "decline", default "battle back"): one strike
+-- (melee.strike and melee.retreat) with its dice counted as a normal melee
+-- and a Combat card of its side's if params.combat_cards.battle_back; no
+-- reaction against it and no battle back against it, so the melee stops.
+-- Not after the defender played First Strike or Ambush (`card`), retired
+-- and rallied (`retiring`), or could not retreat and failed its rally
+-- check. Sets rec.battle_back or rec.no_battle_back (why not).
+function melee.battle_back(rec, u, target, card, retiring)
+  local a = rec.attack
+  if not target.alive then
+    rec.no_battle_back = "the defender is eliminated"
+  elseif card then
+    rec.no_battle_back = target.id .. " played " .. card
+  elseif retiring then
+    rec.no_battle_back = target.id .. " retired and rallied" -- even when it could not move
+  elseif not u.alive then
+    rec.no_battle_back = "the attacker is gone"
+  elseif a.retreat and a.retreat.hexes > 0 and a.retreat.rally and not a.retreat.rally.passed then
+    rec.no_battle_back = target.id .. " could not retreat and failed its rally check"
+  else
+    local ok, why = melee.can_strike(target, u, "battle_back")
+    if not ok then
+      rec.no_battle_back = why
+      return
+    end
+    local choice = decide{ side = target.side, prompt = target.id .. " may battle back against " .. u.id,
+      options = { "battle back", "decline" }, default = "battle back", id = "tricorne.battle_back",
+      unit = target.id, attacker = u.id }
+    if choice ~= "battle back" then
+      rec.no_battle_back = target.id .. " chose not to battle back"
+      return
+    end
+    local cards = nil
+    if not params.combat_cards.battle_back then
+      cards = { combat = 0 }
+    end
+    cards = tricorne.combat_dice(target, cards, "melee", "battles back against " .. u.id)
+    rec.battle_back = melee.retreat(melee.strike(target, u, "battle_back", cards, nil, false), target.side, u)
+  end
+end
+
+-- [Ground]+[Bonus]+[Back]+[Base] One melee by `u` on `target` and its
+-- aftermath, in the document's steps: the defender's reaction
+-- (melee.reaction, melee.first_strike), the melee (melee.strike) and its
+-- retreat (melee.retreat); then, when the defender has left its hex,
+-- taking ground (melee.take_ground) and a bonus melee (melee.bonus),
+-- otherwise the battle back (melee.battle_back). `bonus`: this is a bonus
+-- melee (no bonus melee of its own). `cards`: the card dice of the melee
+-- (tricorne.combat_dice). Returns the record.
+function melee.resolve(u, target, cards, bonus, quiet)
   local rec = setmetatable({ attacker = u.id, defender = target.id, bonus_melee = bonus }, Record)
-  local at, from = u.hex, target.hex
+  local from = target.hex
   if not quiet then
     world:clear_marks()
-    world:mark(at, "A")
+    world:mark(u.hex, "A")
     world:mark(from, "D")
   end
-
-  -- [Base] the defender's reaction
-  rec.reaction = reaction(u, target)
+  rec.reaction = melee.reaction(u, target)
   local card = melee.CARD_POOLS[rec.reaction] and rec.reaction or nil
-  if card then
-    world:add_pool(target.side, melee.CARD_POOLS[card], -1, target.id .. " plays " .. card)
-    rec.first_strike = strike(target, u, "first_strike", nil, card, false)
-    if not u.alive then
-      rec.cancelled = "is eliminated by the first strike: no attack"
-    elseif u.hex ~= at then
-      rec.cancelled = "is forced out of its hex by the first strike: no attack"
-    end
-    if rec.cancelled then
-      -- [Ground] a defender that struck first never takes ground
-      if not quiet then
-        world:note(tostring(rec))
-      end
-      return rec
-    end
-  end
-  local retiring = rec.reaction == "retire and rally"
-
-  -- the attack
-  rec.attack = strike(u, target, bonus and "bonus" or "attack", cards, nil, retiring)
-  local success = rec.attack.left
-
-  if success then
-    -- [Ground] the attacker may advance into the vacated hex
-    local ok, why = melee.can_take_ground(u, from, card ~= nil)
-    if ok then
-      local choice = decide{ side = u.side, prompt = "take ground: move " .. u.id .. " into " .. tostring(from) .. "?",
-        options = { "take ground", "stay" }, default = "take ground", id = "tricorne.take_ground" }
-      if choice == "take ground" then
-        tricorne.take_ground(u, from)
-        rec.took_ground = from
-      else
-        rec.ground = "the attacker chose to stay"
+  -- [Ground] a defender that struck first never takes ground: it only strikes
+  if card == nil or melee.first_strike(rec, u, target, card) then
+    local retiring = rec.reaction == "retire and rally"
+    local how = bonus and "bonus" or "attack"
+    cards = tricorne.combat_dice(u, cards, "melee", (bonus and "bonus melee on " or "melees ") .. target.id)
+    rec.attack = melee.retreat(melee.strike(u, target, how, cards, nil, retiring), u.side, target)
+    if rec.attack.left then
+      melee.take_ground(rec, u, from, card ~= nil)
+      if rec.took_ground or not bonus then
+        melee.bonus(rec, u, cards, retiring, quiet)
       end
     else
-      rec.ground = why
-    end
-    -- [Bonus] after taking ground only
-    if rec.took_ground then
-      local can, whynot = melee.can_bonus(u, retiring)
-      if can then
-        local enemies = tricorne.adjacent_enemies(u)
-        if #enemies == 0 then
-          rec.no_bonus = "no enemy adjacent"
-        else
-          local options = {}
-          for _, e in ipairs(enemies) do
-            table.insert(options, e.id)
-          end
-          table.insert(options, "none")
-          local pick = decide{ side = u.side, prompt = "bonus melee: " .. u.id .. " attacks whom?", options = options,
-            default = options[1], id = "tricorne.bonus_melee" }
-          if pick ~= "none" then
-            u.bonus_done = true
-            local t2 = world:unit(pick)
-            local ok2, why2 = melee.can_strike(u, t2, "bonus")
-            if not ok2 then
-              rules.violation(why2, 3)
-            end
-            rec.bonus = resolve(u, t2, nil, true, quiet)
-          else
-            rec.no_bonus = "the attacker declined"
-          end
-        end
-      else
-        rec.no_bonus = whynot
-      end
-    elseif bonus == false or bonus == nil then
-      rec.no_bonus = "no ground taken"
-    end
-  else
-    -- [Back] the defender battles back if it kept a block and its hex
-    local a = rec.attack
-    if not target.alive then
-      rec.no_battle_back = "the defender is eliminated"
-    elseif card then
-      rec.no_battle_back = target.id .. " played " .. card
-    elseif retiring then
-      rec.no_battle_back = target.id .. " retired and rallied" -- even when it could not move
-    elseif not u.alive then
-      rec.no_battle_back = "the attacker is gone"
-    elseif a.retreat and a.retreat.hexes > 0 and a.retreat.rally and not a.retreat.rally.passed then
-      rec.no_battle_back = target.id .. " could not retreat and failed its rally check"
-    else
-      local ok, why = melee.can_strike(target, u, "battle_back")
-      if ok then
-        -- no reaction (First Strike, Ambush) against a battle back, and no
-        -- battle back against it: one strike, then the melee stops
-        rec.battle_back = strike(target, u, "battle_back", nil, nil, false)
-      else
-        rec.no_battle_back = why
-      end
+      melee.battle_back(rec, u, target, card, retiring)
     end
   end
   if not bonus and not quiet then
@@ -445,8 +528,13 @@ end
 --     unit   = "j1",                      -- the attacker (handle or id), ordered
 --     target = "g2",                      -- an adjacent enemy unit or lone leader
 --     cards  = { command = 1, combat = 0 }, -- optional dice additions
+--     again  = true,                      -- optional: a second combat this turn, on purpose
 --     quiet  = true,                      -- optional: no map marks, no summary note (analysis)
 --   }
+-- Without `cards.combat`, the attacker's side may play a Combat card from
+-- its hand that adds melee dice (tricorne.offer_combat_card); the card dice
+-- count for its bonus melee too. A unit fires or attacks once a turn: a
+-- second combat is a rule error unless `again`.
 -- Returns a record (prints as a summary): attacker defender reaction
 -- first_strike cancelled attack took_ground ground battle_back no_battle_back
 -- bonus (a nested record) no_bonus. Each strike: who target how dice faces
@@ -461,7 +549,8 @@ function melee.attack(spec)
   if not ok then
     rules.violation(why, 2)
   end
-  return resolve(u, target, spec.cards, false, spec.quiet == true)
+  tricorne.start_combat(u, spec.again, 2)
+  return melee.resolve(u, target, spec.cards, false, spec.quiet == true)
 end
 
 return melee

@@ -107,7 +107,7 @@ function ranged.dice(u, target, cards)
   end
   cards = cards or {}
   add(cards.command or 0, "Command card")
-  add(cards.combat or 0, "Combat card")
+  add(cards.combat or 0, cards.combat_card and ("Combat card " .. cards.combat_card) or "Combat card")
   -- ... then reductions
   if s.class == "infantry" and tricorne.moved(u) then
     add(-p.moved_penalty, "moved")
@@ -164,8 +164,12 @@ end
 --     unit   = "g1",                      -- the firer (handle or id), ordered
 --     target = "j1",                      -- one enemy unit or lone leader
 --     cards  = { command = 1, combat = 0 }, -- optional dice additions
+--     again  = true,                      -- optional: a second combat this turn, on purpose
 --     quiet  = true,                      -- optional: no map marks, no summary note (analysis)
 --   }
+-- Without `cards.combat`, the firer's side may play a Combat card from its
+-- hand that adds ranged dice (tricorne.offer_combat_card). A unit fires or
+-- attacks once a turn: a second combat is a rule error unless `again`.
 -- The whole fire (dice, hits, banner, leader check, retreat, rally check)
 -- is resolved before fire returns, so several units firing at one target
 -- fire one call at a time, in the order the player calls them. A list of
@@ -185,9 +189,11 @@ function ranged.fire(spec)
   if not ok then
     rules.violation(why, 2)
   end
+  tricorne.start_combat(u, spec.again, 2)
   local side = u.side
   local reason = u.id .. " fires at " .. target.id
-  local d = ranged.dice(u, target, spec.cards)
+  local cards = tricorne.combat_dice(u, spec.cards, "fire", "fires at " .. target.id)
+  local d = ranged.dice(u, target, cards)
   local rec = setmetatable({ side = side, unit = u.id, target = target.id, range = ranged.range(u, target), dice = d,
     faces = {}, hits = 0, flags = 0, removed = 0, eliminated = false }, Record)
   local quiet = spec.quiet == true

@@ -18,8 +18,11 @@
 --   u.ordered     true: ordered by this turn's Command card (cc_turn)
 --   u.moved       hexes moved this turn (cc_turn; taking ground adds 1)
 --   u.fought      true: has had its combat this turn (cc_turn)
---   u.bonus_done  true: made its bonus melee this turn (melee.lua; turn.lua
---                 clears it at the end of the turn)
+--   u.bonus_done  true: made its bonus melee this turn (melee.lua)
+--   u.combat_done true: fired or attacked in melee this turn (ranged.fire,
+--                 melee.attack: a second combat is refused unless `again`)
+--   u.cards_played  Combat cards its side played for it this turn
+-- turn.lua clears the last three at the end of every turn.
 -- "Halted" (entered terrain with `stops` this turn: no combat) is not
 -- stored: it is a unit that moved this turn and stands on such terrain.
 --
@@ -164,11 +167,112 @@ end
 
 -- [Ground] Moves `u` one hex into `h` (the hex its melee vacated) through
 -- world:move, so `enters`/`leaves` reactions see it; taking ground counts as
--- movement (moved + 1). Returns world:move's result.
+-- movement (moved + 1) once the unit has left its hex. Returns true when
+-- the unit stands on `h` (alive), false when a reaction stopped or
+-- eliminated it on the way.
 function tricorne.take_ground(u, h)
-  local ok = world:move(u, { h })
-  u.moved = (u.moved or 0) + 1
-  return ok
+  local from = u.hex
+  world:move(u, { h })
+  if u.alive and u.hex ~= from then
+    u.moved = (u.moved or 0) + 1
+  end
+  return u.alive and u.hex == h
+end
+
+-- [Fire R1]/[Base] One combat per unit per turn: `u` may fire or attack in
+-- melee only if it has not yet this turn (its bonus melee is part of its
+-- melee), unless the caller says the second combat is deliberate
+-- (`again`). Raises a rule error at the caller's caller otherwise; marks
+-- the unit's combat as done.
+function tricorne.start_combat(u, again, level)
+  if u.combat_done and not again then
+    rules.violation(u.id .. " has already fired or attacked this turn: a unit combats once a turn (again = true to let it combat again)",
+      (level or 1) + 1)
+  end
+  u.combat_done = true
+end
+
+------------------------------------------------------------------------------
+-- Combat cards (ruleset.yaml charts.combat_cards; a side's hand of each card
+-- is its pool of the card's name)
+------------------------------------------------------------------------------
+
+local COMBAT_CARDS = (type(ruleset.charts) == "table" and ruleset.charts.combat_cards) or {}
+local CARD_NAMES = {}
+for name in pairs(COMBAT_CARDS) do
+  table.insert(CARD_NAMES, name)
+end
+table.sort(CARD_NAMES)
+
+-- [Fire R4]/[Base] The dice Combat card `name` adds to a combat of `kind`
+-- ("fire", or "melee" for an attack, a bonus melee or a battle back).
+function tricorne.card_dice(name, kind)
+  local c = COMBAT_CARDS[name] or NONE
+  local n = c.melee_dice
+  if kind == "fire" then
+    n = c.ranged_dice
+  end
+  return n or 0
+end
+
+-- [Base] May `u`'s side still play a Combat card for it this turn (one
+-- card per unit per turn, params.combat_cards.per_unit)?
+function tricorne.may_play_card(u)
+  return (u.cards_played or 0) < params.combat_cards.per_unit
+end
+
+-- [Base] Counts a Combat card played for `u` this turn.
+function tricorne.card_played(u)
+  u.cards_played = (u.cards_played or 0) + 1
+end
+
+-- [Fire R4]/[Base] `u`'s side may play a Combat card from its hand for u's
+-- combat of `kind` ("fire" or "melee"; `what` says which, for the prompt):
+-- the cards it holds that add dice to that kind, while it may still play
+-- one for u this turn. Decision tricorne.combat_card: a card's name or
+-- "none" (the default). A card played leaves the side's pool and counts
+-- for u. Returns { name =, title =, dice = }, or nil when none is played.
+function tricorne.offer_combat_card(u, kind, what)
+  if not tricorne.may_play_card(u) then
+    return nil
+  end
+  local options = {}
+  for _, name in ipairs(CARD_NAMES) do
+    if tricorne.card_dice(name, kind) ~= 0 and world:pool(u.side, name) > 0 then
+      table.insert(options, name)
+    end
+  end
+  if #options == 0 then
+    return nil
+  end
+  table.insert(options, "none")
+  local pick = decide{ side = u.side, id = "tricorne.combat_card", options = options, default = "none",
+    prompt = function() return u.id .. " " .. what .. ": play a Combat card?" end,
+    unit = u.id, combat = what }
+  if pick == "none" then
+    return nil
+  end
+  local title = COMBAT_CARDS[pick].title or pick
+  world:add_pool(u.side, pick, -1, u.id .. " plays " .. title)
+  tricorne.card_played(u)
+  return { name = pick, title = title, dice = tricorne.card_dice(pick, kind) }
+end
+
+-- [Fire R4]/[Base] The card dice of a combat: the caller's `cards`
+-- ({ command = n, combat = n }, both optional), and when the caller gave no
+-- Combat card dice, the card `u`'s side plays now (offer_combat_card).
+-- Returns a new table { command =, combat =, combat_card = title or nil,
+-- offered = true when the side was offered its cards here }.
+function tricorne.combat_dice(u, cards, kind, what)
+  cards = cards or {}
+  local out = { command = cards.command or 0, combat = cards.combat, combat_card = cards.combat_card }
+  if out.combat == nil then
+    out.offered = true
+    local card = tricorne.offer_combat_card(u, kind, what)
+    out.combat = card and card.dice or 0
+    out.combat_card = card and card.title
+  end
+  return out
 end
 
 ------------------------------------------------------------------------------

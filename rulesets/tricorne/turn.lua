@@ -11,7 +11,7 @@
 --
 -- The frame sets the turn properties the combat rules read (`ordered`,
 -- `moved` in hexes, `fought`); turn.lua adds the end-of-turn clearing of
--- tricorne's own `bonus_done`. Victory banners are the `medals` pool (every
+-- tricorne's own `bonus_done`, `combat_done` and `cards_played`. Victory banners are the `medals` pool (every
 -- banner the combat rules award counts); params.cc_turn.victory_banners
 -- (or new{victory = n}) ends the game.
 --
@@ -67,7 +67,11 @@ function turn.card_dice(game, kind)
   if entry == nil then
     return 0
   end
-  return (kind == "fire" and entry.ranged_dice or entry.melee_dice) or 0
+  local n = entry.melee_dice
+  if kind == "fire" then
+    n = entry.ranged_dice
+  end
+  return n or 0
 end
 
 -- [Turn 4] One ordered unit's combat (the frame's opts.combat): the owner
@@ -119,12 +123,12 @@ end
 local frame_end_turn = nil -- lib/cc_turn's Game:end_turn
 
 -- [Turn 5] Ends the turn: the frame's end_turn (draw, clear ordered/moved/
--- fought, victory, next side), and every unit's bonus melee is available again.
+-- fought, victory, next side), and every unit's combat, bonus melee and
+-- Combat card are available again (the defenders' too: a battle back's card
+-- was played in this turn).
 local function end_turn(game)
   for _, u in ipairs(world:units{}) do
-    if u.bonus_done then
-      u.bonus_done = nil
-    end
+    u.bonus_done, u.combat_done, u.cards_played = nil, nil, nil
   end
   return frame_end_turn(game)
 end

@@ -28,6 +28,7 @@ describe("[Back] the defender battles back", function()
     local a = ordered("a", "highland", hex(5, 5))
     add("d", "government", "regular", hex(5, 6))
     dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" }) -- 1 hit
+    answers{ "battle back" }
     dice.force("battle", { "infantry", "sabre", "flag" })                 -- 3 dice (d lost its full strength)
     answers{ hex(6, 4) }
     dice.force("battle", { "flag", "cavalry" })
@@ -42,6 +43,7 @@ describe("[Back] the defender battles back", function()
     ordered("a", "regular", hex(5, 5))
     add("d", "government", "highland", hex(5, 6), { leader = "Forbes" })
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- 2 +1 full +1 leader
     local rec = melee.attack{ unit = "a", target = "d" }
     local whys = {}
@@ -56,6 +58,7 @@ describe("[Back] the defender battles back", function()
     add("d", "government", "regular", hex(5, 6))
     local before = #world:events(1000)
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    answers{ "battle back" }
     dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" }) -- a keeps 3 blocks and its hex
     local rec = melee.attack{ unit = "a", target = "d" }
     expect(world:unit("a").strength):to_be(3)
@@ -68,10 +71,12 @@ describe("[Back] the defender battles back", function()
     ordered("a2", "highland", hex(6, 5))
     local d = add("d", "government", "regular", hex(5, 6))
     dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" }) -- a1: 1 hit
+    answers{ "battle back" }
     dice.force("battle", { "infantry", "cavalry", "cavalry" })             -- d battles back at a1
     local first = melee.attack{ unit = "a1", target = "d" }
     expect(first.battle_back.target):to_be("a1")
     dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" }) -- a2: 1 hit
+    answers{ "battle back" }
     dice.force("battle", { "infantry", "infantry" })                       -- d (2 blocks) battles back at a2
     local second = melee.attack{ unit = "a2", target = "d" }
     expect(second.battle_back.target):to_be("a2")
@@ -108,6 +113,7 @@ describe("[Back] no battle back", function()
     add("d", "government", "regular", hex(5, 6))
     world:set_pool("jacobite", "first_strike", 1) -- the attacker's side holds a First Strike
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    answers{ "battle back" }
     dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" }) -- d battles back: a is not asked
     local rec = melee.attack{ unit = "a", target = "d" }
     expect(rec.battle_back.hits):to_be(1)
@@ -121,6 +127,7 @@ describe("[Back] a defender pinned against the board edge", function()
     local d = add("d", "government", "regular", hex(3, 10)) -- the bottom row: nowhere to go
     dice.force("battle", { "flag", "flag", "cavalry", "cavalry" })
     dice.force("battle", { "sabre", "cavalry" })             -- rally check passed
+    answers{ "battle back" }
     dice.force("battle", { "infantry", "cavalry", "cavalry" }) -- battle back with 2 blocks: 3 dice
     local rec = melee.attack{ unit = "a", target = "d" }
     expect(rec.attack.retreat.lost):to_be(2)
@@ -145,8 +152,77 @@ describe("[Back] a defender pinned against the board edge", function()
     ordered("a", "highland", hex(5, 5), { strength = 1 })
     local d = add("d", "government", "regular", hex(5, 6))
     dice.force("battle", { "cavalry", "cavalry", "cavalry" })
+    answers{ "battle back" }
     dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
     melee.attack{ unit = "a", target = "d" }
     expect(d.hex):to_be(hex(5, 6))
+  end)
+end)
+
+-- "The defending enemy unit MAY battle back": the defender's side decides
+-- (decision tricorne.battle_back), by default it does.
+local function decisions(id)
+  local out = {}
+  for _, e in ipairs(world:events()) do
+    if e.event == "decision" and e.id == id then
+      table.insert(out, e)
+    end
+  end
+  return out
+end
+
+describe("[Back] the defender may battle back", function()
+  it("and may decline: no strike, no roll, and the record says so", function()
+    local a = ordered("a", "regular", hex(5, 5))
+    add("d", "government", "regular", hex(5, 6))
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" }) -- 1 hit, d stays
+    answers{ "decline" }
+    local before = #world:events(1000)
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.battle_back):to_be_nil()
+    expect(rec.no_battle_back):to_be("d chose not to battle back")
+    expect(rolls_in(world:events(#world:events(1000) - before))):to_be(1)
+    expect(a.strength):to_be(4)
+    expect(string.find(tostring(rec), "no battle back: d chose not to battle back", 1, true) ~= nil):to_be(true)
+  end)
+
+  it("is the defender's decision, battle back or decline, and battles back by default", function()
+    ordered("a", "regular", hex(5, 5))
+    add("d", "government", "regular", hex(5, 6))
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    answers{ answers.default }
+    dice.force("battle", { "infantry", "cavalry", "cavalry" })
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.battle_back.hits):to_be(1)
+    local d = decisions("tricorne.battle_back")
+    expect(#d):to_be(1)
+    expect(d[1].side):to_be("government")
+    expect(d[1].options):to_equal({ "battle back", "decline" })
+    expect(d[1].default):to_be("battle back")
+    expect(d[1].request.unit):to_be("d")
+    expect(d[1].request.attacker):to_be("a")
+  end)
+
+  it("is not asked when the defender cannot battle back", function()
+    ordered("a", "regular", hex(5, 5))
+    add("d", "government", "regular", hex(5, 6), { strength = 1 })
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    answers{ "stay" }
+    melee.attack{ unit = "a", target = "d" }
+    expect(#decisions("tricorne.battle_back")):to_be(0)
+  end)
+
+  it("is answered by a policy like any decision (here: only at full strength)", function()
+    policy("tricorne.battle_back", function(_, request)
+      return world:unit(request.unit).strength == 4 and "battle back" or "decline"
+    end)
+    ordered("a1", "regular", hex(5, 5))
+    ordered("a2", "regular", hex(6, 5))
+    add("d", "government", "regular", hex(5, 6))
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- a1 misses
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- d battles back at full strength
+    expect(melee.attack{ unit = "a1", target = "d" }.battle_back ~= nil):to_be(true)
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" }) -- a2: 1 hit
+    expect(melee.attack{ unit = "a2", target = "d" }.no_battle_back):to_be("d chose not to battle back")
   end)
 end)

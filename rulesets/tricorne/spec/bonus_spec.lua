@@ -46,6 +46,7 @@ describe("[Bonus] after taking ground", function()
     dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry", "cavalry" }) -- 3 +1 +1 leader
     answers{ "take ground", "d3" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- 3 +1 +1 -1 moved
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- d3 battles back
     local rec = melee.attack{ unit = "a", target = "d1" }
     local whys = {}
@@ -65,6 +66,7 @@ describe("[Bonus] after taking ground", function()
     dice.force("battle", { "sabre", "cavalry" })
     answers{ "take ground", "d3" }                -- d3 rather than d1
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- no moved penalty for cavalry
+    answers{ "battle back" }
     dice.force("battle", { "artillery", "artillery", "artillery", "artillery" }) -- d3 battles back
     local rec = melee.attack{ unit = "a", target = "d1" }
     expect(tricorne.adjacent_enemies(world:unit("a"))[1].id):to_be("d3")
@@ -78,6 +80,7 @@ describe("[Bonus] after taking ground", function()
     eliminate_d1()
     answers{ "take ground", answers.default }
     dice.force("battle", { "cavalry", "cavalry" })
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
     local rec = melee.attack{ unit = "a", target = "d1" }
     expect(rec.bonus.defender):to_be(tricorne.adjacent_enemies(world:unit("a"))[1].id)
@@ -154,6 +157,7 @@ describe("[Bonus] no bonus melee", function()
     eliminate_d1()
     answers{ "take ground", "d3" }
     dice.force("battle", { "infantry", "infantry" })            -- bonus on d3: 2 dice, 2 hits
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry" })   -- d3 (2 blocks) battles back
     local rec = melee.attack{ unit = "a", target = "d1" }
     expect(rec.bonus.battle_back.how):to_be("battle_back")

@@ -54,7 +54,7 @@ describe("[Fire R0] who may fire, and at whom", function()
     dice.force("battle", { "cavalry", "cavalry", "cavalry" })
     expect(ranged.fire{ unit = "g1", target = "e" }.range):to_be(2)
     dice.force("battle", { "cavalry", "cavalry", "cavalry" })
-    expect(ranged.fire{ unit = "g1", target = "s" }.range):to_be(2)
+    expect(ranged.fire{ unit = "g1", target = "s", again = true }.range):to_be(2) -- a second fire, on purpose
   end)
 
   it("never at an adjacent enemy", function()
@@ -353,7 +353,7 @@ describe("[Fire R6] hits", function()
     expect(ranged.fire{ unit = "g1", target = "t" }.leader_check):to_be_nil()
     dice.force("battle", { "infantry", "cavalry", "cavalry" })
     dice.force("battle", { "sabre", "flag" })
-    expect(ranged.fire{ unit = "g1", target = "t" }.leader_check.outcome):to_be("unhurt")
+    expect(ranged.fire{ unit = "g1", target = "t", again = true }.leader_check.outcome):to_be("unhurt")
     expect(world:unit("t").leader):to_be("Murray")
   end)
 
@@ -378,7 +378,7 @@ describe("[Fire R6] hits", function()
     local rec = ranged.fire{ unit = "g1", target = "Murray" }
     expect(rec.leader_check.outcome):to_be("unhurt")
     dice.force("battle", { "sabre", "sabre" })
-    rec = ranged.fire{ unit = "g1", target = "Murray" }
+    rec = ranged.fire{ unit = "g1", target = "Murray", again = true }
     expect(rec.eliminated):to_be(true)
     expect(world:unit("Murray").alive):to_be(false)
     expect(world:pool("government", "medals")):to_be(1)

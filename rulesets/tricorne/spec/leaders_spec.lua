@@ -129,7 +129,7 @@ describe("[Base] a leader lost", function()
     world:place(world:unit("g1"), hex(5, 7)) -- two hexes from j at hex(5,5)
     dice.force("battle", { "infantry", "cavalry", "cavalry" })
     dice.force("battle", { "sabre", "sabre" }) -- two sabres: a casualty
-    local rec = ranged.fire{ unit = "g1", target = "j" }
+    local rec = ranged.fire{ unit = "g1", target = "j", again = true } -- a second fire, on purpose
     expect(rec.leader_check.outcome):to_be("casualty")
     expect(j.leader):to_be_nil()
     expect(perth.strength):to_be(0)

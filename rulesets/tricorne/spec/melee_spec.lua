@@ -98,6 +98,7 @@ describe("[Base] melee hits", function()
     attacker("highland")
     defender("regular")
     dice.force("battle", { "infantry", "sabre", "cavalry", "artillery" })
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry" }) -- d battles back with 3 (no longer full)
     local rec = melee.attack{ unit = "a", target = "d" }
     expect(rec.attack.hits):to_be(2)
@@ -108,6 +109,7 @@ describe("[Base] melee hits", function()
     attacker("light_cavalry")
     defender("regular")
     dice.force("battle", { "infantry", "sabre", "sabre" })
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "artillery", "artillery" })
     local rec = melee.attack{ unit = "a", target = "d" }
     expect(rec.attack.hits):to_be(1)
@@ -131,6 +133,7 @@ describe("[Base] melee hits", function()
     a.moved = 1
     defender("regular")
     world:set_terrain(hex(5, 6), "town") -- -1 moved, -2 town
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- d battles back
     local rec = melee.attack{ unit = "a", target = "d" }
     expect(rec.attack.dice.total):to_be(0)
@@ -211,6 +214,7 @@ describe("[Base] retire and rally", function()
     defender("light_cavalry")
     answers{ "stand" }
     dice.force("battle", { "infantry", "infantry", "infantry", "infantry" })
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "infantry" }) -- battle back, 2 +1 full strength
     local rec = melee.attack{ unit = "a", target = "d" }
     expect(rec.battle_back.hits):to_be(1)
@@ -274,6 +278,57 @@ describe("[Base] First Strike and Ambush", function()
     local a = attacker("highland")
     local d = defender("regular")
     expect(melee.dice(d, a, "first_strike", nil, "ambush").total):to_be(4)
+  end)
+end)
+
+describe("[Ground] [Bonus] [Back] the melee's steps are functions a designer can change", function()
+  -- melee.resolve calls melee.reaction, melee.first_strike, melee.strike,
+  -- melee.retreat, melee.take_ground, melee.bonus and melee.battle_back by
+  -- name: replacing one (a house rule) changes every melee.
+  local function with(name, fn, body)
+    local old = melee[name]
+    melee[name] = fn
+    local ok, err = pcall(body)
+    melee[name] = old
+    if not ok then
+      error(err, 0)
+    end
+  end
+
+  it("a house rule for the battle back replaces melee.battle_back", function()
+    attacker("regular")
+    defender("regular")
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    with("battle_back", function(rec) rec.no_battle_back = "house rule: never" end, function()
+      local rec = melee.attack{ unit = "a", target = "d" }
+      expect(rec.no_battle_back):to_be("house rule: never")
+    end)
+  end)
+
+  it("a house rule for taking ground replaces melee.take_ground, and the bonus melee follows it", function()
+    attacker("highland")
+    defender("regular", { strength = 1 })
+    add("d2", "government", "regular", hex(4, 7))
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    with("take_ground", function(rec) rec.ground = "house rule: hold the line" end, function()
+      local rec = melee.attack{ unit = "a", target = "d" }
+      expect(rec.ground):to_be("house rule: hold the line")
+      expect(rec.no_bonus):to_be("no ground taken")
+    end)
+  end)
+
+  it("a house rule for the retreat replaces melee.retreat: flags ignored, so the defender stays and battles back", function()
+    attacker("regular")
+    defender("regular")
+    dice.force("battle", { "flag", "flag", "cavalry", "cavalry" })
+    answers{ "battle back" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    with("retreat", function(st) return st end, function()
+      local rec = melee.attack{ unit = "a", target = "d" }
+      expect(rec.attack.flags):to_be(2)
+      expect(world:unit("d").hex):to_be(hex(5, 6))
+      expect(rec.battle_back ~= nil):to_be(true)
+    end)
   end)
 end)
 

@@ -160,7 +160,7 @@ describe("[Fire R1] the map marks and the summary note; the quiet path has neith
     end
     dice.force("battle", { "sabre", "flag" })
     before = #world:log(1000)
-    ranged.fire{ unit = "g1", target = "Murray", quiet = true }
+    ranged.fire{ unit = "g1", target = "Murray", quiet = true, again = true }
     expect(#world:marks()):to_be(0)
     for _, l in ipairs(world:log(#world:log(1000) - before)) do
       expect(string.find(l, "fires at Murray (", 1, true)):to_be_nil()
@@ -177,6 +177,7 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     dice.force("battle", { "flag" })            -- Cope survives his unit
     answers{ hex(5, 7), "take ground", "d2" }   -- Cope retreats; a takes ground, then attacks d2
     dice.force("battle", { "infantry", "cavalry" })
+    answers{ "battle back" }
     dice.force("battle", { "infantry", "cavalry", "cavalry" })
     local rec = melee.attack{ unit = "a", target = "d1" }
     expect(rec.bonus.no_bonus):to_be_nil() -- the bonus melee did not take ground: nothing more to say
@@ -238,6 +239,7 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     a.moved = 1
     add("d", "government", "regular", hex(5, 6))
     world:set_terrain(hex(5, 6), "town")
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
     expect(tostring(melee.attack{ unit = "a", target = "d" })):to_be(lines(
       "melee: a attacks d",
@@ -277,6 +279,7 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     add("b", "jacobite", "regular", hex(5, 5)).ordered = true
     add("g", "government", "grenadier", hex(5, 6))
     dice.force("battle", { "flag", "infantry", "cavalry", "cavalry" })
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry" })
     expect(tostring(melee.attack{ unit = "b", target = "g" })):to_be(lines(
       "melee: b attacks g",
@@ -294,6 +297,7 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     add("d", "government", "regular", hex(5, 6))
     world:set_terrain(hex(5, 6), "marsh") -- 2 -1 marsh: one die
     dice.force("battle", { "cavalry" })
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
     expect(tostring(melee.attack{ unit = "a", target = "d" })):to_be(lines(
       "melee: a attacks d",
@@ -307,6 +311,7 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     add("e", "government", "regular", hex(3, 10))
     dice.force("battle", { "flag", "cavalry", "cavalry", "cavalry" })
     dice.force("battle", { "sabre", "cavalry" })
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry" })
     local rec = melee.attack{ unit = "b", target = "e" }
     expect(string.find(tostring(rec), "flags 1, ignored 0, retreats 1 hex: moved 0, lost 1 (blocked); rally check [cavalry sabre] passed", 1, true) ~= nil):to_be(true)
@@ -335,6 +340,7 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" }) -- a eliminates d1
     answers{ "take ground", "d2" }
     dice.force("battle", { "cavalry", "cavalry" })                         -- the bonus melee misses
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })   -- d2 battles back
     local before = #world:events(1000)
     melee.attack{ unit = "a", target = "d1" }
@@ -364,6 +370,7 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     add("d", "government", "regular", hex(5, 6))
     add("e", "government", "regular", hex(6, 5))
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
     local before = #world:log(1000)
     local rec = melee.attack{ unit = "a", target = "d" }
@@ -379,9 +386,10 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     expect(notes):to_be(1)
     world:clear_marks()
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
     before = #world:log(1000)
-    melee.attack{ unit = "a", target = "e", quiet = true }
+    melee.attack{ unit = "a", target = "e", quiet = true, again = true }
     expect(#world:marks()):to_be(0)
     for _, l in ipairs(world:log(#world:log(1000) - before)) do
       expect(string.find(l, "melee: a attacks", 1, true)):to_be_nil()
@@ -405,7 +413,7 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     answers{ hex(5, 4) }
     dice.force("battle", { "sabre", "cavalry" })
     local before = #world:log(1000)
-    melee.attack{ unit = "a", target = "d", quiet = true }
+    melee.attack{ unit = "a", target = "d", quiet = true, again = true }
     expect(#world:marks()):to_be(0)
     for _, l in ipairs(world:log(#world:log(1000) - before)) do
       expect(string.find(l, "melee: a attacks", 1, true)):to_be_nil()

@@ -125,6 +125,7 @@ describe("[Ground] no taking ground", function()
     attacker("highland", { strength = 1 })
     local d = add("d", "government", "regular", hex(5, 6))
     dice.force("battle", { "cavalry", "cavalry", "cavalry" }) -- highland at 1 block: 2 +1 charge
+    answers{ "battle back" }
     dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
     local rec = melee.attack{ unit = "a", target = "d" }
     expect(rec.battle_back.eliminated):to_be(true)
@@ -140,5 +141,64 @@ describe("[Ground] no taking ground", function()
     local rec = melee.attack{ unit = "a", target = "d" }
     expect(rec.cancelled):to_be("is eliminated by the first strike: no attack")
     expect(d.hex):to_be(hex(5, 6))
+  end)
+end)
+
+describe("[Ground] [Bonus] an advance that does not reach the vacated hex", function()
+  -- "If a unit does not take ground and move onto the vacant hex, it
+  -- forfeits the opportunity to make a bonus melee": an `enters` reaction
+  -- (a designer's rule) may stop or eliminate the advancing unit.
+  it("eliminated by a reaction on the way: no ground taken, no bonus melee, and the record says why", function()
+    local a = attacker("highland")
+    add("d1", "government", "regular", hex(5, 6), { strength = 1 })
+    add("d2", "government", "regular", hex(4, 7))
+    on("enters", function(u, h)
+      if u.id == "a" and h == hex(5, 6) then world:eliminate(u, "a mine") end
+    end)
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    answers{ "take ground" } -- no bonus melee is asked after it
+    local rec = melee.attack{ unit = "a", target = "d1" }
+    expect(a.alive):to_be(false)
+    expect(rec.took_ground):to_be_nil()
+    expect(rec.ground):to_be("a was eliminated advancing into (5,6)")
+    expect(rec.bonus):to_be_nil()
+    expect(rec.no_bonus):to_be("no ground taken")
+    expect(string.find(tostring(rec), "a does not take ground (a was eliminated advancing into (5,6))", 1, true) ~= nil):to_be(true)
+  end)
+
+  it("stopped by a reaction and put back: no ground taken, no movement counted, no bonus melee", function()
+    local a = attacker("highland")
+    add("d1", "government", "regular", hex(5, 6), { strength = 1 })
+    add("d2", "government", "regular", hex(4, 7))
+    on("enters", function(u, h)
+      if u.id == "a" and h == hex(5, 6) then world:place(u, hex(5, 5)) end
+    end)
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    answers{ "take ground" }
+    local rec = melee.attack{ unit = "a", target = "d1" }
+    expect(a.hex):to_be(hex(5, 5))
+    expect(a.moved or 0):to_be(0)
+    expect(rec.took_ground):to_be_nil()
+    expect(rec.ground):to_be("a's advance into (5,6) was stopped at (5,5)")
+    expect(rec.no_bonus):to_be("no ground taken")
+    expect(a.bonus_done):to_be_nil()
+  end)
+
+  it("a bonus melee's advance stopped the same way ends the melee without an error", function()
+    local a = attacker("highland")
+    add("d1", "government", "regular", hex(5, 6), { strength = 1 })
+    add("d2", "government", "regular", hex(4, 7), { strength = 1 })
+    on("enters", function(u, h)
+      if u.id == "a" and h == hex(4, 7) then world:eliminate(u, "a mine") end
+    end)
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    answers{ "take ground", "d2" }
+    dice.force("battle", { "infantry", "cavalry" }) -- the bonus melee eliminates d2
+    answers{ "take ground" }
+    local rec = melee.attack{ unit = "a", target = "d1" }
+    expect(rec.took_ground):to_be(hex(5, 6))
+    expect(rec.bonus.took_ground):to_be_nil()
+    expect(rec.bonus.ground):to_be("a was eliminated advancing into (4,7)")
+    expect(a.alive):to_be(false)
   end)
 end)

@@ -53,6 +53,7 @@ describe("[Turn] the Tricorne turn", function()
     dice.force("battle", { "sabre", "infantry" })              -- and rallies
     answers{ "take ground", "j2" }                             -- g2 takes ground, bonus melee on j2
     dice.force("battle", { "infantry", "infantry", "sabre", "cavalry" }) -- 3 +1 +1 -1 moved: 3 hits
+    answers{ "battle back" }                                   -- j2 battles back
     dice.force("battle", { "infantry", "flag" })               -- j2 battles back: 2 dice, 1 hit
     dice.force("battle", { "sabre", "infantry" })              -- Cope's casualty check: unhurt
     local fought = g:fight()
@@ -159,6 +160,7 @@ describe("[Turn] the Tricorne turn", function()
     expect(last.dice.parts[3].why):to_be("Command card")
     answers{ "j2" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry", "cavalry", "cavalry" }) -- 3 +1 +2 card
+    answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })                       -- j2 battles back
     g:battle(g2)
     expect(last.attack.dice.total):to_be(6)
@@ -186,6 +188,21 @@ describe("[Turn] the Tricorne turn", function()
     dice.force("battle", { "infantry", "cavalry", "cavalry" })
     g:fight()
     expect(world:unit("t").strength):to_be(3)
+  end)
+
+  it("a card with melee dice only adds none to a fire, and one with ranged dice only none to a melee", function()
+    local cards = {
+      charge = { kind = "section", section = "centre", orders = 1, melee_dice = 2 },
+      volley = { kind = "section", section = "centre", orders = 1, ranged_dice = 1 },
+    }
+    local g = game{ cards = cards, deck = { "charge", "volley", "volley" }, hand = 1 }
+    g:play("government", "charge")
+    expect(turn.card_dice(g, "fire")):to_be(0)
+    expect(turn.card_dice(g, "melee")):to_be(2)
+    g:end_turn()
+    g:play("jacobite", "volley")
+    expect(turn.card_dice(g, "fire")):to_be(1)
+    expect(turn.card_dice(g, "melee")):to_be(0)
   end)
 
   it("no card played, no card dice; without a victory option the ruleset's 6 banners win", function()
@@ -242,5 +259,34 @@ describe("[Turn] the Tricorne turn", function()
     g.ordered = true
     local msg = expect_error(function() ranged.fire{ unit = "g", target = "j" } end, "rule error:")
     expect(string.find(msg, "turn_spec.lua", 1, true) ~= nil):to_be(true)
+  end)
+end)
+
+-- params.cc_turn.victory_banners is what a scenario sets: a battle to 4.
+describe("[Turn] a scenario playing to 4 victory banners (params.cc_turn.victory_banners)", function()
+  scenario("scenarios/field.yaml", { set = { ["cc_turn.victory_banners"] = 4 } })
+
+  it("ends the game when a side reaches 4 banners, not before", function()
+    local g = turn.new{ deck = { "probe_centre", "probe_centre", "probe_centre" }, hand = 1, quiet = true }
+    expect(g:victory_banners("jacobite")):to_be(4)
+    expect(g:award_banners("jacobite", 3, "a spec")):to_be_nil()
+    expect(g:award_banners("jacobite", 1, "a spec")):to_be("jacobite")
+    expect(g.winner):to_be("jacobite")
+  end)
+
+  it("a side's 4th banner won in combat ends the turn's combat at once", function()
+    local g1 = add("g1", "government", "regular", hex(2, 8))
+    local g2 = add("g2", "government", "regular", hex(3, 8))
+    add("j1", "jacobite", "regular", hex(2, 6), { strength = 1 })
+    world:set_pool("government", "medals", 3)
+    local g = turn.new{ deck = { "probe_centre", "probe_centre", "probe_centre" }, hand = 1, quiet = true }
+    g:play("government", "probe_centre")
+    g:order(g1)
+    g:order(g2)
+    answers{ "g1", "j1" }
+    dice.force("battle", { "infantry", "cavalry", "cavalry" })
+    local fought = g:fight()
+    expect(#fought):to_be(1) -- g2 never fights: the 4th banner won the game
+    expect(g.winner):to_be("government")
   end)
 end)
