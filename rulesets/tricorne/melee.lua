@@ -90,30 +90,33 @@ function melee.dice(u, target, how, cards, card)
   local p = params.melee
   local s = tricorne.stats(u)
   local base = s.melee
-  local tally = tricorne.tally(base, "melee")
-  local add = tally.add
+  local t = tricorne.tally(base, "melee")
+  local add = tricorne.add
   if u.strength == u.max_strength then
-    add(p.full_strength_bonus, "full strength")
+    add(t, p.full_strength_bonus, "full strength")
   end
   if u.leader ~= nil then
-    add(p.leader_bonus, "leader " .. u.leader)
+    add(t, p.leader_bonus, "leader " .. u.leader)
   end
   if how == "attack" and s.highland_charge then
-    add(p.highland_charge, "highland charge")
+    add(t, p.highland_charge, "highland charge")
   end
   cards = cards or {}
-  add(cards.command or 0, "Command card")
-  add(cards.combat or 0, cards.combat_card and ("Combat card " .. cards.combat_card) or "Combat card")
+  add(t, cards.command or 0, "Command card")
+  add(t, cards.combat or 0, cards.combat_card and ("Combat card " .. cards.combat_card) or "Combat card")
   if card == "first strike" then
-    add(p.first_strike_dice, "First Strike")
+    add(t, p.first_strike_dice, "First Strike")
   elseif card == "ambush" then
-    add(p.ambush_dice, "Ambush")
+    add(t, p.ambush_dice, "Ambush")
   end
   if s.class == "infantry" and tricorne.moved(u) then
-    add(-p.moved_penalty, "moved")
+    add(t, -p.moved_penalty, "moved")
   end
-  add(-tricorne.terrain_reduction(target.hex, "melee", s.class), "target in " .. tostring(world:terrain(target.hex)))
-  return tally.result()
+  local tr = tricorne.terrain_reduction(target.hex, "melee", s.class)
+  if tr ~= 0 then
+    add(t, -tr, "target in " .. tostring(world:terrain(target.hex)))
+  end
+  return tricorne.total(t)
 end
 
 ------------------------------------------------------------------------------
@@ -352,8 +355,8 @@ function melee.reaction(u, target)
   if #options == 1 then
     return "stand"
   end
-  return decide{ side = target.side, prompt = target.id .. " is attacked in melee by " .. u.id .. ": its reaction",
-    options = options, default = "stand", id = "tricorne.defender_reaction", attacker = u.id, defender = target.id }
+  return decide{ side = target.side, prompt = function() return target.id .. " is attacked in melee by " .. u.id .. ": its reaction" end,
+    options = options, default = "stand", id = "tricorne.defender_reaction", unit = target, attacker = u }
 end
 
 -- [Base] The defender plays `card` ("first strike" or "ambush") from its
@@ -387,8 +390,8 @@ function melee.take_ground(rec, u, from, first_struck)
     rec.ground = why
     return
   end
-  local choice = decide{ side = u.side, prompt = "take ground: move " .. u.id .. " into " .. tostring(from) .. "?",
-    options = { "take ground", "stay" }, default = "take ground", id = "tricorne.take_ground", unit = u.id, hex = from }
+  local choice = decide{ side = u.side, prompt = function() return "take ground: move " .. u.id .. " into " .. tostring(from) .. "?" end,
+    options = { "take ground", "stay" }, default = "take ground", id = "tricorne.take_ground", unit = u, hex = from }
   if choice ~= "take ground" then
     rec.ground = "the attacker chose to stay"
   elseif tricorne.take_ground(u, from) then
@@ -427,8 +430,8 @@ function melee.bonus(rec, u, cards, retired, quiet)
     table.insert(options, e.id)
   end
   table.insert(options, "none")
-  local pick = decide{ side = u.side, prompt = "bonus melee: " .. u.id .. " attacks whom?", options = options,
-    default = options[1], id = "tricorne.bonus_melee", unit = u.id }
+  local pick = decide{ side = u.side, prompt = function() return "bonus melee: " .. u.id .. " attacks whom?" end,
+    options = options, default = options[1], id = "tricorne.bonus_melee", unit = u }
   if pick == "none" then
     rec.no_bonus = "the attacker declined"
     return
@@ -467,9 +470,9 @@ function melee.battle_back(rec, u, target, card, retiring)
       rec.no_battle_back = why
       return
     end
-    local choice = decide{ side = target.side, prompt = target.id .. " may battle back against " .. u.id,
-      options = { "battle back", "decline" }, default = "battle back", id = "tricorne.battle_back",
-      unit = target.id, attacker = u.id }
+    local choice = decide{ side = target.side, prompt = function() return target.id .. " may battle back against " .. u.id end,
+      options = { "battle back", "decline" }, default = "battle back", id = "tricorne.battle_back", unit = target,
+      attacker = u }
     if choice ~= "battle back" then
       rec.no_battle_back = target.id .. " chose not to battle back"
       return
@@ -478,7 +481,7 @@ function melee.battle_back(rec, u, target, card, retiring)
     if not params.combat_cards.battle_back then
       cards = { combat = 0 }
     end
-    cards = tricorne.combat_dice(target, cards, "melee", "battles back against " .. u.id)
+    cards = tricorne.combat_dice(target, cards, "melee", "battles back against", u)
     rec.battle_back = melee.retreat(melee.strike(target, u, "battle_back", cards, nil, false), target.side, u)
   end
 end
@@ -505,7 +508,7 @@ function melee.resolve(u, target, cards, bonus, quiet)
   if card == nil or melee.first_strike(rec, u, target, card) then
     local retiring = rec.reaction == "retire and rally"
     local how = bonus and "bonus" or "attack"
-    cards = tricorne.combat_dice(u, cards, "melee", (bonus and "bonus melee on " or "melees ") .. target.id)
+    cards = tricorne.combat_dice(u, cards, "melee", verb(how), target)
     rec.attack = melee.retreat(melee.strike(u, target, how, cards, nil, retiring), u.side, target)
     if rec.attack.left then
       melee.take_ground(rec, u, from, card ~= nil)

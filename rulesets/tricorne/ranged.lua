@@ -96,25 +96,27 @@ function ranged.dice(u, target, cards)
   local s = tricorne.stats(u)
   local d = ranged.range(u, target)
   local base = s.ranged[d - 1] or 0
-  local tally = tricorne.tally(base, "base at " .. d .. " hexes")
-  local add = tally.add
+  local t = tricorne.tally(base, "base at " .. d .. " hexes")
+  local add = tricorne.add
   -- additions first ...
   if u.strength == u.max_strength then
-    add(p.full_strength_bonus, "full strength")
+    add(t, p.full_strength_bonus, "full strength")
   end
   if u.leader ~= nil and s.class == "infantry" then
-    add(p.leader_bonus, "leader " .. u.leader)
+    add(t, p.leader_bonus, "leader " .. u.leader)
   end
   cards = cards or {}
-  add(cards.command or 0, "Command card")
-  add(cards.combat or 0, cards.combat_card and ("Combat card " .. cards.combat_card) or "Combat card")
+  add(t, cards.command or 0, "Command card")
+  add(t, cards.combat or 0, cards.combat_card and ("Combat card " .. cards.combat_card) or "Combat card")
   -- ... then reductions
   if s.class == "infantry" and tricorne.moved(u) then
-    add(-p.moved_penalty, "moved")
+    add(t, -p.moved_penalty, "moved")
   end
   local tr = tricorne.terrain_reduction(target.hex, "ranged", s.class)
-  add(-tr, "target in " .. tostring(world:terrain(target.hex)))
-  return tally.result()
+  if tr ~= 0 then
+    add(t, -tr, "target in " .. tostring(world:terrain(target.hex)))
+  end
+  return tricorne.total(t)
 end
 
 local Record = {}
@@ -192,7 +194,7 @@ function ranged.fire(spec)
   tricorne.start_combat(u, spec.again, 2)
   local side = u.side
   local reason = u.id .. " fires at " .. target.id
-  local cards = tricorne.combat_dice(u, spec.cards, "fire", "fires at " .. target.id)
+  local cards = tricorne.combat_dice(u, spec.cards, "fire", "fires at", target)
   local d = ranged.dice(u, target, cards)
   local rec = setmetatable({ side = side, unit = u.id, target = target.id, range = ranged.range(u, target), dice = d,
     faces = {}, hits = 0, flags = 0, removed = 0, eliminated = false }, Record)

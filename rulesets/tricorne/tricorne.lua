@@ -198,11 +198,6 @@ end
 ------------------------------------------------------------------------------
 
 local COMBAT_CARDS = (type(ruleset.charts) == "table" and ruleset.charts.combat_cards) or {}
-local CARD_NAMES = {}
-for name in pairs(COMBAT_CARDS) do
-  table.insert(CARD_NAMES, name)
-end
-table.sort(CARD_NAMES)
 
 -- [Fire R4]/[Base] The dice Combat card `name` adds to a combat of `kind`
 -- ("fire", or "melee" for an attack, a bonus melee or a battle back).
@@ -213,6 +208,24 @@ function tricorne.card_dice(name, kind)
     n = c.ranged_dice
   end
   return n or 0
+end
+
+-- The cards that add dice to each kind of combat, by name (read once: the
+-- offer below runs before every combat).
+local CARDS_FOR = { fire = {}, melee = {} }
+do
+  local names = {}
+  for name in pairs(COMBAT_CARDS) do
+    table.insert(names, name)
+  end
+  table.sort(names)
+  for kind, list in pairs(CARDS_FOR) do
+    for _, name in ipairs(names) do
+      if tricorne.card_dice(name, kind) ~= 0 then
+        table.insert(list, name)
+      end
+    end
+  end
 end
 
 -- [Base] May `u`'s side still play a Combat card for it this turn (one
@@ -227,52 +240,56 @@ function tricorne.card_played(u)
 end
 
 -- [Fire R4]/[Base] `u`'s side may play a Combat card from its hand for u's
--- combat of `kind` ("fire" or "melee"; `what` says which, for the prompt):
--- the cards it holds that add dice to that kind, while it may still play
--- one for u this turn. Decision tricorne.combat_card: a card's name or
--- "none" (the default). A card played leaves the side's pool and counts
--- for u. Returns { name =, title =, dice = }, or nil when none is played.
-function tricorne.offer_combat_card(u, kind, what)
-  if not tricorne.may_play_card(u) then
-    return nil
-  end
-  local options = {}
-  for _, name in ipairs(CARD_NAMES) do
-    if tricorne.card_dice(name, kind) ~= 0 and world:pool(u.side, name) > 0 then
+-- combat of `kind` ("fire" or "melee") on `target` (`verb` says which
+-- combat, for the prompt: "fires at", "melees", ...): the cards it holds
+-- that add dice to that kind, while it may still play one for u this
+-- turn. Decision tricorne.combat_card: a card's name or "none" (the
+-- default). A card played leaves the side's pool and counts for u.
+-- Returns { name =, title =, dice = }, or nil when none is played.
+function tricorne.offer_combat_card(u, kind, verb, target)
+  local options = nil
+  local side = u.side
+  for _, name in ipairs(CARDS_FOR[kind]) do
+    if world:pool(side, name) > 0 then
+      options = options or {}
       table.insert(options, name)
     end
   end
-  if #options == 0 then
+  if options == nil or not tricorne.may_play_card(u) then
     return nil
   end
   table.insert(options, "none")
-  local pick = decide{ side = u.side, id = "tricorne.combat_card", options = options, default = "none",
-    prompt = function() return u.id .. " " .. what .. ": play a Combat card?" end,
-    unit = u.id, combat = what }
+  local pick = decide{ side = side, id = "tricorne.combat_card", options = options, default = "none",
+    prompt = function() return u.id .. " " .. verb .. " " .. target.id .. ": play a Combat card?" end,
+    unit = u, target = target, combat = kind }
   if pick == "none" then
     return nil
   end
   local title = COMBAT_CARDS[pick].title or pick
-  world:add_pool(u.side, pick, -1, u.id .. " plays " .. title)
+  world:add_pool(side, pick, -1, u.id .. " plays " .. title)
   tricorne.card_played(u)
   return { name = pick, title = title, dice = tricorne.card_dice(pick, kind) }
 end
 
+-- The card dice of a combat in which no card was given or played.
+local NO_CARDS = table.freeze({ command = 0, combat = 0, offered = true })
+
 -- [Fire R4]/[Base] The card dice of a combat: the caller's `cards`
 -- ({ command = n, combat = n }, both optional), and when the caller gave no
--- Combat card dice, the card `u`'s side plays now (offer_combat_card).
--- Returns a new table { command =, combat =, combat_card = title or nil,
--- offered = true when the side was offered its cards here }.
-function tricorne.combat_dice(u, cards, kind, what)
-  cards = cards or {}
-  local out = { command = cards.command or 0, combat = cards.combat, combat_card = cards.combat_card }
-  if out.combat == nil then
-    out.offered = true
-    local card = tricorne.offer_combat_card(u, kind, what)
-    out.combat = card and card.dice or 0
-    out.combat_card = card and card.title
+-- Combat card dice, the card `u`'s side plays now (offer_combat_card, with
+-- `verb` and `target` for its prompt). Returns a table { command =,
+-- combat =, combat_card = title or nil, offered = true when the side was
+-- offered its cards here } (the caller's own table is never changed).
+function tricorne.combat_dice(u, cards, kind, verb, target)
+  if cards ~= nil and cards.combat ~= nil then
+    return cards
   end
-  return out
+  local card = tricorne.offer_combat_card(u, kind, verb, target)
+  local command = cards and cards.command or 0
+  if card == nil and command == 0 then
+    return NO_CARDS
+  end
+  return { command = command, combat = card and card.dice or 0, combat_card = card and card.title, offered = true }
 end
 
 ------------------------------------------------------------------------------
@@ -280,19 +297,22 @@ end
 ------------------------------------------------------------------------------
 
 -- A dice count built from labelled parts, as ranged.dice and melee.dice
--- list them: `add` skips parts worth 0; `result` is the count with its
--- parts, and `total` after tricorne.final_dice.
+-- list them: tricorne.tally starts it at the base dice, tricorne.add adds a
+-- part (skipping parts worth 0), tricorne.total sets `total` (after
+-- tricorne.final_dice) and returns the count { base, parts, raw, total }.
 function tricorne.tally(base, why)
-  local t = { base = base, parts = { { n = base, why = why } }, raw = base }
-  function t.add(n, reason)
-    if n ~= 0 then
-      table.insert(t.parts, { n = n, why = reason })
-      t.raw += n
-    end
+  return { base = base, parts = { { n = base, why = why } }, raw = base }
+end
+
+function tricorne.add(t, n, why)
+  if n ~= 0 then
+    table.insert(t.parts, { n = n, why = why })
+    t.raw += n
   end
-  function t.result()
-    return { base = t.base, parts = t.parts, raw = t.raw, total = tricorne.final_dice(t.raw) }
-  end
+end
+
+function tricorne.total(t)
+  t.total = tricorne.final_dice(t.raw)
   return t
 end
 

@@ -199,8 +199,8 @@ describe("[Back] the defender may battle back", function()
     expect(d[1].side):to_be("government")
     expect(d[1].options):to_equal({ "battle back", "decline" })
     expect(d[1].default):to_be("battle back")
-    expect(d[1].request.unit):to_be("d")
-    expect(d[1].request.attacker):to_be("a")
+    expect(d[1].request.unit):to_be(world:unit("d"))
+    expect(d[1].request.attacker):to_be(world:unit("a"))
   end)
 
   it("is not asked when the defender cannot battle back", function()
@@ -214,7 +214,7 @@ describe("[Back] the defender may battle back", function()
 
   it("is answered by a policy like any decision (here: only at full strength)", function()
     policy("tricorne.battle_back", function(_, request)
-      return world:unit(request.unit).strength == 4 and "battle back" or "decline"
+      return request.unit.strength == 4 and "battle back" or "decline"
     end)
     ordered("a1", "regular", hex(5, 5))
     ordered("a2", "regular", hex(6, 5))
