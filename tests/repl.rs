@@ -268,7 +268,9 @@ fn saving_a_ruleset_file_reloads_it_without_losing_the_board() {
 
 /// The viktory ruleset's overwatch walk-through (its README shows the same
 /// session): a designer moves attackers in one at a time and is asked
-/// "overwatch now or wait?" at each trigger; the map shows the spent overwatch.
+/// "overwatch now or wait?" at each trigger, naming the units the shot may
+/// hit; the move in that fires shows the shot's roll; the map shows the
+/// spent overwatch.
 #[test]
 fn viktory_overwatch_session_asks_at_each_trigger() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -277,7 +279,12 @@ fn viktory_overwatch_session_asks_at_each_trigger() {
     assert_eq!(code, 0, "{out}\n{err}");
     assert_eq!(out.matches("overwatch now or wait?").count(), 3, "{out}");
     assert!(out.contains("choose 1-2 [1]: wait") && out.contains("choose 1-2 [1]: now"), "{out}");
+    assert!(out.contains("every hit a Tactical Victory on one of b_art, b_inf1, b_inf2"), "the targets: {out}");
     assert!(out.contains("choose 1-3 [1]: b_art"), "A picks the casualty: {out}");
+    assert!(
+        out.contains("dice = 2, faces = {2, 5}, hex = (5,3), hits = 1, lost = {\"b_art\"}"),
+        "the shot's roll: {out}"
+    );
     assert!(out.contains("X a_art spent (4,3)"), "the map marks the spent overwatch: {out}");
     assert!(out.contains("o a_art (3,4)"), "and the threatened ring: {out}");
     assert!(out.contains("battle at (5,3): A holds it"), "{out}");

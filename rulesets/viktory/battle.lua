@@ -48,6 +48,18 @@ local function note(rec, text)
   world:note(text)
 end
 
+-- Puts overwatch shots (a list, or nil) at the head of a record: its
+-- `overwatch` field and its first printed lines (the log has them already).
+local function with_shots(rec, fired)
+  if fired ~= nil and #fired > 0 then
+    rec.overwatch = fired
+    for i, s in ipairs(fired) do
+      table.insert(rec.lines, i, "overwatch: " .. tostring(s))
+    end
+  end
+  return rec
+end
+
 -- The enemy side holding pieces (units, towns, cities) on hex h, or nil.
 local function holder(h, side)
   for _, u in ipairs(viktory.units_at(h)) do
@@ -94,7 +106,10 @@ function battle.bombard(a)
   turn.enter_phase("bombard", 2)
   local rec = record("bombard", a.target, side)
   if path and #path > 0 then
-    if not turn.step(u, path) then
+    viktory.take_shots()
+    local arrived = turn.step(u, path)
+    with_shots(rec, viktory.take_shots())
+    if not arrived then
       note(rec, u.id .. " was stopped on its way and makes no bombard attack")
       rec.fired = false
       return rec
@@ -134,7 +149,8 @@ end
 -- approach path (paths[id], optional) to a hex beside the target: it is
 -- then placed along the hexside it attacks across. The approach and the
 -- move-in together must fit the unit's move. Returns the attackers still
--- standing (an approach can end under overwatch).
+-- standing (an approach can end under overwatch), then the overwatch shots
+-- the approaches triggered, if any.
 --   battle.declare{target=hex, attackers={ids or units}, paths={id=path}}
 local function declare(a, level)
   local target = a.target
@@ -171,6 +187,7 @@ local function declare(a, level)
   turn.enter_phase("battle", level)
   local key = viktory.hex_key(target)
   local standing = {}
+  viktory.take_shots()
   for _, e in ipairs(list) do
     if #e.path == 0 or turn.step(e.unit, e.path) then
       e.unit.attacking = key
@@ -182,7 +199,7 @@ local function declare(a, level)
   else
     world:note(side .. "'s attack on " .. tostring(target) .. ": no attacker reached its hexside")
   end
-  return standing
+  return viktory.moved(standing)
 end
 
 function battle.declare(a)
@@ -192,7 +209,11 @@ end
 -- [Base][OW-wait] One declared attacker moves from its hexside into the
 -- target hex (world:move: each move-in may trigger overwatch). Moving in
 -- is a move: not after the unit's bombard attack, nor after the reserve
--- placement phase. Returns true if it got in.
+-- placement phase. The attackers that move in for one attack move in
+-- together: each is marked `moving_in` with the attack (this turn, this
+-- hex) until the battle is resolved, and an overwatch shot at any of them
+-- may hit any (overwatch.targets). Returns true if it got in, then the
+-- overwatch shots its move triggered, if any.
 function battle.move_in(u)
   u = viktory.unit(u, 2)
   local target = viktory.parse_hex(u.attacking)
@@ -207,7 +228,9 @@ function battle.move_in(u)
   end
   turn.enter_phase("battle", 2)
   u.attacking = nil
-  return turn.step(u, { target })
+  u.moving_in = viktory.turn_key() .. "@" .. viktory.hex_key(target)
+  viktory.take_shots()
+  return viktory.moved(turn.step(u, { target }))
 end
 
 -- [Ours] Extra dice the defender rolls each round on hex h: its own town
@@ -263,7 +286,7 @@ function battle.resolve(target)
   local att = viktory.units_at(target, { side = side, military = true })
   local def = enemy and viktory.units_at(target, { side = enemy, military = true }) or {}
   for _, u in ipairs(viktory.units_at(target, { side = side })) do
-    u.attacking = nil
+    u.attacking, u.moving_in = nil, nil
   end
   rec.rounds = 0
   if #att > 0 and #def > 0 and params.battle.prebattle_units == "artillery" then
@@ -327,14 +350,25 @@ end
 
 -- [Base] Declares, moves in every attacker in the order given, resolves.
 --   battle.attack{target=hex, attackers={...}, paths={id=path}}
+-- The record's `overwatch` lists the shots the approaches and move-ins
+-- triggered (it prints them first).
 function battle.attack(a)
-  local standing = declare(a, 3)
-  for _, u in ipairs(standing) do
-    if u.alive then
-      battle.move_in(u)
+  local fired = {}
+  local function keep(list)
+    for _, s in ipairs(list or {}) do
+      table.insert(fired, s)
     end
   end
-  return battle.resolve(a.target)
+  local standing, shots = declare(a, 3)
+  keep(shots)
+  for _, u in ipairs(standing) do
+    if u.alive then
+      local _, more = battle.move_in(u)
+      keep(more)
+    end
+  end
+  local rec = battle.resolve(a.target)
+  return with_shots(rec, fired)
 end
 
 return battle

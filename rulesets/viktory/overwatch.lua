@@ -40,22 +40,33 @@ end
 -- artillery `art`: dice_near in the artillery's own hex or in an adjacent
 -- hex holding any piece of the artillery's side (a unit, town or city;
 -- the artillery itself does not count for a hex it is not in), else dice_open.
--- Also returns why, for prompts.
+-- Also returns why: "own hex", "friendly town", "friendly city", "friendly
+-- unit" or "no friendly piece" (the decision's request field `near`).
 function overwatch.dice_for(art, h)
   if h == art.hex then
-    return params.overwatch.dice_near, "into its own hex"
+    return params.overwatch.dice_near, "own hex"
   end
   local friends = viktory.units_at(h, { side = art.side })
   if #friends > 0 then
-    local what = "a friendly unit"
+    local what = "friendly unit"
     for _, f in ipairs(friends) do
       if f.type == "town" or f.type == "city" then
-        what = "a friendly " .. f.type
+        what = "friendly " .. f.type
       end
     end
-    return params.overwatch.dice_near, "next to it, into a hex with " .. what
+    return params.overwatch.dice_near, what
   end
-  return params.overwatch.dice_open, "next to it, into a hex with no friendly piece"
+  return params.overwatch.dice_open, "no friendly piece"
+end
+
+-- How a prompt says where the mover went, from dice_for's `why`.
+local function where(why)
+  if why == "own hex" then
+    return "into its own hex"
+  elseif why == "no friendly piece" then
+    return "next to it, into a hex with no friendly piece"
+  end
+  return "next to it, into a hex with a " .. why
 end
 
 -- [OW] The artillery of `side` that could answer a move into h: on the map,
@@ -71,16 +82,31 @@ local function ready_artillery(side, h)
   return out
 end
 
--- [OW][OW-trigger] Who may be hit: the mover alone when it is loading onto a
--- frigate or with overwatch.targets = "mover"; else every unit of the
--- mover's side on the entered hex (the firer picks among them).
-local function targets_of(mover, h)
-  if mover.loading ~= nil or params.overwatch.targets == "mover" then
+-- [OW][OW-trigger][OW-wait] Who a shot at `mover`, which entered h, may
+-- hit (the firer picks among them). The document: a Bombard Attack "at a
+-- unit that moves into an adjacent or same hex", "against the unit
+-- loading, not the frigate", and a decision made at once on each
+-- opportunity. So by default (overwatch.targets = "movers") the targets are
+-- the units making the triggering move: the mover, and when it is moving in
+-- for a battle attack (battle.move_in), every unit of its side that has
+-- moved in for that same attack this turn (they move in together, as in the
+-- document's example, where A picks B's artillery among the attackers).
+-- Never a unit that stood there before or moved there on its own, nor one
+-- still on its hexside. A unit loading onto a frigate is always the only
+-- target. Variants: "mover" (only the unit that moved) and "hex" (any of
+-- the mover's military units on the entered hex).
+function overwatch.targets(mover, h)
+  local rule = params.overwatch.targets
+  if mover.loading ~= nil or rule == "mover" then
+    return { mover }
+  end
+  local attack = mover.moving_in
+  if rule == "movers" and attack == nil then
     return { mover }
   end
   local out = {}
   for _, u in ipairs(viktory.units_at(h, { side = mover.side, military = true })) do
-    if u.loading == nil then
+    if u.loading == nil and (rule == "hex" or u.moving_in == attack) then
       table.insert(out, u)
     end
   end
@@ -93,22 +119,34 @@ end
 
 -- [OW][OW-dice][OW-wait] One artillery's answer to one trigger: the owner
 -- decides at once (decision id `overwatch`, options "now" / "wait"; the
--- request also carries artillery, mover, mover_type, carrying, dice, p_hit
--- and hex for policies). "now" fires: the dice are rolled, every hit is a
--- Tactical Victory, and the overwatch is spent for this enemy turn.
--- "wait" leaves it ready for a later trigger. Returns true if it fired.
+-- prompt names the units the shot may hit; the request also carries
+-- artillery, mover, mover_type, mover_side, carrying, loading, dice, near
+-- (dice_for's why), p_hit, hex and targets (their ids) for policies and
+-- the log). "now" fires: the dice are
+-- rolled, every hit is a Tactical Victory on one of the targets
+-- (overwatch.targets), and the overwatch is spent for this enemy turn; the
+-- shot is kept for the move to report (viktory.record_shot). "wait" leaves
+-- it ready for a later trigger. Returns true if it fired.
 function overwatch.offer(art, mover, h)
   local n, why = overwatch.dice_for(art, h)
   local cargo = viktory.cargo(mover)
-  local what = mover.side .. "'s " .. mover.id .. " (" .. mover.type
-    .. (#cargo > 0 and (" carrying " .. #cargo) or "") .. (mover.loading and (", boarding " .. mover.loading) or "") .. ")"
   local p = viktory.p_hit(n)
+  local targets = overwatch.targets(mover, h)
+  local ids = {}
+  for i, u in ipairs(targets) do
+    ids[i] = u.id
+  end
   local choice = decide{
     id = "overwatch",
     side = art.side,
-    prompt = "overwatch now or wait? " .. art.id .. " at " .. tostring(art.hex) .. " can fire " .. n
-      .. (n == 1 and " die" or " dice") .. " at " .. what .. " moving " .. why .. " " .. tostring(h)
-      .. "; P(at least one hit) " .. percent(p) .. ", every hit a Tactical Victory",
+    prompt = function()
+      local what = mover.side .. "'s " .. mover.id .. " (" .. mover.type
+        .. (#cargo > 0 and (" carrying " .. #cargo) or "") .. (mover.loading and (", boarding " .. mover.loading) or "") .. ")"
+      return "overwatch now or wait? " .. art.id .. " at " .. tostring(art.hex) .. " can fire " .. n
+        .. (n == 1 and " die" or " dice") .. " at " .. what .. " moving " .. where(why) .. " " .. tostring(h)
+        .. "; P(at least one hit) " .. percent(p) .. ", every hit a Tactical Victory on "
+        .. (#ids == 1 and ids[1] or ("one of " .. table.concat(ids, ", ")))
+    end,
     options = { "now", "wait" },
     default = "now",
     artillery = art.id,
@@ -118,25 +156,23 @@ function overwatch.offer(art, mover, h)
     carrying = #cargo,
     loading = mover.loading ~= nil,
     dice = n,
+    near = why,
     p_hit = p,
     hex = h,
+    targets = ids,
   }
   if choice ~= "now" then
     world:note(art.id .. " holds its overwatch (" .. mover.id .. " entered " .. tostring(h) .. ")")
     return false
   end
   art.overwatch_spent = viktory.turn_key()
-  local hits = viktory.roll(n, "overwatch by " .. art.id .. " at " .. mover.id)
+  local hits, _, roll = viktory.roll(n, "overwatch by " .. art.id .. " at " .. mover.id)
   local lost = viktory.take_losses{
-    units = targets_of(mover, h), hits = hits, selective = hits,
+    units = targets, hits = hits, selective = hits,
     firer = art.side, owner = mover.side, reason = "overwatch by " .. art.id,
   }
-  local names = {}
-  for _, u in ipairs(lost) do
-    table.insert(names, u.id)
-  end
-  world:note(art.id .. " overwatch at " .. mover.id .. " in " .. tostring(h) .. ": " .. n .. " dice, " .. hits
-    .. " hits" .. (#names > 0 and (", lost " .. table.concat(names, " ")) or ""))
+  local shot = viktory.record_shot(art, mover, h, n, roll, hits, lost)
+  world:note(tostring(shot))
   emit("overwatch_fired", art, mover, h, hits)
   return true
 end

@@ -183,20 +183,24 @@ end
 -- `enters`, and overwatch can react. A frigate carries its cargo along
 -- (cargo is off the map; it moves with the frigate and triggers nothing of
 -- its own). A declared attacker that moves this way leaves its attack (it
--- is no longer on the hexside it was declared on). Returns true if the unit
--- arrived, false if it was destroyed or stopped on the way.
+-- is no longer on the hexside it was declared on, or moves on from the hex
+-- it moved into). Returns true if the unit arrived, false if it was
+-- destroyed or stopped on the way, and then the overwatch shots the move
+-- triggered (viktory.take_shots), if any.
 function turn.move(u, path)
   u = viktory.unit(u, 2)
   path = as_path(path)
   turn.check_move(u, path, 0, 2)
   turn.enter_phase("move", 2)
   spend_moves(u, #path)
-  u.attacking = nil
-  return world:move(u, path)
+  u.attacking, u.moving_in = nil, nil
+  viktory.take_shots()
+  return viktory.moved(world:move(u, path))
 end
 
 -- Used by battle.lua: an approach or move-in step of an attack (its phase
--- is set by the caller), spending moves and emitting events.
+-- is set by the caller), spending moves and emitting events. The caller
+-- reports the shots (viktory.moved).
 function turn.step(u, path)
   spend_moves(u, #path)
   return world:move(u, path)
@@ -216,7 +220,8 @@ end
 -- triggers overwatch against the loading unit (its `loading` property
 -- tells overwatch; the frigate is not a target). Once aboard, the unit is
 -- off the map with `aboard = <frigate id>` and the frigate lists it in
--- `cargo`. Returns true if the unit got aboard.
+-- `cargo`. Returns true if the unit got aboard, then the overwatch shots
+-- its loading triggered, if any.
 function turn.load(u, frigate)
   u = viktory.unit(u, 2)
   frigate = viktory.unit(frigate, 2)
@@ -248,22 +253,24 @@ function turn.load(u, frigate)
   turn.enter_phase("move", 2)
   spend_moves(u, 1)
   u.loading = frigate.id
+  viktory.take_shots()
   local arrived = world:move(u, frigate.hex)
   if not arrived then
-    return false
+    return viktory.moved(false)
   end
   u.loading = nil
   world:place(u, nil)
   u.aboard = frigate.id
   table.insert(cargo, u.id)
   set_cargo(frigate, cargo)
-  return true
+  return viktory.moved(true)
 end
 
 -- [Base][OW-trigger] Unloads a carried unit onto an adjacent land hex
 -- without enemy pieces: the unit is set on the frigate's hex and steps
 -- ashore through world:move (so landing next to enemy artillery triggers
--- overwatch). Returns true if it landed.
+-- overwatch). Returns true if it landed, then the overwatch shots its
+-- landing triggered, if any.
 function turn.unload(u, to)
   u = viktory.unit(u, 2)
   local f = u.aboard and world:unit(u.aboard)
@@ -293,7 +300,8 @@ function turn.unload(u, to)
   u.aboard = nil
   world:place(u, f.hex)
   spend_moves(u, 1)
-  return world:move(u, to)
+  viktory.take_shots()
+  return viktory.moved(world:move(u, to))
 end
 
 ------------------------------------------------------------------------------

@@ -214,6 +214,69 @@ local function by_value(ascending)
   end
 end
 
+------------------------------------------------------------------------------
+-- Overwatch shots a move triggered
+------------------------------------------------------------------------------
+
+-- A shot prints as one line: who fired at whom, the dice rolled, the hits
+-- and the units lost.
+local Shot = {}
+Shot.__tostring = function(s)
+  return s.artillery .. " overwatch at " .. s.mover .. " in " .. tostring(s.hex) .. ": " .. s.dice
+    .. (s.dice == 1 and " die [" or " dice [") .. table.concat(s.faces, " ") .. "], " .. s.hits
+    .. (s.hits == 1 and " hit" or " hits") .. (#s.lost > 0 and (", lost " .. table.concat(s.lost, " ")) or "")
+end
+
+-- The shots fired since the last take_shots (a move's reactions add them).
+local Shots = {}
+Shots.__tostring = function(list)
+  local lines = {}
+  for i, s in ipairs(list) do
+    lines[i] = tostring(s)
+  end
+  return table.concat(lines, "\n")
+end
+local shots = nil
+
+-- [OW] Records one overwatch shot (overwatch.offer): the artillery, the
+-- mover, the hex entered, the dice, the roll (nil for none), hits and the
+-- units lost. Returns the shot: { artillery, mover, hex, dice, faces, hits,
+-- lost } (ids), printing as one line.
+function viktory.record_shot(art, mover, h, n, roll, hits, lost)
+  local faces, names = {}, {}
+  for i, f in ipairs(roll and roll.faces or {}) do
+    faces[i] = f
+  end
+  for i, u in ipairs(lost) do
+    names[i] = u.id
+  end
+  local shot = setmetatable({ artillery = art.id, mover = mover.id, hex = h, dice = n, faces = faces, hits = hits,
+    lost = names }, Shot)
+  shots = shots or setmetatable({}, Shots)
+  table.insert(shots, shot)
+  return shot
+end
+
+-- The overwatch shots recorded since the last call (a list that prints one
+-- shot a line), or nil when there were none. The moves (turn.move,
+-- battle.move_in, ...) call it before and after moving, and return what it
+-- gives after as their second value, so a move typed at the prompt shows
+-- the shots it triggered with their rolls.
+function viktory.take_shots()
+  local list = shots
+  shots = nil
+  return list
+end
+
+-- What a move returns: `arrived`, then the shots it triggered, if any.
+function viktory.moved(arrived)
+  local list = viktory.take_shots()
+  if list ~= nil then
+    return arrived, list
+  end
+  return arrived
+end
+
 -- [Base][ArtDice] Applies hits to candidate units. Selective (Tactical
 -- Victory) hits are placed first and the firer picks each casualty; the
 -- owner picks for the others. A choice between one unit is no choice and is

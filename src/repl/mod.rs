@@ -535,11 +535,40 @@ impl Session {
     }
 }
 
+/// What to try on an empty battlefield with a ruleset loaded (the ruleset's
+/// own calls need its units): open a scenario of that ruleset, or list them.
+fn empty_map_hint(rs: &Ruleset) -> String {
+    let root = crate::ruleset::project_root().join("scripts");
+    let of_ruleset = |file: &String| {
+        let Ok(text) = std::fs::read_to_string(root.join(file)) else { return false };
+        text.lines().any(|l| {
+            l.strip_prefix("ruleset:").is_some_and(|v| {
+                let v = v.split('#').next().unwrap_or("").trim().trim_matches(['"', '\'']);
+                v == rs.name || v.trim_end_matches('/').ends_with(&format!("/{}", rs.name))
+            })
+        })
+    };
+    match helper::scenario_files().into_iter().find(of_ruleset) {
+        Some(f) => format!(
+            ":load {}   (the map is empty: this opens a scenario of ruleset {}; :load alone lists them all)",
+            f.strip_suffix(".yaml").unwrap_or(&f),
+            rs.name
+        ),
+        None => ":load   (the map is empty: this lists the scenarios to open; or place units with world:add_unit{...})"
+            .to_string(),
+    }
+}
+
 /// An example call for the banner, from what the ruleset exposes: a module's
 /// `example` string field, else the first line under an `-- At a prompt:`
-/// comment in a module's file, else a roll of one of the ruleset's dice.
+/// comment in a module's file, else a roll of one of the ruleset's dice. On
+/// an empty battlefield (a ruleset opened without a scenario), how to open
+/// one of its scenarios instead.
 fn example_call(host: &Host, rs: Option<&Ruleset>, world: &World) -> Option<String> {
     let rs = rs?;
+    if world.units.is_empty() {
+        return Some(empty_map_hint(rs));
+    }
     for m in &rs.modules {
         if let Some(Value::Table(t)) = complete::global(&host.lua, m) {
             if let Ok(Value::String(s)) = t.raw_get::<Value>("example") {

@@ -358,3 +358,16 @@ fn pools_state_commands_one_error_style_and_disabled_globals() {
     let e = t.fails("os.execute('ls')");
     assert!(e.contains("`os.execute` is disabled in the sandbox"), "{e}");
 }
+
+/// A ruleset opened without a scenario has no units for its own example
+/// calls: the banner says which scenario of it to `:load` instead.
+#[test]
+fn an_empty_map_suggests_loading_the_rulesets_scenario() {
+    let rs = crate::ruleset::Ruleset::load("viktory").unwrap();
+    let hint = super::empty_map_hint(&rs);
+    assert!(hint.starts_with(":load viktory/mountain_pass   (the map is empty"), "{hint}");
+    assert!(crate::repl::resolve_scenario("viktory/mountain_pass").is_some(), "the suggested name loads");
+    let mut none = rs.clone();
+    none.name = "no_such_ruleset".into();
+    assert!(super::empty_map_hint(&none).starts_with(":load   (the map is empty: this lists the scenarios"));
+}

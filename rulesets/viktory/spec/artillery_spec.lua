@@ -19,7 +19,8 @@ describe("bombard attacks [ArtDice][Base]", function()
     expect(rec.lost):to_equal({ "a_inf2" })
     local d = decisions()[1]
     expect(d.side):to_be("B")
-    expect(d.prompt):to_contain("Tactical Victory")
+    expect(d.id):to_be("viktory.casualty")
+    expect(d.request.chooser):to_be("firer")
   end)
 
   it("is made only from an adjacent hex", function()

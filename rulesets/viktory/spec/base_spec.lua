@@ -32,7 +32,7 @@ describe("dice [Base]", function()
     local rec = battle.resolve(TOWN)
     local d = decisions()
     expect(d[1].side):to_be("B")
-    expect(d[1].prompt):to_contain("Tactical Victory")
+    expect(d[1].request.chooser):to_be("firer")
     expect(#d):to_be(1) -- the second hit has one unit left to take it: no choice
     expect(rec.winner):to_be("B")
   end)

@@ -198,3 +198,30 @@ describe("rounds and capture [Base][Ours]", function()
     expect(decisions()[2].side):to_be("A")
   end)
 end)
+
+-- A battle on real dice: how many casualty choices come up is not known in
+-- advance, so policies answer them (as in `sim`), and the spec checks what
+-- holds whatever the dice: the battle runs until one side has no unit left
+-- in the hex, and the hex (with the town) goes to the side left standing.
+describe("a battle on real dice, its decisions answered by policies [Base]", function()
+  it("ends with one side gone, whatever the dice, for several seeds", function()
+    for seed = 1, 6 do
+      scenario("viktory/mountain_pass.yaml", { seed = seed })
+      policy("overwatch", function() return "wait" end)
+      policy("viktory.casualty", function(options) return options[#options] end)
+      world:place("a_art", hex(6, 6)) -- out of the way
+      local rec = battle.attack{ target = TOWN, attackers = { "b_inf1", "b_inf2", "b_art" },
+        paths = { b_inf1 = { hex(6, 2) }, b_inf2 = { hex(5, 4) }, b_art = { hex(6, 3) } } }
+      local b = viktory.units_at(TOWN, { side = "B", military = true })
+      local a = viktory.units_at(TOWN, { side = "A", military = true })
+      expect(#a == 0 or #b == 0):to_be(true)
+      expect(rec.winner):to_be(#b > 0 and "B" or "A")
+      expect(viktory.settlement(TOWN, rec.winner) ~= nil):to_be(true)
+      for _, e in ipairs(world:events()) do
+        if e.event == "decision" then
+          expect(e.by):to_be("policy")
+        end
+      end
+    end
+  end)
+end)

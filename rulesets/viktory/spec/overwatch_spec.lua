@@ -33,11 +33,19 @@ describe("overwatch dice [OW-dice]", function()
     battle.move_in("b_inf1")
     expect(overwatch_rolls()):to_equal({ 2 })
     local d = decisions()[1]
+    expect(d.id):to_be("overwatch")
     expect(d.side):to_be("A")
-    expect(d.prompt):to_contain("overwatch now or wait?")
-    expect(d.prompt):to_contain("2 dice at B's b_inf1 (infantry)")
-    expect(d.prompt):to_contain("a friendly town")
-    expect(d.prompt):to_contain("P(at least one hit) 75%")
+    expect(d.options):to_equal({ "now", "wait" })
+    expect(d.default):to_be("now")
+    expect(d.request.artillery):to_be("a_art")
+    expect(d.request.mover):to_be("b_inf1")
+    expect(d.request.mover_type):to_be("infantry")
+    expect(d.request.dice):to_be(2)
+    expect(d.request.near):to_be("friendly town")
+    expect(d.request.p_hit):to_be(0.75)
+    expect(d.request.hex):to_be(TOWN)
+    expect(d.request.targets):to_equal({ "b_inf1" })
+    expect(d.prompt):to_be("overwatch now or wait? a_art at (4,3) can fire 2 dice at B's b_inf1 (infantry) moving next to it, into a hex with a friendly town (5,3); P(at least one hit) 75%, every hit a Tactical Victory on b_inf1")
     expect(world:unit("b_inf1").alive):to_be(true) -- 4 and 5 miss
     expect(overwatch.spent(art())):to_be(true)
   end)
@@ -50,7 +58,8 @@ describe("overwatch dice [OW-dice]", function()
     answers{ "now" }
     expect(battle.move_in("b_inf2")):to_be(false) -- the 3 hits
     expect(overwatch_rolls()):to_equal({ 2 })
-    expect(decisions()[1].prompt):to_contain("a friendly unit")
+    expect(decisions()[1].request.near):to_be("friendly unit")
+    expect(decisions()[1].request.dice):to_be(2)
   end)
 
   it("rolls two dice when the enemy enters an adjacent hex holding a friendly city", function()
@@ -61,7 +70,7 @@ describe("overwatch dice [OW-dice]", function()
     answers{ "now" }
     battle.move_in("b_inf2")
     expect(overwatch_rolls()):to_equal({ 2 })
-    expect(decisions()[1].prompt):to_contain("a friendly city")
+    expect(decisions()[1].request.near):to_be("friendly city")
   end)
 
   it("rolls two dice when the enemy enters the artillery's own hex", function()
@@ -74,7 +83,9 @@ describe("overwatch dice [OW-dice]", function()
     battle.move_in("b_inf1") -- waits
     battle.move_in("b_inf2") -- fires
     expect(overwatch_rolls()):to_equal({ 2 })
-    expect(decisions()[2].prompt):to_contain("into its own hex")
+    expect(decisions()[2].request.near):to_be("own hex")
+    expect(decisions()[2].request.dice):to_be(2)
+    expect(decisions()[2].prompt):to_contain("moving into its own hex (4,3)")
   end)
 
   it("rolls one die when the enemy enters an adjacent hex with no friendly piece", function()
@@ -83,8 +94,10 @@ describe("overwatch dice [OW-dice]", function()
     answers{ "now" }
     expect(turn.move("b_inf1", hex(5, 2))):to_be(false)
     expect(overwatch_rolls()):to_equal({ 1 })
-    expect(decisions()[1].prompt):to_contain("1 die")
-    expect(decisions()[1].prompt):to_contain("P(at least one hit) 50%")
+    expect(decisions()[1].request.dice):to_be(1)
+    expect(decisions()[1].request.near):to_be("no friendly piece")
+    expect(decisions()[1].request.p_hit):to_be(0.5)
+    expect(decisions()[1].prompt):to_contain("can fire 1 die at")
   end)
 
   it("makes every overwatch hit a Tactical Victory: the artillery's owner picks, even on a 3", function()
@@ -99,7 +112,8 @@ describe("overwatch dice [OW-dice]", function()
     battle.move_in("b_inf2")
     local d = decisions()[4]
     expect(d.side):to_be("A")
-    expect(d.prompt):to_contain("Tactical Victory")
+    expect(d.id):to_be("viktory.casualty")
+    expect(d.request.chooser):to_be("firer")
     expect(world:unit("b_art").alive):to_be(false)
     expect(world:unit("b_inf2").alive):to_be(true)
   end)
@@ -164,8 +178,8 @@ describe("waiting [OW-wait]", function()
     expect(overwatch_rolls()):to_equal({ 2 })
     expect(world:unit("b_inf1").alive):to_be(false)
     local d = decisions()
-    expect(d[1].prompt):to_contain("1 die")
-    expect(d[2].prompt):to_contain("2 dice")
+    expect(d[1].request.dice):to_be(1)
+    expect(d[2].request.dice):to_be(2)
     -- the battle comes after: b_inf3 alone against two infantry and the town
     local rec = battle.resolve(TOWN)
     expect(rec.winner):to_be("A")
@@ -250,3 +264,109 @@ describe("waiting [OW-wait]", function()
     expect(reasons):to_equal({ "overwatch by a_art at b_inf1", "battle round 1 B", "battle round 1 A" })
   end)
 end)
+
+-- "one Bombard Attack ... at a unit that moves into an adjacent or same
+-- hex"; "a decision must immediately be made about taking the first
+-- available opportunity or waiting"; the example picks B's artillery among
+-- the attackers moving in. The targets are the units making the
+-- triggering move (overwatch.targets = "movers", the default).
+describe("who a shot may hit [OW][OW-trigger][OW-wait]", function()
+  it("the attackers moving in for one attack count together: waiting on two, A may hit any of the three", function()
+    world:place("b_inf1", hex(6, 2))
+    world:place("b_art", hex(6, 3))
+    world:place("b_inf2", hex(5, 4))
+    battle.declare{ target = TOWN, attackers = { "b_inf1", "b_inf2", "b_art" } }
+    dice.force("d6", { 3, 6 })
+    answers{ "wait", "wait", "now", "b_inf1" }
+    battle.move_in("b_inf1")
+    battle.move_in("b_inf2")
+    battle.move_in("b_art")
+    local d = decisions()
+    expect(d[1].request.targets):to_equal({ "b_inf1" })
+    expect(d[2].request.targets):to_equal({ "b_inf1", "b_inf2" })
+    expect(d[3].request.targets):to_equal({ "b_art", "b_inf1", "b_inf2" })
+    expect(d[3].prompt):to_contain("every hit a Tactical Victory on one of b_art, b_inf1, b_inf2")
+    expect(d[4].options):to_equal({ "b_art", "b_inf1", "b_inf2" })
+    expect(world:unit("b_inf1").alive):to_be(false)
+  end)
+
+  it("an attacker still on its hexside is no target when an earlier one moves in", function()
+    world:place("b_inf1", hex(6, 2))
+    world:place("b_art", hex(6, 3))
+    battle.declare{ target = TOWN, attackers = { "b_inf1", "b_art" } }
+    dice.force("d6", { 1, 1 })
+    answers{ "now" } -- two hits, one unit to take them: no casualty question
+    expect(battle.move_in("b_inf1")):to_be(false)
+    expect(decisions()[1].request.targets):to_equal({ "b_inf1" })
+    expect(world:unit("b_art").alive):to_be(true)
+    expect(#decisions()):to_be(1)
+  end)
+
+  it("a unit that moved there on its own, which A let pass, is no target of a later mover's shot", function()
+    world:place("b_inf1", hex(6, 2))
+    world:place("b_inf3", hex(6, 1))
+    answers{ "wait" }
+    expect(turn.move("b_inf1", hex(5, 2))):to_be(true) -- one die offered; A waits
+    dice.force("d6", { 1 })
+    answers{ "now" }
+    expect(turn.move("b_inf3", hex(5, 2))):to_be(false) -- the hit can only fall on b_inf3
+    expect(decisions()[2].request.targets):to_equal({ "b_inf3" })
+    expect(#decisions()):to_be(2)
+    expect(world:unit("b_inf1").alive):to_be(true)
+  end)
+
+  it("units of an attack that was resolved move in no longer: a later move into the hex is alone", function()
+    world:place("b_inf1", hex(6, 6)) -- beside A's lone cavalry at (6,7), far from the mountain
+    dice.force("d6", { 1, 6 }) -- round 1: b_inf1 hits, a_cav misses
+    local rec = battle.attack{ target = hex(6, 7), attackers = { "b_inf1" } }
+    expect(rec.winner):to_be("B")
+    expect(world:unit("b_inf1").moving_in):to_be_nil()
+    expect(world:unit("b_inf1").attacking):to_be_nil()
+  end)
+end)
+
+describe("a move reports its overwatch shots with their rolls [OW]", function()
+  it("turn.move returns whether the unit arrived, then the shots, each a line with its dice", function()
+    world:place("b_inf1", hex(6, 2))
+    dice.force("d6", { 1 })
+    answers{ "now" }
+    local arrived, shots = turn.move("b_inf1", hex(5, 2))
+    expect(arrived):to_be(false)
+    expect(#shots):to_be(1)
+    expect(shots[1].faces):to_equal({ 1 })
+    expect(shots[1].hits):to_be(1)
+    expect(shots[1].lost):to_equal({ "b_inf1" })
+    expect(tostring(shots)):to_be("a_art overwatch at b_inf1 in (5,2): 1 die [1], 1 hit, lost b_inf1")
+    expect(world:log(1)[1]):to_be("a_art overwatch at b_inf1 in (5,2): 1 die [1], 1 hit, lost b_inf1")
+  end)
+
+  it("a move that triggers no shot returns only whether it arrived", function()
+    world:place("b_inf1", hex(6, 2))
+    answers{ "wait" }
+    expect(select("#", turn.move("b_inf1", hex(5, 2)))):to_be(1)
+  end)
+
+  it("battle.move_in, the attack's record and the bombard's record show the shots too", function()
+    world:place("b_inf1", hex(6, 2))
+    battle.declare{ target = TOWN, attackers = { "b_inf1" } }
+    dice.force("d6", { 5, 4 })
+    answers{ "now" }
+    local arrived, shots = battle.move_in("b_inf1")
+    expect(arrived):to_be(true)
+    expect(tostring(shots)):to_be("a_art overwatch at b_inf1 in (5,3): 2 dice [4 5], 0 hits") -- faces in order
+    turn.finish() -- C attacks the town with its infantry; A fires at it as it moves in
+    dice.force("d6", { 6, 6, 6, 6, 6 })
+    answers{ "now" }
+    local rec = battle.attack{ target = TOWN, attackers = { "c_inf1" }, paths = { c_inf1 = { hex(5, 4) } } }
+    expect(#rec.overwatch):to_be(1)
+    expect(rec.lines[1]):to_be("overwatch: a_art overwatch at c_inf1 in (5,3): 2 dice [6 6], 0 hits")
+    turn.finish() -- A
+    turn.finish() -- B, round 2: its artillery bombards after a move next to the mountain
+    dice.force("d6", { 6, 6, 6 })
+    answers{ "now" }
+    world:place("b_art", hex(6, 2))
+    rec = battle.bombard{ unit = "b_art", path = { hex(5, 2) }, target = TOWN }
+    expect(rec.lines[1]):to_be("overwatch: a_art overwatch at b_art in (5,2): 1 die [6], 0 hits")
+  end)
+end)
+

@@ -30,7 +30,8 @@ describe("moving out [OW-trigger]", function()
     answers{ "wait" }
     turn.move("b_inf1", hex(4, 2)) -- into B's own town, still next to the mountain
     expect(#decisions()):to_be(1)
-    expect(decisions()[1].prompt):to_contain("1 die") -- B's town is no friendly piece of A's
+    expect(decisions()[1].request.dice):to_be(1) -- B's town is no friendly piece of A's
+    expect(decisions()[1].request.near):to_be("no friendly piece")
   end)
 end)
 
@@ -92,6 +93,9 @@ describe("frigates [OW-trigger]", function()
     answers{ "now" }
     expect(turn.load("c_inf1", "c_frig")):to_be(false)
     local d = decisions()[1]
+    expect(d.request.mover):to_be("c_inf1")
+    expect(d.request.loading):to_be(true)
+    expect(d.request.targets):to_equal({ "c_inf1" })
     expect(d.prompt):to_contain("c_inf1 (infantry, boarding c_frig)")
     expect(world:unit("c_inf1").alive):to_be(false)
     expect(world:unit("c_frig").alive):to_be(true)
@@ -109,7 +113,9 @@ describe("frigates [OW-trigger]", function()
     expect(world:unit("c_frig").cargo):to_be("c_inf2,c_inf3,c_inf1")
     expect(world:unit("c_inf1").aboard):to_be("c_frig")
     expect(turn.move("c_frig", hex(3, 3))):to_be(false) -- adjacent to adjacent: a trigger
-    expect(decisions()[2].prompt):to_contain("c_frig (frigate carrying 3)")
+    expect(decisions()[2].request.mover_type):to_be("frigate")
+    expect(decisions()[2].request.carrying):to_be(3)
+    expect(decisions()[2].request.targets):to_equal({ "c_frig" })
     for _, id in ipairs({ "c_frig", "c_inf1", "c_inf2", "c_inf3" }) do
       expect(world:unit(id).strength):to_be(0)
     end
@@ -124,10 +130,11 @@ describe("frigates [OW-trigger]", function()
     answers{ "wait" }
     expect(turn.unload("c_inf2", hex(4, 4))):to_be(true) -- lands next to the mountain
     expect(#decisions()):to_be(1)
-    expect(decisions()[1].prompt):to_be("overwatch now or wait? a_art at (4,3) can fire 1 die at C's c_inf2 (infantry) moving next to it, into a hex with no friendly piece (4,4); P(at least one hit) 50%, every hit a Tactical Victory")
+    expect(decisions()[1].prompt):to_be("overwatch now or wait? a_art at (4,3) can fire 1 die at C's c_inf2 (infantry) moving next to it, into a hex with no friendly piece (4,4); P(at least one hit) 50%, every hit a Tactical Victory on c_inf2")
     expect(world:unit("c_frig").cargo):to_be("c_inf3")
     answers{ "wait" }
     turn.move("c_frig", hex(3, 3)) -- from one adjacent hex to another, carrying one
+    expect(decisions()[2].request.carrying):to_be(1)
     expect(decisions()[2].prompt):to_contain("C's c_frig (frigate carrying 1) moving")
   end)
 end)

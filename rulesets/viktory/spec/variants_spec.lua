@@ -20,6 +20,21 @@ describe("overwatch.targets = mover (variant overwatch_mover_only)", function()
   end)
 end)
 
+describe("overwatch.targets = hex (variant overwatch_whole_hex)", function()
+  it("lets overwatch hits fall on any of the mover's units in the entered hex, those there before too", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "overwatch_whole_hex" })
+    world:place("b_inf1", hex(6, 2))
+    world:place("b_inf3", hex(6, 1))
+    answers{ "wait" }
+    turn.move("b_inf1", hex(5, 2))
+    dice.force("d6", { 1 })
+    answers{ "now", "b_inf1" }
+    turn.move("b_inf3", hex(5, 2))
+    expect(world:unit("b_inf1").alive):to_be(false)
+    expect(world:unit("b_inf3").alive):to_be(true)
+  end)
+end)
+
 describe("the base game (variant base_game)", function()
   it("has artillery bombard with one die, and a 2 lets the owner pick", function()
     scenario("viktory/mountain_pass.yaml", { variant = "base_game" })
