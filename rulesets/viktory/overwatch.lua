@@ -69,16 +69,31 @@ local function where(why)
   return "next to it, into a hex with a " .. why
 end
 
--- [OW] The artillery of `side` that could answer a move into h: on the map,
--- in or next to h, its overwatch not spent this turn; in id order.
-local function ready_artillery(side, h)
-  local out = {}
-  for _, u in ipairs(world:units{ side = side, type = "artillery" }) do
-    if u.hex:distance(h) <= 1 and not overwatch.spent(u) then
-      table.insert(out, u)
+local function by_id(a, b)
+  return a.id < b.id
+end
+
+-- [OW] The artillery of other sides than `mover_side` that could answer a
+-- move into h: on the map, in or next to h, its overwatch not spent this
+-- turn. Returns a table side -> its artillery in id order, or nil when
+-- there is none (most steps of most moves).
+local function ready_artillery(mover_side, h)
+  local out = nil
+  for _, u in ipairs(world:units{ type = "artillery" }) do
+    local side = u.side
+    if side ~= mover_side and u.hex:distance(h) <= 1 and not overwatch.spent(u) then
+      out = out or {}
+      local list = out[side]
+      if list == nil then
+        list = {}
+        out[side] = list
+      end
+      table.insert(list, u)
     end
   end
-  table.sort(out, function(a, b) return a.id < b.id end)
+  for _, list in pairs(out or {}) do
+    table.sort(list, by_id)
+  end
   return out
 end
 
@@ -193,9 +208,13 @@ function overwatch.on_enters(u, h)
   if mover_side ~= world:current_side() or turn.phase() == "reserve" then
     return
   end
+  local ready = ready_artillery(mover_side, h)
+  if ready == nil then
+    return
+  end
   local fired = false
   for _, side in ipairs(viktory.players_after(mover_side)) do
-    for _, art in ipairs(ready_artillery(side, h)) do
+    for _, art in ipairs(ready[side] or {}) do
       if not (u.alive and u.hex == h) then
         break
       end

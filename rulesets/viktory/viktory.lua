@@ -243,10 +243,7 @@ local shots = nil
 -- units lost. Returns the shot: { artillery, mover, hex, dice, faces, hits,
 -- lost } (ids), printing as one line.
 function viktory.record_shot(art, mover, h, n, roll, hits, lost)
-  local faces, names = {}, {}
-  for i, f in ipairs(roll and roll.faces or {}) do
-    faces[i] = f
-  end
+  local faces, names = roll and roll.faces or {}, {}
   for i, u in ipairs(lost) do
     names[i] = u.id
   end
