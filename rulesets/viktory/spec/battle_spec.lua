@@ -129,6 +129,26 @@ describe("pre-battle fire [ArtDice]", function()
     }, "\n"))
   end)
 
+  it("rolls the attacker's dice first, then the defender's, from the one d6 queue; both fire before either loses", function()
+    -- the README's "The order of the dice in a battle": B's artillery attacks
+    -- A's on the mountain; each side's pre-battle fire kills the other's
+    world:place("b_art", hex(5, 2))
+    battle.declare{ target = MOUNTAIN, attackers = { "b_art" } }
+    answers{ "wait" } -- a_art's overwatch as b_art moves into its hex
+    battle.move_in("b_art")
+    dice.force("d6", {
+      1, 6, -- B's pre-battle fire, read first: a hit on a_art
+      2, 6, -- A's, read next: a_art fires though B's hit already fell on it
+    })
+    local rec = battle.resolve(MOUNTAIN)
+    expect(rolls()):to_equal({ "pre-battle fire by B (2)", "pre-battle fire by A (2)" })
+    expect(rec.prebattle):to_equal({ attacker_dice = 2, attacker_hits = 1, defender_dice = 2, defender_hits = 1 })
+    expect(world:unit("a_art").alive):to_be(false)
+    expect(world:unit("b_art").alive):to_be(false)
+    expect(rec.rounds):to_be(0)
+    expect(rec.winner):to_be("A") -- both sides lost at once: the defender keeps the hex
+  end)
+
   it("does not happen when every attacker was lost moving in", function()
     world:place("b_inf1", hex(5, 2))
     battle.declare{ target = MOUNTAIN, attackers = { "b_inf1" } }
