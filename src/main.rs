@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use sandtable::lua::{render_error, DecisionMode, Host, HostOptions, ScenarioOverrides, ScriptError};
 use sandtable::ruleset::Ruleset;
+use sandtable::spec::SpecFile;
 
 /// A scriptable rules sandbox for wargames: hexes, units, dice and
 /// measurement in Rust, rules in Luau, driven from a REPL, scripts, specs and
@@ -104,29 +105,43 @@ Examples:
     #[command(after_help = "\
 How strong are the specs?
   --coverage  runs the specs with Luau's line coverage on and prints, per Lua
-              file of the ruleset (its modules and the lib/ modules it loads)
-              and per function not fully run, how many statement lines ran,
-              then every line no spec runs (file:line). A rule on a line no
-              spec runs is a rule no spec checks. --coverage-out FILE also
-              writes lcov for editors and CI.
+              file of the ruleset (every .lua file of its folder outside
+              spec/, and the lib/ modules they require; a file no spec loads
+              counts at 0%) and per function not fully run, how many
+              statement lines ran, then every line no spec runs (file:line).
+              A rule on a line no spec runs is a rule no spec checks.
+              --coverage-out FILE also writes lcov for editors and CI.
   --mutate    mutation testing: makes one small change at a time to the
-              ruleset's Lua (a comparison or arithmetic operator flipped, a
-              number one off, true/false or and/or swapped, a `not` or a guard
-              clause's `return` removed) and to its params' values (one step
-              each way, switches flipped), and runs the specs against each
-              change in a fresh Lua state, in memory (the files are never
-              written), on every core. A change no spec notices *survives*:
-              each survivor is printed as file:line:column with the change, so
-              you can write the spec that would catch it, or note why the
-              change means the same rule. Score = killed / all mutants.
+              ruleset and runs the specs against each change in a fresh Lua
+              state, in memory (the files are never written), on every core.
+              Code: an operator flipped (`<` to `<=` and `>`, `+` to `-`, `%`,
+              `^`, `..`, `#`, unary minus), a number one off (decimals to 0
+              and doubled), a compared string changed, true/false, and/or,
+              math.min/max swapped, a `not`, a guard's `return`, a call or an
+              assignment removed. Data (ruleset.yaml): every number of a table
+              one off and 0, every die face made another face, every chart
+              cell given its neighbour's value, names and booleans swapped,
+              every param one step each way. A change no spec notices
+              *survives*: each is printed, grouped by file and kind (code,
+              data, message-only), as file:line:column with the change and
+              the line as the mutant reads it, so you can write the spec that
+              would catch it, or note why the change means the same rule.
+              Score = killed / all mutants, also per kind.
               --min-score PCT makes a lower score exit with code 1 (for CI).
+              --changed [REV] mutates only the lines changed since a git
+              revision (default HEAD: your uncommitted edits).
+  --specs DIR also runs the spec files under DIR against the one ruleset the
+              paths name (a designer's own suite, or an independent one); a
+              spec there may require a helper module beside it.
 
 Examples (tests/docs_commands.rs runs them, but for those it says are not run unattended):
   sandtable test --coverage rulesets/great_war
   sandtable test --coverage rulesets/great_war --coverage-out /tmp/great_war.lcov
   sandtable test --mutate tests/fixtures/mini --min-score 10
   sandtable test --mutate tests/fixtures/mini --threads 1 --mutant-budget 10000
-  sandtable test --mutate rulesets/great_war   (not run unattended: minutes of mutants)")]
+  sandtable test tests/fixtures/mini --specs tests/fixtures/mini_extra_specs
+  sandtable test --mutate rulesets/great_war --changed   (not run unattended: needs edits to measure)
+  sandtable test --mutate rulesets/great_war   (not run unattended: a minute of mutants)")]
     Test {
         /// Spec files, or folders searched for *.lua (default: rulesets/*/spec and tests/).
         paths: Vec<PathBuf>,
@@ -161,10 +176,19 @@ struct StrengthArgs {
     /// Threads for --mutate (default: every core).
     #[arg(long, visible_alias = "threads", value_name = "N")]
     jobs: Option<usize>,
-    /// Time budget of one mutant over all its spec files, in milliseconds (--mutate;
-    /// default: four times the clean run of all the specs, plus a second).
+    /// Time budget of one spec file under one mutant, in milliseconds (--mutate;
+    /// default: ten times the file's clean run, at least a second). A mutant
+    /// past it counts as killed only when the clean run took at most a quarter of it.
     #[arg(long, value_name = "MS")]
     mutant_budget: Option<u64>,
+    /// With --mutate: mutate only the lines changed since git revision REV
+    /// (default HEAD, the edits not yet committed); runs `git`.
+    #[arg(long, value_name = "REV", num_args = 0..=1, default_missing_value = "HEAD")]
+    changed: Option<String>,
+    /// Also run the spec files under DIR against the one ruleset the paths name
+    /// (with --coverage and --mutate too: score the ruleset against them).
+    #[arg(long, value_name = "DIR")]
+    specs: Vec<PathBuf>,
 }
 
 /// Where the world comes from.
@@ -331,7 +355,11 @@ fn test(
     variant: &Option<String>,
     strength: &StrengthArgs,
 ) -> ExitCode {
-    let files = match sandtable::spec::discover(paths) {
+    if strength.changed.is_some() && !strength.mutate {
+        report(&ScriptError::plain("--changed limits --mutate to the lines changed since a revision: add --mutate"));
+        return ExitCode::from(2);
+    }
+    let files = match sandtable::spec::suite(paths, &strength.specs) {
         Ok(f) => f,
         Err(e) => {
             report(&ScriptError::plain_diag(&e));
@@ -347,8 +375,8 @@ fn test(
     }
     let (mut passed, mut failed) = (0, 0);
     for f in &files {
-        let r = sandtable::spec::run_file(f, &limits.options(), &overrides);
-        let shown = sandtable::lua::display_path(f);
+        let r = sandtable::spec::run_spec(f, &limits.options(), &overrides, |_| {});
+        let shown = sandtable::lua::display_path(&f.path);
         if r.cases.is_empty() {
             println!("skip  {shown} (no describe/it: not a spec)");
         }
@@ -384,11 +412,14 @@ fn test(
 }
 
 /// `sandtable test --coverage`.
-fn coverage(files: &[PathBuf], limits: &LimitArgs, overrides: &ScenarioOverrides, strength: &StrengthArgs) -> ExitCode {
+fn coverage(files: &[SpecFile], limits: &LimitArgs, overrides: &ScenarioOverrides, strength: &StrengthArgs) -> ExitCode {
     use sandtable::spec::coverage;
-    let runs = coverage::run_files(files, &limits.options(), overrides);
+    // One ruleset's specs measure its scope (a file no spec loads at 0%);
+    // the specs of several measure every module they load.
+    let scope = coverage::scope_of(files).ok().flatten();
+    let runs = coverage::run_files(files, scope.as_ref(), &limits.options(), overrides);
     let (passed, failed) = runs.iter().fold((0, 0), |a, r| (a.0 + r.passed, a.1 + r.failed));
-    let total = coverage::total(&runs);
+    let total = coverage::total(&runs, scope.as_ref());
     print!("{}", total.table());
     if let Some(path) = &strength.coverage_out {
         if let Err(e) = std::fs::write(path, total.lcov()) {
@@ -407,10 +438,11 @@ fn coverage(files: &[PathBuf], limits: &LimitArgs, overrides: &ScenarioOverrides
 }
 
 /// `sandtable test --mutate`.
-fn mutate(files: &[PathBuf], limits: &LimitArgs, overrides: &ScenarioOverrides, strength: &StrengthArgs) -> ExitCode {
+fn mutate(files: &[SpecFile], limits: &LimitArgs, overrides: &ScenarioOverrides, strength: &StrengthArgs) -> ExitCode {
     use sandtable::spec::mutate;
     let mut settings = mutate::Settings {
         budget: strength.mutant_budget.map(std::time::Duration::from_millis),
+        changed: strength.changed.clone(),
         ..mutate::Settings::default()
     };
     if let Some(j) = strength.jobs {

@@ -459,28 +459,64 @@ fn the_reserve_artillery_stays_on_the_fast_paths() {
 /// (`spec/support/attack.lua`) is not a spec, not covered and not mutated.
 #[test]
 fn coverage_and_mutation_of_the_fixture_ruleset() {
-    use sandtable::spec::{coverage, discover, mutate};
-    let files = discover(&[fixture("mini")]).unwrap();
+    use sandtable::spec::{coverage, mutate, suite};
+    let files = suite(&[fixture("mini")], &[]).unwrap();
     assert_eq!(files.len(), 1);
-    let runs = coverage::run_files(&files, &HostOptions::default(), &ScenarioOverrides::default());
-    let cov = coverage::total(&runs);
+    let scope = coverage::scope_of(&files).unwrap().unwrap();
+    let runs = coverage::run_files(&files, Some(&scope), &HostOptions::default(), &ScenarioOverrides::default());
+    let cov = coverage::total(&runs, Some(&scope));
     assert!(cov.files.keys().all(|f| !f.contains("support")), "{:?}", cov.files.keys());
     let missed: Vec<String> = cov.missed().into_iter().map(|(f, l)| format!("{f}:{l}")).collect();
     assert!(missed.iter().all(|m| m.ends_with("mini.lua:10") || m.ends_with("mini.lua:11")), "{missed:?}");
     assert_eq!(missed.len(), 2, "the retreat's two lines: {missed:?}");
     assert!(cov.lcov().contains("DA:10,0"));
 
-    let settings = mutate::Settings { jobs: 2, budget: Some(Duration::from_secs(10)) };
+    let settings = mutate::Settings { jobs: 2, budget: Some(Duration::from_secs(10)), changed: None };
     let report = mutate::run(&files, &HostOptions::default(), &ScenarioOverrides::default(), &settings).unwrap();
     let text = report.text();
     // Two dice forced, one rolled: fewer dice leaves a forced die unused.
-    assert_eq!(report.killed(), 1, "{text}");
-    assert_eq!(report.results.len(), 6, "{text}");
     assert!(text.contains("mini.lua:9:42  `>` -> `>=`"), "{text}");
+    assert!(text.contains("      | if target.alive and roll:count(\"flag\") >= 0 then"), "{text}");
     assert!(text.contains("param mini.hits_on: infantry -> cavalry"), "{text}");
+    assert!(text.contains("ruleset.yaml:9:42  terrain.woods.protection: 1 -> 2"), "{text}");
+    assert!(text.contains("call removed: `world:retreat(target, target.hex:neighbor(away))`  [not covered"), "{text}");
+    assert_eq!(report.counts(mutate::Kind::Code), (1, 7), "{text}");
+    assert_eq!(report.counts(mutate::Kind::Data).1, 35, "{text}");
     // The ruleset's files are untouched.
     let src = std::fs::read_to_string(fixture("mini/mini.lua")).unwrap();
     assert!(src.contains("roll:count(\"flag\") > 0"));
+}
+
+/// A module of the ruleset that no spec loads counts at 0% in coverage, and
+/// its mutants are listed as not covered.
+#[test]
+fn a_module_no_spec_loads_counts_at_zero() {
+    use sandtable::spec::{coverage, suite};
+    let files = suite(&[project("rulesets/viktory")], &[]).unwrap();
+    let scope = coverage::scope_of(&files).unwrap().unwrap();
+    assert!(scope.lua.iter().any(|p| p.ends_with("viktory/policies.lua")), "{:?}", scope.lua);
+    assert!(scope.lua.iter().any(|p| p.ends_with("lib/rules.lua")) || !scope.lua.is_empty());
+    let no_runs: Vec<coverage::FileRun> = Vec::new();
+    let cov = coverage::total(&no_runs, Some(&scope));
+    let policies = cov.files.iter().find(|(k, _)| k.ends_with("policies.lua")).map(|(_, f)| f.counts()).unwrap();
+    assert_eq!(policies.0, 0);
+    assert!(policies.1 > 20, "{policies:?}");
+}
+
+/// `--specs DIR` runs a folder of specs outside any ruleset against the
+/// ruleset named, and such a spec may require a helper beside it.
+#[test]
+fn extra_specs_run_against_the_named_ruleset_and_require_their_helpers() {
+    use sandtable::spec::{run_spec, suite};
+    let files = suite(&[fixture("mini")], &[fixture("mini_extra_specs")]).unwrap();
+    let extra: Vec<_> = files.iter().filter(|f| f.path.ends_with("mini_extra_specs/retreat_spec.lua")).collect();
+    assert_eq!(extra.len(), 1, "{files:?}");
+    assert!(extra[0].ruleset.as_ref().unwrap().ends_with("fixtures/mini"));
+    let r = run_spec(extra[0], &HostOptions::default(), &ScenarioOverrides::default(), |_| {});
+    assert_eq!(r.failed(), 0, "{:?}", r.cases);
+    assert!(r.passed() >= 2);
+    let err = suite(&[], &[fixture("mini_extra_specs")]).unwrap_err();
+    assert!(err.contains("against one ruleset"), "{err}");
 }
 
 /// Every fast path has probes in `tests/fixtures/fast_paths.lua`, so the

@@ -203,7 +203,7 @@ pub fn compile_chunk(lua: &Lua, source: &str, name: &str) -> mlua::Result<Functi
         return plain();
     };
     let mut mutable = mutable_globals(&modules);
-    let Ok(bytecode) = compiler(coverage).set_mutable_globals(mutable.clone()).compile(source) else {
+    let Ok(bytecode) = compile_cached(coverage, &mutable, source) else {
         return plain();
     };
     let globals = lua.globals();
@@ -212,8 +212,7 @@ pub fn compile_chunk(lua: &Lua, source: &str, name: &str) -> mlua::Result<Functi
     let mut f = loaded?;
     if !unresolved.is_empty() {
         mutable.extend(unresolved);
-        let bytecode =
-            compiler(coverage).set_mutable_globals(mutable).compile(source).map_err(mlua::Error::external)?;
+        let bytecode = compile_cached(coverage, &mutable, source)?;
         f = raw::load::load(lua, &bytecode, &name, &imports, &globals)?;
         // The same names again: nothing more to gain.
         if let Some(mut c) = lua.app_data_mut::<Compiling>() {
@@ -224,6 +223,37 @@ pub fn compile_chunk(lua: &Lua, source: &str, name: &str) -> mlua::Result<Functi
         raw::load::compile_native(lua, &f)?;
     }
     Ok(f)
+}
+
+/// Luau bytecode of a source, compiled once per process for each source,
+/// coverage setting and list of mutable globals. Every spec file runs in a
+/// fresh host that loads the same modules, and a mutation run starts
+/// thousands of hosts: each compiles only the one module its mutant changed.
+fn compile_cached(coverage: bool, mutable: &[String], source: &str) -> mlua::Result<std::sync::Arc<[u8]>> {
+    use std::collections::HashMap;
+    use std::sync::{Arc, Mutex};
+    type Key = (bool, Vec<String>, String);
+    static CACHE: Mutex<Option<HashMap<Key, Arc<[u8]>>>> = Mutex::new(None);
+    /// Sources kept at most (a REPL session that edits a module many times
+    /// starts the cache afresh rather than keep every version).
+    const KEPT: usize = 256;
+    let key: Key = (coverage, mutable.to_vec(), source.to_string());
+    if let Some(b) = CACHE.lock().ok().and_then(|c| c.as_ref()?.get(&key).cloned()) {
+        return Ok(b);
+    }
+    let bytecode: Arc<[u8]> = compiler(coverage)
+        .set_mutable_globals(mutable.to_vec())
+        .compile(source)
+        .map_err(mlua::Error::external)?
+        .into();
+    if let Ok(mut c) = CACHE.lock() {
+        let map = c.get_or_insert_with(HashMap::new);
+        if map.len() >= KEPT {
+            map.clear();
+        }
+        map.insert(key, bytecode.clone());
+    }
+    Ok(bytecode)
 }
 
 fn mutable_globals(modules: &[String]) -> Vec<String> {
@@ -338,7 +368,7 @@ pub fn load_scenario_into(
     let sc = Scenario::load(path).map_err(ScriptError::Located)?;
     let rs_name = overrides.ruleset.clone().unwrap_or_else(|| sc.ruleset.clone());
     let base = if overrides.ruleset.is_none() { path.parent() } else { None };
-    let mut rs = crate::ruleset::Ruleset::load_from(&rs_name, base).map_err(|e| match e {
+    let mut rs = crate::ruleset::Ruleset::load_with(&rs_name, base, st.options.sources.as_deref()).map_err(|e| match e {
         crate::ruleset::RulesetError::NotFound { .. } if overrides.ruleset.is_none() => {
             ScriptError::Located(sc.ruleset_error(e.to_string()))
         }

@@ -1,4 +1,5 @@
-//! `require`: modules only from the ruleset's folder and `rulesets/lib/`.
+//! `require`: modules only from the ruleset's folder and `rulesets/lib/`
+//! (and, for a script outside the ruleset's folder, the script's own folder).
 use super::*;
 
 impl Host {
@@ -56,8 +57,10 @@ fn is_spec_support(state: &State, path: &std::path::Path) -> bool {
     state.ruleset.borrow().as_ref().is_some_and(|r| path.starts_with(r.dir.join("spec")))
 }
 
-/// `require` names are `module` (the ruleset's folder) or `lib/module` (the shared
-/// folder); dots may stand for slashes; nothing may climb out.
+/// `require` names are `module` (the ruleset's folder, then the folder of the
+/// running script when that lies outside the ruleset: a helper beside a spec
+/// kept in a folder of its own) or `lib/module` (the shared folder); dots may
+/// stand for slashes; nothing may climb out.
 pub(super) fn resolve_module(state: &State, name: &str) -> mlua::Result<PathBuf> {
     let bad = |why: &str| mlua::Error::runtime(format!("require('{name}'): {why}"));
     let rel = name.replace('.', "/");
@@ -84,7 +87,20 @@ pub(super) fn resolve_module(state: &State, name: &str) -> mlua::Result<PathBuf>
         lib_dir.join(format!("{rest}.lua"))
     } else {
         let dir = rs_dir.ok_or_else(|| bad("no ruleset is loaded, so only lib/ modules can be required"))?;
-        dir.join(format!("{rel}.lua"))
+        let own = dir.join(format!("{rel}.lua"));
+        let script_dir = state.script_dir.borrow().clone();
+        let outside = |d: &std::path::Path| match (d.canonicalize(), dir.canonicalize()) {
+            (Ok(d), Ok(r)) => !d.starts_with(r),
+            _ => false,
+        };
+        let beside = script_dir.join(format!("{rel}.lua"));
+        if !own.is_file() && outside(&script_dir) && beside.is_file() {
+            beside
+        } else if !own.is_file() && outside(&script_dir) {
+            return Err(bad(&format!("no file {} nor {}", display_path(&own), display_path(&beside))));
+        } else {
+            own
+        }
     };
     if !candidate.is_file() {
         return Err(bad(&format!("no file {}", display_path(&candidate))));

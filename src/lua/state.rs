@@ -283,9 +283,10 @@ pub struct HostOptions {
     /// Compile with Luau's statement coverage and keep every module `require`
     /// loads, so `sandtable test --coverage` can read their line hits.
     pub coverage: bool,
-    /// Module sources to use instead of the files, by canonical path: how
-    /// `sandtable test --mutate` runs a mutant without writing to the ruleset.
-    pub sources: Option<std::sync::Arc<std::collections::HashMap<PathBuf, String>>>,
+    /// Module sources and manifests to use instead of the files, by canonical
+    /// path: how `sandtable test --mutate` runs a mutant without writing to
+    /// the ruleset.
+    pub sources: Option<std::sync::Arc<crate::ruleset::Sources>>,
     /// Specs: once a case of the file has failed, skip the rest (a mutation
     /// run needs only the first failure).
     pub fail_fast: bool,

@@ -22,6 +22,9 @@ use serde_saphyr::Spanned;
 use crate::dice::{DieKind, Face};
 use crate::error::{read_text, yaml_error, LocatedError};
 
+/// File texts to use instead of the files, by canonical path (mutants).
+pub type Sources = std::collections::HashMap<PathBuf, String>;
+
 /// What a param holds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ParamType {
@@ -346,8 +349,19 @@ impl Ruleset {
 
     /// Loads a ruleset named by a scenario in folder `base` (a relative path there, or a name).
     pub fn load_from(name: &str, base: Option<&Path>) -> Result<Ruleset, RulesetError> {
+        Ruleset::load_with(name, base, None)
+    }
+
+    /// Like [`Ruleset::load_from`], reading the manifest from `sources` (by
+    /// canonical path) when it is there: how `sandtable test --mutate` loads
+    /// a mutant of the data without writing the file.
+    pub fn load_with(name: &str, base: Option<&Path>, sources: Option<&Sources>) -> Result<Ruleset, RulesetError> {
         let file = find_from(name, base)?;
-        let src = read_text(&file, "ruleset")?;
+        let given = sources.and_then(|m| m.get(&file.canonicalize().ok()?));
+        let src = match given {
+            Some(s) => s.clone(),
+            None => read_text(&file, "ruleset")?,
+        };
         Ruleset::parse(&file, &src)
     }
 

@@ -9,6 +9,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use super::scope::Scope;
+use super::SpecFile;
 use crate::lua::{Host, HostOptions, ScenarioOverrides};
 
 /// Hits of one module file.
@@ -65,6 +67,19 @@ impl Coverage {
             });
         }
         cov
+    }
+
+    /// Keeps the files `scope` measures, and adds those no spec loaded, every
+    /// statement line at 0 hits.
+    pub fn within(mut self, scope: &Scope) -> Coverage {
+        self.files.retain(|key, _| scope.measures(key));
+        for path in &scope.lua {
+            let key = crate::lua::display_path(path);
+            if !self.files.contains_key(&key) {
+                self.files.insert(key, unloaded(path));
+            }
+        }
+        self
     }
 
     /// Adds another run's hits to these.
@@ -157,6 +172,32 @@ impl Coverage {
     }
 }
 
+/// The statement lines and functions of a file no spec loaded, all at 0
+/// hits: the file is compiled with coverage and loaded, never run.
+fn unloaded(path: &Path) -> FileHits {
+    let mut file = FileHits::default();
+    let Ok(src) = std::fs::read_to_string(path) else { return file };
+    let lua = mlua::Lua::new();
+    lua.enable_jit(false);
+    lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(1).set_coverage_level(1));
+    let Ok(f) = lua.load(src.as_str()).into_function() else { return file };
+    f.coverage(|info| {
+        let name = match (&info.function, info.depth) {
+            (_, 0) => "(module top level)".to_string(),
+            (Some(n), _) if !n.is_empty() => n.clone(),
+            _ => "(anonymous function)".to_string(),
+        };
+        let func = file.functions.entry((info.line_defined.max(0) as u32, name)).or_default();
+        for (line, &h) in info.hits.iter().enumerate() {
+            if h >= 0 {
+                file.lines.entry(line as u32).or_default();
+                func.entry(line as u32).or_default();
+            }
+        }
+    });
+    file
+}
+
 /// `3-5,9,12-13` from sorted line numbers.
 pub fn ranges(lines: &[u32]) -> String {
     let mut parts = Vec::new();
@@ -194,27 +235,56 @@ impl FileRun {
     }
 }
 
-/// Runs each spec file with coverage on and returns what each ran.
-pub fn run_files(files: &[PathBuf], options: &HostOptions, overrides: &ScenarioOverrides) -> Vec<FileRun> {
+/// Runs each spec file with coverage on and returns what each ran, within
+/// `scope` when one is given (else every module a spec loaded).
+pub fn run_files(
+    files: &[SpecFile],
+    scope: Option<&Scope>,
+    options: &HostOptions,
+    overrides: &ScenarioOverrides,
+) -> Vec<FileRun> {
     let options = HostOptions { coverage: true, ..options.clone() };
-    files.iter().map(|f| run_one(f, &options, overrides)).collect()
+    files.iter().map(|f| run_one(f, scope, &options, overrides)).collect()
 }
 
-fn run_one(path: &Path, options: &HostOptions, overrides: &ScenarioOverrides) -> FileRun {
+fn run_one(spec: &SpecFile, scope: Option<&Scope>, options: &HostOptions, overrides: &ScenarioOverrides) -> FileRun {
     let started = std::time::Instant::now();
     let mut coverage = Coverage::default();
-    let report = super::run_file_then(path, options, overrides, |host| coverage = Coverage::of_host(host));
+    let report = super::run_spec(spec, options, overrides, |host| coverage = Coverage::of_host(host));
+    if let Some(scope) = scope {
+        coverage.files.retain(|key, _| scope.measures(key));
+    }
     let took = started.elapsed();
-    FileRun { path: path.to_path_buf(), passed: report.passed(), failed: report.failed(), coverage, took }
+    FileRun { path: spec.path.clone(), passed: report.passed(), failed: report.failed(), coverage, took }
 }
 
-/// The sum of every file's coverage.
-pub fn total(runs: &[FileRun]) -> Coverage {
+/// The sum of every file's coverage, with the files of `scope` no spec loaded at 0%.
+pub fn total(runs: &[FileRun], scope: Option<&Scope>) -> Coverage {
     let mut all = Coverage::default();
     for r in runs {
         all.merge(&r.coverage);
     }
-    all
+    match scope {
+        Some(s) => all.within(s),
+        None => all,
+    }
+}
+
+/// The scope of the ruleset the spec files run against: their one ruleset
+/// (an error naming them when they run against several), or none.
+pub fn scope_of(files: &[SpecFile]) -> Result<Option<Scope>, String> {
+    let mut dirs: Vec<&PathBuf> = files.iter().filter_map(|f| f.ruleset.as_ref()).collect();
+    dirs.sort();
+    dirs.dedup();
+    match dirs.as_slice() {
+        [] => Ok(None),
+        [one] => Scope::of_ruleset(one).map(Some),
+        many => Err(format!(
+            "these specs belong to {} rulesets ({}): measure one ruleset at a time",
+            many.len(),
+            many.iter().map(|d| crate::lua::display_path(d)).collect::<Vec<_>>().join(", ")
+        )),
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 pub mod coverage;
 pub mod mutate;
 pub mod same_paths;
+pub mod scope;
 
 use std::path::{Path, PathBuf};
 
@@ -89,6 +90,57 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// A spec file and the ruleset folder it runs against.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpecFile {
+    pub path: PathBuf,
+    /// Its own ruleset ([`ruleset_of`]), or the one `--specs` scores it against.
+    pub ruleset: Option<PathBuf>,
+}
+
+impl SpecFile {
+    /// A spec file of its own ruleset (none outside a ruleset's folder).
+    pub fn of(path: PathBuf) -> SpecFile {
+        SpecFile { ruleset: ruleset_of(&path), path }
+    }
+}
+
+/// The spec files `sandtable test PATHS --specs DIRS` runs: those under
+/// `paths` with their own rulesets, then those under `specs`, each run
+/// against the one ruleset `paths` name (a designer's own suite, or an
+/// independent one, scoring the ruleset).
+pub fn suite(paths: &[PathBuf], specs: &[PathBuf]) -> Result<Vec<SpecFile>, String> {
+    let mut out: Vec<SpecFile> = discover(paths)?.into_iter().map(SpecFile::of).collect();
+    if specs.is_empty() {
+        return Ok(out);
+    }
+    let mut rulesets: Vec<PathBuf> = out.iter().filter_map(|f| f.ruleset.clone()).collect();
+    for p in paths {
+        if let Some(dir) = crate::paths::find_any(p).filter(|d| d.join("ruleset.yaml").is_file()) {
+            rulesets.extend(dir.canonicalize().ok());
+        }
+    }
+    rulesets.dedup();
+    let [ruleset] = rulesets.as_slice() else {
+        return Err(format!(
+            "--specs runs its specs against one ruleset: name it (e.g. `sandtable test rulesets/tricorne --specs {}`){}",
+            specs[0].display(),
+            if rulesets.is_empty() { String::new() } else { format!("; these paths name {}", rulesets.len()) }
+        ));
+    };
+    for s in specs {
+        let Some(dir) = crate::paths::find_any(s) else {
+            return Err(format!("--specs {}: no such file or folder (looked in {})", s.display(), crate::paths::looked_in()));
+        };
+        let found = if dir.is_file() { vec![dir] } else { discover(&[dir.clone()])? };
+        if found.is_empty() {
+            return Err(format!("--specs {}: no spec files (*.lua) there", s.display()));
+        }
+        out.extend(found.into_iter().map(|path| SpecFile { path, ruleset: Some(ruleset.clone()) }));
+    }
+    Ok(out)
+}
+
 /// The ruleset folder a spec belongs to: the nearest parent with a `ruleset.yaml`.
 pub fn ruleset_of(spec: &Path) -> Option<PathBuf> {
     let abs = spec.canonicalize().ok()?;
@@ -109,19 +161,20 @@ pub fn is_spec(path: &Path) -> bool {
     })
 }
 
-/// Runs one spec file in a fresh host.
+/// Runs one spec file in a fresh host, with its own ruleset.
 pub fn run_file(path: &Path, options: &HostOptions, overrides: &ScenarioOverrides) -> FileReport {
-    run_file_then(path, options, overrides, |_| {})
+    run_spec(&SpecFile::of(path.to_path_buf()), options, overrides, |_| {})
 }
 
-/// Runs one spec file in a fresh host, then hands the host to `after` (to
-/// read coverage, say) before it is dropped.
-pub fn run_file_then(
-    path: &Path,
+/// Runs one spec file in a fresh host with its ruleset loaded, then hands
+/// the host to `after` (to read coverage, say) before it is dropped.
+pub fn run_spec(
+    spec: &SpecFile,
     options: &HostOptions,
     overrides: &ScenarioOverrides,
     after: impl FnOnce(&Host),
 ) -> FileReport {
+    let path = spec.path.as_path();
     let mut report = FileReport { path: path.to_path_buf(), cases: Vec::new() };
     if !is_spec(path) {
         return report;
@@ -135,8 +188,10 @@ pub fn run_file_then(
     };
     host.set_overrides(overrides);
     host.set_decision_mode(DecisionMode::Strict);
-    if let Some(dir) = ruleset_of(path) {
-        let loaded = Ruleset::load(&dir.display().to_string()).map_err(ScriptError::plain_diag).and_then(|mut rs| {
+    if let Some(dir) = &spec.ruleset {
+        let loaded = Ruleset::load_with(&dir.display().to_string(), None, options.sources.as_deref())
+            .map_err(ScriptError::plain_diag)
+            .and_then(|mut rs| {
             if let Some(v) = &overrides.variant {
                 rs.apply_variant(v).map_err(ScriptError::plain_diag)?;
             }
@@ -151,8 +206,8 @@ pub fn run_file_then(
         }
     }
     let result = host.exec_file(path);
-    let spec = std::mem::take(&mut *host.state.spec.borrow_mut());
-    report.cases.extend(spec.cases.into_iter().map(|c| (c.name, c.error)));
+    let results = std::mem::take(&mut *host.state.spec.borrow_mut());
+    report.cases.extend(results.cases.into_iter().map(|c| (c.name, c.error)));
     match result {
         Err(e) => report.cases.push(("(top level of the file)".into(), Some(e))),
         Ok(_) => {

@@ -1,24 +1,34 @@
-//! Tests of the mutant generator.
+//! Tests of the mutant generators.
 
-use super::*;
+use std::path::Path;
+
+use super::data::{data_mutants, param_mutants};
+use super::lua::{compiles, lua_mutants, Reach};
+use crate::ruleset::Ruleset;
 
 fn changes(src: &str) -> Vec<String> {
-    compiling(lua_mutants(src)).into_iter().map(|m| format!("{}:{} {}", m.line, m.col, m.change)).collect()
+    lua_mutants(src)
+        .into_iter()
+        .filter(|m| compiles(&m.apply(src)))
+        .map(|m| format!("{}:{} {}", m.line, m.col, m.change))
+        .collect()
 }
 
 #[test]
-fn operators_numbers_and_keywords_each_give_one_mutant() {
+fn operators_numbers_and_keywords_each_give_their_mutants() {
     let src = "local function f(a, b)\n  if a <= b and not (a == 2) then return -1 end\n  return a + b * 3 > 0 or false\nend\nreturn f\n";
     assert_eq!(
         changes(src),
         vec![
             "2:8 `<=` -> `<`",
+            "2:8 `<=` -> `>=`",
             "2:13 `and` -> `or`",
             "2:17 `not` removed",
             "2:24 `==` -> `~=`",
             "2:27 `2` -> `3`",
             "2:27 `2` -> `1`",
             "2:35 early `return` removed",
+            "2:42 unary `-` removed",
             "2:43 `1` -> `2`",
             "2:43 `1` -> `0`",
             "3:12 `+` -> `-`",
@@ -26,6 +36,7 @@ fn operators_numbers_and_keywords_each_give_one_mutant() {
             "3:18 `3` -> `4`",
             "3:18 `3` -> `2`",
             "3:20 `>` -> `>=`",
+            "3:20 `>` -> `<`",
             "3:22 `0` -> `1`",
             "3:24 `or` -> `and`",
             "3:27 `false` -> `true`",
@@ -34,35 +45,110 @@ fn operators_numbers_and_keywords_each_give_one_mutant() {
 }
 
 #[test]
+fn the_operators_the_first_mutator_missed() {
+    let src = "local t = {}\nlocal x = 7 % 3 ^ 2\nlocal s = \"a\" .. x\nlocal n = #t.list\nlocal y = math.min(1.5, x)\nif s == \"hq\" then y = 0 end\nreturn y\n";
+    assert_eq!(
+        changes(src),
+        vec![
+            "2:11 `7` -> `8`",
+            "2:11 `7` -> `6`",
+            "2:13 `%` -> `*`",
+            "2:15 `3` -> `4`",
+            "2:15 `3` -> `2`",
+            "2:17 `^` -> `*`",
+            "2:19 `2` -> `3`",
+            "2:19 `2` -> `1`",
+            "3:15 `..` -> `.. \"~\" ..`",
+            "4:11 `#t.list` -> `#t.list - 1`",
+            "5:16 `math.min` -> `math.max`",
+            "5:20 `1.5` -> `0`",
+            "5:20 `1.5` -> `3`",
+            "6:6 `==` -> `~=`",
+            "6:9 `\"hq\"` -> `\"~hq\"`",
+            "6:23 `0` -> `1`",
+        ]
+    );
+    let m = lua_mutants(src).into_iter().find(|m| m.change.starts_with("`#")).unwrap();
+    assert!(m.apply(src).contains("local n = (#t.list - 1)\n"));
+}
+
+#[test]
+fn call_and_assignment_statements_can_be_removed() {
+    let src = "local function f(u, n)\n  world:eliminate(u)\n  n = n +\n    1\n  spend(n)\n  return n\nend\nreturn f\n";
+    let got = changes(src);
+    assert!(got.contains(&"2:3 call removed: `world:eliminate(u)`".to_string()), "{got:?}");
+    assert!(got.contains(&"3:3 assignment removed: `n = n + 1`".to_string()), "{got:?}");
+    assert!(got.contains(&"5:3 call removed: `spend(n)`".to_string()), "{got:?}");
+    // A removal keeps the lines below where they were.
+    let m = lua_mutants(src).into_iter().find(|m| m.change.starts_with("assignment")).unwrap();
+    assert_eq!(m.apply(src).lines().count(), src.lines().count());
+}
+
+#[test]
 fn a_mutant_changes_only_its_token() {
-    let m = lua_mutants("x = a ~= b -- not this\n");
+    let src = "x = a ~= b -- not this\n";
+    let m: Vec<_> = lua_mutants(src).into_iter().filter(|m| !m.change.contains("removed")).collect();
     assert_eq!(m.len(), 1);
-    assert_eq!(m[0].source, "x = a == b -- not this\n");
+    assert_eq!(m[0].apply(src), "x = a == b -- not this\n");
 }
 
 #[test]
 fn notes_for_the_log_are_not_mutated() {
     assert_eq!(
         changes("world:note(\"x \" .. (n == 1 and \"a\" or \"b\"))\nreturn n > 1\n"),
-        vec!["2:10 `>` -> `>=`", "2:12 `1` -> `2`", "2:12 `1` -> `0`"]
+        vec!["2:10 `>` -> `>=`", "2:10 `>` -> `<`", "2:12 `1` -> `2`", "2:12 `1` -> `0`"]
     );
 }
 
 #[test]
-fn error_levels_are_not_mutated() {
-    assert_eq!(changes("error(\"bad \" .. f(1), 2)\n"), vec!["1:19 `1` -> `2`", "1:19 `1` -> `0`"]);
+fn error_levels_are_not_mutated_and_messages_are_told_apart() {
+    let src = "error(\"bad \" .. f(1), 2)\n";
+    assert_eq!(changes(src), vec!["1:1 call removed: `error(\"bad \" .. f(1), 2)`", "1:14 `..` -> `.. \"~\" ..`", "1:19 `1` -> `2`", "1:19 `1` -> `0`"]);
+    let reach: Vec<Reach> = lua_mutants(src).into_iter().map(|m| m.reach).collect();
+    assert_eq!(reach, vec![Reach::Code, Reach::Message, Reach::Message, Reach::Message]);
 }
 
 #[test]
-fn unary_minus_and_comments_are_left_alone() {
-    assert!(changes("local x = -y --[[ a < b ]]\nreturn x\n").is_empty());
+fn comments_are_left_alone() {
+    assert!(changes("local x = y --[[ a < b ]]\nreturn x\n").is_empty());
 }
 
 #[test]
 fn params_step_within_their_range() {
     let yaml = "name: t\ntitle: T\nmodules: []\nparams:\n  m:\n    n: { default: 1, min: 1, max: 3, doc: d }\n    on: { default: true, doc: d }\n";
     let rs = Ruleset::parse(Path::new("t/ruleset.yaml"), yaml).expect("parses");
-    let got: Vec<String> =
-        param_mutants(&rs, yaml, "ruleset.yaml").into_iter().map(|m| format!("{} {}", m.line, m.change)).collect();
+    let got: Vec<String> = param_mutants(&rs, yaml).into_iter().map(|m| format!("{} {}", m.line, m.change)).collect();
     assert_eq!(got, vec!["6 param m.n: 1 -> 2", "7 param m.on: true -> false"]);
+}
+
+#[test]
+fn data_mutants_change_numbers_faces_cells_names_and_switches() {
+    let yaml = "name: t\nmodules: []\ndice:\n  battle: [foot, foot, horse, flag]\n  d6: 6\nterrain:\n  woods: { ranged: 1, blocks_los: true, doc: \"trees\" }\nunit_types:\n  a: { strength: 4, class: foot }\n  b: { strength: 3, class: horse }\ncharts:\n  row: [\"-\", \"1M\", \"1M\"]\n";
+    let got: Vec<String> = data_mutants(Path::new("t/ruleset.yaml"), yaml)
+        .into_iter()
+        .map(|m| format!("{}:{} {} [{}]", m.line, m.col, m.change, m.with))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            "4:12 die battle: face 1 foot -> horse [horse]",
+            "4:12 die battle: face 1 foot -> flag [flag]",
+            "4:24 die battle: face 3 horse -> foot [foot]",
+            "4:24 die battle: face 3 horse -> flag [flag]",
+            "4:31 die battle: face 4 flag -> foot [foot]",
+            "4:31 die battle: face 4 flag -> horse [horse]",
+            "5:7 die d6 sides: 6 -> 7 [7]",
+            "5:7 die d6 sides: 6 -> 5 [5]",
+            "7:20 terrain.woods.ranged: 1 -> 2 [2]",
+            "7:20 terrain.woods.ranged: 1 -> 0 [0]",
+            "7:35 terrain.woods.blocks_los: true -> false [false]",
+            "9:18 unit_types.a.strength: 4 -> 5 [5]",
+            "9:18 unit_types.a.strength: 4 -> 3 [3]",
+            "9:28 unit_types.a.class: foot -> horse [horse]",
+            "10:18 unit_types.b.strength: 3 -> 4 [4]",
+            "10:18 unit_types.b.strength: 3 -> 2 [2]",
+            "10:28 unit_types.b.class: horse -> foot [foot]",
+            "12:9 charts.row[1]: - -> 1M (its neighbour) [1M]",
+        ]
+    );
 }
