@@ -412,7 +412,12 @@ fn test(
 }
 
 /// `sandtable test --coverage`.
-fn coverage(files: &[SpecFile], limits: &LimitArgs, overrides: &ScenarioOverrides, strength: &StrengthArgs) -> ExitCode {
+fn coverage(
+    files: &[SpecFile],
+    limits: &LimitArgs,
+    overrides: &ScenarioOverrides,
+    strength: &StrengthArgs,
+) -> ExitCode {
     use sandtable::spec::coverage;
     // One ruleset's specs measure its scope (a file no spec loads at 0%);
     // the specs of several measure every module they load.

@@ -241,11 +241,8 @@ fn compile_cached(coverage: bool, mutable: &[String], source: &str) -> mlua::Res
     if let Some(b) = CACHE.lock().ok().and_then(|c| c.as_ref()?.get(&key).cloned()) {
         return Ok(b);
     }
-    let bytecode: Arc<[u8]> = compiler(coverage)
-        .set_mutable_globals(mutable.to_vec())
-        .compile(source)
-        .map_err(mlua::Error::external)?
-        .into();
+    let bytecode: Arc<[u8]> =
+        compiler(coverage).set_mutable_globals(mutable.to_vec()).compile(source).map_err(mlua::Error::external)?.into();
     if let Ok(mut c) = CACHE.lock() {
         let map = c.get_or_insert_with(HashMap::new);
         if map.len() >= KEPT {
@@ -368,13 +365,14 @@ pub fn load_scenario_into(
     let sc = Scenario::load(path).map_err(ScriptError::Located)?;
     let rs_name = overrides.ruleset.clone().unwrap_or_else(|| sc.ruleset.clone());
     let base = if overrides.ruleset.is_none() { path.parent() } else { None };
-    let mut rs = crate::ruleset::Ruleset::load_with(&rs_name, base, st.options.sources.as_deref()).map_err(|e| match e {
-        crate::ruleset::RulesetError::NotFound { .. } if overrides.ruleset.is_none() => {
-            ScriptError::Located(sc.ruleset_error(e.to_string()))
-        }
-        crate::ruleset::RulesetError::Located(l) => ScriptError::Located(l),
-        other => ScriptError::plain_diag(other),
-    })?;
+    let mut rs =
+        crate::ruleset::Ruleset::load_with(&rs_name, base, st.options.sources.as_deref()).map_err(|e| match e {
+            crate::ruleset::RulesetError::NotFound { .. } if overrides.ruleset.is_none() => {
+                ScriptError::Located(sc.ruleset_error(e.to_string()))
+            }
+            crate::ruleset::RulesetError::Located(l) => ScriptError::Located(l),
+            other => ScriptError::plain_diag(other),
+        })?;
     if let Some(v) = overrides.variant.clone().or_else(|| sc.variant.clone()) {
         rs.apply_variant(&v).map_err(|e| {
             if overrides.variant.is_none() {

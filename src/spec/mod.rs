@@ -130,7 +130,11 @@ pub fn suite(paths: &[PathBuf], specs: &[PathBuf]) -> Result<Vec<SpecFile>, Stri
     };
     for s in specs {
         let Some(dir) = crate::paths::find_any(s) else {
-            return Err(format!("--specs {}: no such file or folder (looked in {})", s.display(), crate::paths::looked_in()));
+            return Err(format!(
+                "--specs {}: no such file or folder (looked in {})",
+                s.display(),
+                crate::paths::looked_in()
+            ));
         };
         let found = if dir.is_file() { vec![dir] } else { discover(&[dir.clone()])? };
         if found.is_empty() {
@@ -192,14 +196,14 @@ pub fn run_spec(
         let loaded = Ruleset::load_with(&dir.display().to_string(), None, options.sources.as_deref())
             .map_err(ScriptError::plain_diag)
             .and_then(|mut rs| {
-            if let Some(v) = &overrides.variant {
-                rs.apply_variant(v).map_err(ScriptError::plain_diag)?;
-            }
-            for s in &overrides.set {
-                rs.set_param(s).map_err(ScriptError::plain_diag)?;
-            }
-            host.load_ruleset(rs)
-        });
+                if let Some(v) = &overrides.variant {
+                    rs.apply_variant(v).map_err(ScriptError::plain_diag)?;
+                }
+                for s in &overrides.set {
+                    rs.set_param(s).map_err(ScriptError::plain_diag)?;
+                }
+                host.load_ruleset(rs)
+            });
         if let Err(e) = loaded {
             report.cases.push(("(loading the ruleset)".into(), Some(e)));
             return report;

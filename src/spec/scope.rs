@@ -3,8 +3,9 @@
 //!
 //! A ruleset's code is every `.lua` file in its folder outside `spec/` (the
 //! modules it lists and those they or its scripts `require`, such as
-//! viktory's `policies.lua`) and every `lib/` module one of them requires;
-//! its data is its `ruleset.yaml`. A file no spec loads still counts, at 0%.
+//! viktory's `policies.lua`), every `lib/` module one of them requires, and
+//! every `lib/` module its specs load; its data is its `ruleset.yaml`. A file
+//! no spec loads still counts, at 0%.
 //! Spec files and the helpers beside them are test code and never count.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -53,9 +54,24 @@ impl Scope {
         Ok(Scope { manifest: dir.join("ruleset.yaml"), dir, lua, changed: None, since: None })
     }
 
-    /// Whether a module a spec loaded is measured (`key` as coverage names it).
+    /// Whether a module a spec loaded is measured (`key` as coverage names
+    /// it): one of [`Scope::lua`], or a `lib/` module (a spec may drive a
+    /// shared module the ruleset's own files do not require).
     pub fn measures(&self, key: &str) -> bool {
-        Path::new(key).canonicalize().is_ok_and(|p| self.lua.contains(&p))
+        let lib = self.dir.parent().map(|p| p.join("lib"));
+        Path::new(key).canonicalize().is_ok_and(|p| self.lua.contains(&p) || lib.is_some_and(|l| p.starts_with(l)))
+    }
+
+    /// Adds the measured modules the specs loaded (by coverage's names).
+    pub fn add_loaded<'a>(&mut self, keys: impl Iterator<Item = &'a String>) {
+        for key in keys {
+            if let Ok(p) = Path::new(key).canonicalize() {
+                if self.measures(key) && !self.lua.contains(&p) {
+                    self.lua.push(p);
+                }
+            }
+        }
+        self.lua.sort();
     }
 
     /// Whether a mutant on `line` of `file` is kept (always, without `--changed`).

@@ -135,6 +135,31 @@ describe("data pins, by the analysis numbers that rest on them", function()
     pin("artillery", row("artillery"), { 2, 1, 0 }, "none yet (no analysis script fires on artillery)")
   end)
 
+  it("the command card deck: 30 cards, each section card's flank and orders", function()
+    local c = ruleset.charts.cards
+    local function row(name)
+      local card = c[name]
+      return { card.kind, card.section or "-", card.orders or 0, card.count, card.battlefield_only == true }
+    end
+    local DECK = "none (the analyses fire single shots), but every game the turn frame deals draws from it"
+    pin("bombard", row("bombard"), { "bombard", "-", 0, 2, false }, DECK)
+    pin("counter_attack", row("counter_attack"), { "tactic", "-", 0, 2, false }, DECK)
+    for _, flank in ipairs({ "left", "centre", "right" }) do
+      local probes = flank == "centre" and 5 or 4
+      local attacks = flank == "centre" and 4 or 3
+      pin("probe_" .. flank, row("probe_" .. flank), { "section", flank, 2, probes, false }, DECK)
+      pin("attack_" .. flank, row("attack_" .. flank), { "section", flank, 3, attacks, false }, DECK)
+      pin("advance_" .. flank, row("advance_" .. flank), { "section", flank, 2, 1, true }, DECK)
+    end
+    local n, names = 0, {}
+    for name, card in pairs(c) do
+      n += card.count
+      table.insert(names, name)
+    end
+    table.sort(names)
+    pin("the deck's size", { n, #names }, { 30, 11 }, DECK)
+  end)
+
   it("the turn frame's params: hands of 5, 6 banners to win", function()
     pin("cc_turn params", { params.cc_turn.hand_size, params.cc_turn.victory_banners }, { 5, 6 },
       "none (the analyses fire single shots), but every scenario without its own notes plays with them")

@@ -174,9 +174,7 @@ impl Collect<'_> {
                 v.dedup();
                 v.into_iter().filter(|m| m != n).map(Scalar::Int).collect()
             }
-            Scalar::Float(x) => {
-                [x + 1.0, x - 1.0, 0.0].into_iter().filter(|m| m != x).map(Scalar::Float).collect()
-            }
+            Scalar::Float(x) => [x + 1.0, x - 1.0, 0.0].into_iter().filter(|m| m != x).map(Scalar::Float).collect(),
             Scalar::Bool(b) => vec![Scalar::Bool(!b)],
             _ => Vec::new(),
         };

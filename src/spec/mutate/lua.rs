@@ -182,6 +182,7 @@ pub fn lua_mutants(src: &str) -> Vec<LuaMutant> {
     let toks = Toks::new(src);
     let quiet = call_arguments(&toks, &["note"]);
     let message = message_parts(&toks);
+    let nested = bracketed(&toks);
     let mut out = Vec::new();
     let mut push = |i: usize, start: usize, end: usize, with: String, change: String| {
         let before = &src[..start];
@@ -199,7 +200,7 @@ pub fn lua_mutants(src: &str) -> Vec<LuaMutant> {
         }
         let t = toks.t[i];
         let s = toks.text(i);
-        if toks.starts_line(i) {
+        if toks.starts_line(i) && !nested[i] {
             if let Some((end, what)) = statement(&toks, i).filter(|&(end, _)| !is_note(&toks, end)) {
                 let (a, b) = (t.start, toks.t[end - 1].end);
                 let lines = "\n".repeat(src[a..b].matches('\n').count());
@@ -289,7 +290,9 @@ pub fn lua_mutants(src: &str) -> Vec<LuaMutant> {
                     push(i, t.start, t.end, to.clone(), swap(s, &to));
                 }
             }
-            Kind::Ident if matches!(s, "min" | "max") && i >= 2 && toks.text(i - 1) == "." && toks.text(i - 2) == "math" => {
+            Kind::Ident
+                if matches!(s, "min" | "max") && i >= 2 && toks.text(i - 1) == "." && toks.text(i - 2) == "math" =>
+            {
                 let to = if s == "min" { "max" } else { "min" };
                 push(i, t.start, t.end, to.into(), swap(&format!("math.{s}"), &format!("math.{to}")));
             }
@@ -358,7 +361,13 @@ fn statement(toks: &Toks, i: usize) -> Option<(usize, &'static str)> {
         s == "." && toks.touch(j) && toks.text(j + 1) == "." && toks.touch(j + 1) && toks.text(j + 2) == "=";
     let assign = s == "=" && !(toks.touch(j) && toks.text(j + 1) == "=");
     if assign || op_assign || concat_assign {
-        let rhs = j + if assign { 1 } else if op_assign { 2 } else { 3 };
+        let rhs = j + if assign {
+            1
+        } else if op_assign {
+            2
+        } else {
+            3
+        };
         let end = toks.expression_end(rhs);
         return (end > rhs).then_some((end, "assignment"));
     }
@@ -414,17 +423,41 @@ fn call_arguments(toks: &Toks, names: &[&str]) -> Vec<bool> {
     out
 }
 
+/// Marks the tokens inside brackets (a table constructor's fields are not statements).
+fn bracketed(toks: &Toks) -> Vec<bool> {
+    let mut depth = 0usize;
+    (0..toks.len())
+        .map(|i| {
+            let inside = depth > 0;
+            match toks.text(i) {
+                "(" | "[" | "{" => depth += 1,
+                ")" | "]" | "}" => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            inside
+        })
+        .collect()
+}
+
 /// Marks the tokens that only build a message: the arguments of `error`,
-/// `violation` and `print`, and a `prompt = ...` field.
+/// `violation` and `print`, a `prompt = ...` field, and what a
+/// `return nil, ...` or `return false, ...` gives after its first value
+/// (the reason a check refuses).
 fn message_parts(toks: &Toks) -> Vec<bool> {
     let mut out = vec![false; toks.len()];
     for i in 0..toks.len() {
         let s = toks.text(i);
-        if matches!(s, "error" | "violation" | "print") && toks.text(i + 1) == "(" {
+        if s == "return" && matches!(toks.text(i + 1), "nil" | "false") && toks.text(i + 2) == "," {
+            let end = toks.expression_end(i + 3);
+            out[i + 3..end].iter_mut().for_each(|q| *q = true);
+        } else if matches!(s, "error" | "violation" | "print") && toks.text(i + 1) == "(" {
             if let Some(close) = toks.close(i + 1) {
                 out[i + 2..close].iter_mut().for_each(|q| *q = true);
             }
-        } else if s == "prompt" && toks.text(i + 1) == "=" && !toks.touch(i + 1) && matches!(toks.text(i - 1), "{" | ",")
+        } else if s == "prompt"
+            && toks.text(i + 1) == "="
+            && !toks.touch(i + 1)
+            && matches!(toks.text(i - 1), "{" | ",")
         {
             // The field's value runs to the `,` or `}` at its own depth.
             let mut depth = 0i32;

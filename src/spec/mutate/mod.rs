@@ -214,13 +214,13 @@ pub fn run(
     settings: &Settings,
 ) -> Result<Report, String> {
     let started = Instant::now();
-    let Some(scope) = coverage::scope_of(files)? else {
+    let Some(mut scope) = coverage::scope_of(files)? else {
         return Err("--mutate needs the specs of a ruleset (a folder with ruleset.yaml): give its folder".into());
     };
-    let scope = match &settings.changed {
-        Some(rev) => scope.changed_since(rev)?,
-        None => scope,
-    };
+    if let Some(rev) = &settings.changed {
+        // Checked before the clean run, so that a bad revision fails at once.
+        scope.clone().changed_since(rev)?;
+    }
     // The clean run: every spec must pass, and its coverage places the mutants.
     let runs = coverage::run_files(files, Some(&scope), options, overrides);
     if let Some(r) = runs.iter().find(|r| r.failed > 0) {
@@ -230,10 +230,12 @@ pub fn run(
         ));
     }
     let cov = coverage::total(&runs, Some(&scope));
-    let budgets: Vec<Duration> = runs
-        .iter()
-        .map(|r| settings.budget.unwrap_or_else(|| (r.took * 10).max(Duration::from_secs(1))))
-        .collect();
+    scope.add_loaded(cov.files.keys());
+    if let Some(rev) = &settings.changed {
+        scope = scope.changed_since(rev)?;
+    }
+    let budgets: Vec<Duration> =
+        runs.iter().map(|r| settings.budget.unwrap_or_else(|| (r.took * 10).max(Duration::from_secs(1)))).collect();
     let hits: Vec<_> = runs.iter().map(|r| r.lines_hit()).collect();
 
     let mut rs = Ruleset::load(&scope.dir.display().to_string()).map_err(|e| e.to_string())?;
@@ -351,8 +353,7 @@ impl Run<'_> {
             let report = super::run_spec(&self.files[i], &options, &overrides, |_| {});
             if report.failed() > 0 {
                 let shown = crate::lua::display_path(&self.files[i].path);
-                let timed_out =
-                    report.cases.iter().any(|(_, e)| matches!(e, Some(ScriptError::TimeLimit { .. })));
+                let timed_out = report.cases.iter().any(|(_, e)| matches!(e, Some(ScriptError::TimeLimit { .. })));
                 if timed_out {
                     // Well inside the budget: the clean run took at most a quarter of it.
                     if self.clean[i] * 4 <= budget {

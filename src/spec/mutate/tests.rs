@@ -103,7 +103,15 @@ fn notes_for_the_log_are_not_mutated() {
 #[test]
 fn error_levels_are_not_mutated_and_messages_are_told_apart() {
     let src = "error(\"bad \" .. f(1), 2)\n";
-    assert_eq!(changes(src), vec!["1:1 call removed: `error(\"bad \" .. f(1), 2)`", "1:14 `..` -> `.. \"~\" ..`", "1:19 `1` -> `2`", "1:19 `1` -> `0`"]);
+    assert_eq!(
+        changes(src),
+        vec![
+            "1:1 call removed: `error(\"bad \" .. f(1), 2)`",
+            "1:14 `..` -> `.. \"~\" ..`",
+            "1:19 `1` -> `2`",
+            "1:19 `1` -> `0`"
+        ]
+    );
     let reach: Vec<Reach> = lua_mutants(src).into_iter().map(|m| m.reach).collect();
     assert_eq!(reach, vec![Reach::Code, Reach::Message, Reach::Message, Reach::Message]);
 }
