@@ -74,10 +74,7 @@ impl Coverage {
     pub fn within(mut self, scope: &Scope) -> Coverage {
         self.files.retain(|key, _| scope.measures(key));
         for path in &scope.lua {
-            let key = crate::lua::display_path(path);
-            if !self.files.contains_key(&key) {
-                self.files.insert(key, unloaded(path));
-            }
+            self.files.entry(crate::lua::display_path(path)).or_insert_with(|| unloaded(path));
         }
         self
     }

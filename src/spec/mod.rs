@@ -136,7 +136,7 @@ pub fn suite(paths: &[PathBuf], specs: &[PathBuf]) -> Result<Vec<SpecFile>, Stri
                 crate::paths::looked_in()
             ));
         };
-        let found = if dir.is_file() { vec![dir] } else { discover(&[dir.clone()])? };
+        let found = if dir.is_file() { vec![dir] } else { discover(std::slice::from_ref(&dir))? };
         if found.is_empty() {
             return Err(format!("--specs {}: no spec files (*.lua) there", s.display()));
         }

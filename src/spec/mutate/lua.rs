@@ -176,147 +176,172 @@ impl<'a> Toks<'a> {
     }
 }
 
+/// The mutants found so far, placed by line and column.
+struct Out<'a> {
+    src: &'a str,
+    /// Byte offset of each line's start.
+    lines: Vec<usize>,
+    message: Vec<bool>,
+    list: Vec<LuaMutant>,
+}
+
+impl Out<'_> {
+    /// A mutant of token `i`'s statement: bytes `start..end` become `with`.
+    fn push(&mut self, i: usize, start: usize, end: usize, with: String, change: String) {
+        let line = self.lines.partition_point(|&l| l <= start);
+        let col = self.src[self.lines[line - 1]..start].chars().count() as u32 + 1;
+        let reach = if self.message[i] { Reach::Message } else { Reach::Code };
+        self.list.push(LuaMutant { line: line as u32, col, change, start, end, with, reach });
+    }
+
+    /// The same token's text swapped for `to`.
+    fn swap(&mut self, i: usize, start: usize, end: usize, to: &str) {
+        let change = format!("`{}` -> `{to}`", &self.src[start..end]);
+        self.push(i, start, end, to.to_string(), change);
+    }
+}
+
 /// Every mutant of a Luau source, in source order. Mutants that no longer
 /// compile are left out by [`compiles`], not here.
 pub fn lua_mutants(src: &str) -> Vec<LuaMutant> {
     let toks = Toks::new(src);
     let quiet = call_arguments(&toks, &["note"]);
-    let message = message_parts(&toks);
     let nested = bracketed(&toks);
-    let mut out = Vec::new();
-    let mut push = |i: usize, start: usize, end: usize, with: String, change: String| {
-        let before = &src[..start];
-        let line = before.matches('\n').count() as u32 + 1;
-        let col = (start - before.rfind('\n').map_or(0, |p| p + 1)) as u32 + 1;
-        let reach = if message[i] { Reach::Message } else { Reach::Code };
-        out.push(LuaMutant { line, col, change, start, end, with, reach });
-    };
-    let swap = |from: &str, to: &str| format!("`{from}` -> `{to}`");
+    let lines = std::iter::once(0).chain(src.match_indices('\n').map(|(p, _)| p + 1)).collect();
+    let mut out = Out { src, lines, message: message_parts(&toks), list: Vec::new() };
     let mut i = 0;
     while i < toks.len() {
         if quiet[i] {
             i += 1;
             continue;
         }
-        let t = toks.t[i];
-        let s = toks.text(i);
         if toks.starts_line(i) && !nested[i] {
             if let Some((end, what)) = statement(&toks, i).filter(|&(end, _)| !is_note(&toks, end)) {
-                let (a, b) = (t.start, toks.t[end - 1].end);
+                let (a, b) = (toks.t[i].start, toks.t[end - 1].end);
                 let lines = "\n".repeat(src[a..b].matches('\n').count());
-                push(i, a, b, lines, format!("{what} removed: `{}`", short(&src[a..b])));
+                out.push(i, a, b, lines, format!("{what} removed: `{}`", short(&src[a..b])));
             }
         }
-        let next = toks.touch(i).then(|| toks.text(i + 1));
-        let binary = i > 0 && toks.ends_operand(i - 1);
-        match t.kind {
-            Kind::Punct => {
-                let (two, one) = ((t.start, t.end + 1), (t.start, t.end));
-                let mut width = 1;
-                let mut ops: Vec<((usize, usize), &str)> = Vec::new();
-                match (s, next) {
-                    ("=", Some("=")) => {
-                        ops.push((two, "~="));
-                        width = 2;
-                    }
-                    ("~", Some("=")) => {
-                        ops.push((two, "=="));
-                        width = 2;
-                    }
-                    ("<", Some("=")) => {
-                        ops.extend([(two, "<"), (two, ">=")]);
-                        width = 2;
-                    }
-                    (">", Some("=")) => {
-                        ops.extend([(two, ">"), (two, "<=")]);
-                        width = 2;
-                    }
-                    ("<", _) => ops.extend([(one, "<="), (one, ">")]),
-                    (">", _) => ops.extend([(one, ">="), (one, "<")]),
-                    ("-", Some(">")) => width = 2, // a function type's arrow
-                    ("+", _) if binary => ops.push((one, "-")),
-                    ("-", _) if binary => ops.push((one, "+")),
-                    ("-", _) => {
-                        // Unary minus: the operand keeps its sign.
-                        if toks.t.get(i + 1).is_some_and(|n| matches!(n.kind, Kind::Number | Kind::Ident))
-                            || toks.text(i + 1) == "("
-                        {
-                            push(i, t.start, t.end, String::new(), "unary `-` removed".into());
-                        }
-                    }
-                    ("*", _) if binary => ops.push((one, "/")),
-                    ("/", Some("/")) => {
-                        ops.push((two, "/"));
-                        width = 2;
-                    }
-                    ("/", _) if binary => ops.push((one, "*")),
-                    ("%", _) if binary => ops.push((one, "*")),
-                    ("^", _) if binary => ops.push((one, "*")),
-                    (".", Some(".")) => {
-                        width = 2;
-                        let vararg = toks.touch(i + 1) && toks.text(i + 2) == ".";
-                        let compound = toks.touch(i + 1) && toks.text(i + 2) == "=";
-                        if vararg {
-                            width = 3;
-                        } else if !compound {
-                            push(i, t.start, t.end + 1, ".. \"~\" ..".into(), "`..` -> `.. \"~\" ..`".into());
-                        }
-                    }
-                    ("#", _) => {
-                        if let Some((end, _)) = toks.suffixed_end(i + 1) {
-                            let e = toks.t[end - 1].end;
-                            let operand = &src[t.start..e];
-                            push(i, t.start, e, format!("({operand} - 1)"), format!("`{operand}` -> `{operand} - 1`"));
-                        }
-                    }
-                    _ => {}
-                }
-                for ((a, b), to) in ops {
-                    push(i, a, b, to.to_string(), swap(&src[a..b], to));
-                }
-                i += width;
-                continue;
+        i += match toks.t[i].kind {
+            Kind::Punct => operator(&toks, i, &mut out),
+            _ => {
+                word(&toks, i, &mut out);
+                1
             }
-            Kind::Number if !is_error_level(&toks, i) => {
-                for to in number_changes(s) {
-                    let change = swap(s, &to);
-                    push(i, t.start, t.end, to, change);
-                }
-            }
-            Kind::String if compared(&toks, i) => {
-                let q = &s[..1];
-                if (q == "\"" || q == "'") && s.len() >= 2 && s.ends_with(q) {
-                    let to = format!("{q}~{}", &s[1..]);
-                    push(i, t.start, t.end, to.clone(), swap(s, &to));
-                }
-            }
-            Kind::Ident
-                if matches!(s, "min" | "max") && i >= 2 && toks.text(i - 1) == "." && toks.text(i - 2) == "math" =>
-            {
-                let to = if s == "min" { "max" } else { "min" };
-                push(i, t.start, t.end, to.into(), swap(&format!("math.{s}"), &format!("math.{to}")));
-            }
-            Kind::Keyword => match s {
-                "true" => push(i, t.start, t.end, "false".into(), swap("true", "false")),
-                "false" => push(i, t.start, t.end, "true".into(), swap("false", "true")),
-                "and" => push(i, t.start, t.end, "or".into(), swap("and", "or")),
-                "or" => push(i, t.start, t.end, "and".into(), swap("or", "and")),
-                "not" => {
-                    let end = toks.t.get(i + 1).map_or(t.end, |n| n.start);
-                    push(i, t.start, end, String::new(), "`not` removed".into());
-                }
-                "return" if i > 0 && matches!(toks.text(i - 1), "then" | "else") => {
-                    if let Some(end) = block_end(&toks, i + 1) {
-                        push(i, t.start, toks.t[end].start, String::new(), "early `return` removed".into());
-                    }
-                }
-                _ => {}
-            },
-            _ => {}
-        }
-        i += 1;
+        };
     }
-    out
+    out.list
+}
+
+/// The mutants of an operator at token `i`; how many tokens it spans.
+fn operator(toks: &Toks, i: usize, out: &mut Out) -> usize {
+    let t = toks.t[i];
+    let s = toks.text(i);
+    let next = toks.touch(i).then(|| toks.text(i + 1));
+    let binary = i > 0 && toks.ends_operand(i - 1);
+    let (two, one) = ((t.start, t.end + 1), (t.start, t.end));
+    let mut width = 1;
+    let mut ops: Vec<((usize, usize), &str)> = Vec::new();
+    match (s, next) {
+        ("=", Some("=")) => {
+            ops.push((two, "~="));
+            width = 2;
+        }
+        ("~", Some("=")) => {
+            ops.push((two, "=="));
+            width = 2;
+        }
+        ("<", Some("=")) => {
+            ops.extend([(two, "<"), (two, ">=")]);
+            width = 2;
+        }
+        (">", Some("=")) => {
+            ops.extend([(two, ">"), (two, "<=")]);
+            width = 2;
+        }
+        ("<", _) => ops.extend([(one, "<="), (one, ">")]),
+        (">", _) => ops.extend([(one, ">="), (one, "<")]),
+        ("-", Some(">")) => width = 2, // a function type's arrow
+        ("+", _) if binary => ops.push((one, "-")),
+        ("-", _) if binary => ops.push((one, "+")),
+        // Unary minus: the operand keeps its sign.
+        ("-", _)
+            if toks.t.get(i + 1).is_some_and(|n| matches!(n.kind, Kind::Number | Kind::Ident))
+                || toks.text(i + 1) == "(" =>
+        {
+            out.push(i, t.start, t.end, String::new(), "unary `-` removed".into());
+        }
+        ("*", _) if binary => ops.push((one, "/")),
+        ("/", Some("/")) => {
+            ops.push((two, "/"));
+            width = 2;
+        }
+        ("/" | "%" | "^", _) if binary => ops.push((one, "*")),
+        (".", Some(".")) => {
+            width = 2;
+            let vararg = toks.touch(i + 1) && toks.text(i + 2) == ".";
+            let compound = toks.touch(i + 1) && toks.text(i + 2) == "=";
+            if vararg {
+                width = 3;
+            } else if !compound {
+                out.push(i, t.start, t.end + 1, ".. \"~\" ..".into(), "`..` -> `.. \"~\" ..`".into());
+            }
+        }
+        ("#", _) => {
+            if let Some((end, _)) = toks.suffixed_end(i + 1) {
+                let e = toks.t[end - 1].end;
+                let operand = &toks.src[t.start..e];
+                out.push(i, t.start, e, format!("({operand} - 1)"), format!("`{operand}` -> `{operand} - 1`"));
+            }
+        }
+        _ => {}
+    }
+    for ((a, b), to) in ops {
+        out.swap(i, a, b, to);
+    }
+    width
+}
+
+/// The mutants of a number, string, name or keyword at token `i`.
+fn word(toks: &Toks, i: usize, out: &mut Out) {
+    let t = toks.t[i];
+    let s = toks.text(i);
+    match t.kind {
+        Kind::Number if !is_error_level(toks, i) => {
+            for to in number_changes(s) {
+                out.swap(i, t.start, t.end, &to);
+            }
+        }
+        Kind::String if compared(toks, i) => {
+            let q = &s[..1];
+            if (q == "\"" || q == "'") && s.len() >= 2 && s.ends_with(q) {
+                out.swap(i, t.start, t.end, &format!("{q}~{}", &s[1..]));
+            }
+        }
+        Kind::Ident
+            if matches!(s, "min" | "max") && i >= 2 && toks.text(i - 1) == "." && toks.text(i - 2) == "math" =>
+        {
+            let to = if s == "min" { "max" } else { "min" };
+            out.push(i, t.start, t.end, to.into(), format!("`math.{s}` -> `math.{to}`"));
+        }
+        Kind::Keyword => match s {
+            "true" => out.swap(i, t.start, t.end, "false"),
+            "false" => out.swap(i, t.start, t.end, "true"),
+            "and" => out.swap(i, t.start, t.end, "or"),
+            "or" => out.swap(i, t.start, t.end, "and"),
+            "not" => {
+                let end = toks.t.get(i + 1).map_or(t.end, |n| n.start);
+                out.push(i, t.start, end, String::new(), "`not` removed".into());
+            }
+            "return" if i > 0 && matches!(toks.text(i - 1), "then" | "else") => {
+                if let Some(end) = block_end(toks, i + 1) {
+                    out.push(i, t.start, toks.t[end].start, String::new(), "early `return` removed".into());
+                }
+            }
+            _ => {}
+        },
+        _ => {}
+    }
 }
 
 /// The new texts of a number literal: an integer one step each way (not
