@@ -92,3 +92,23 @@ describe("the frame's refusals", function()
     expect_error(function() g:move(u, hex(2, 7)) end, "u has already fought this turn; movement comes before combat")
   end)
 end)
+
+describe("the order of combat among ordered units", function()
+  it("is the side's to choose, and a policy sees the first ordered unit as the default", function()
+    local a = world:add_unit{ id = "a", side = "allies", type = "infantry", hex = hex(-1, 7) }
+    local b = world:add_unit{ id = "b", side = "allies", type = "infantry", hex = hex(0, 7) }
+    local fought, seen = {}, nil
+    local g = cc_turn.new{ cards = { two = { kind = "section", section = "left", orders = 2, count = 1 } },
+      hand = 1, shuffle = false, combat = function(_, u) table.insert(fought, u.id) end }
+    g:play("allies", "two")
+    g:order(a)
+    g:order(b)
+    policy("cc_turn.combat", function(options, request)
+      seen = request.default
+      return options[2]
+    end)
+    g:fight()
+    expect(seen):to_be("a")
+    expect(fought):to_equal({ "b", "a" })
+  end)
+end)
