@@ -5,6 +5,8 @@
 -- not rule errors (rule_errors_spec holds those). On the bare range; the
 -- target is hex(5,4).
 
+local cc = require("lib/cc")
+
 scenario("scenarios/range.yaml")
 
 local T = hex(5, 4)
@@ -55,6 +57,7 @@ describe("a scenario the template cannot be oriented in", function()
   it("a side without a baseline has no flanks for a section card", function()
     scenario("scenarios/nobaseline.yaml")
     expect_error(function() reserve_artillery.can_order("probe_left", T, "central") end, "has no baseline")
+    expect_error(function() cc.side_sections("central", T) end, "has no baseline")
   end)
 end)
 

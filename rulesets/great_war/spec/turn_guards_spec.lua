@@ -112,3 +112,48 @@ describe("the order of combat among ordered units", function()
     expect(fought):to_equal({ "b", "a" })
   end)
 end)
+
+describe("moves and turns", function()
+  it("offers a move's hexes in a fixed order (by name, staying last), whoever answers", function()
+    local u = world:add_unit{ id = "u", side = "allies", type = "infantry", hex = hex(-1, 7) }
+    local g = cc_turn.new{ cards = CARDS, deck = { "x" }, hand = 1, shuffle = false, combat = function() end }
+    g:play("allies", "x")
+    g:order(u)
+    local seen
+    policy("cc_turn.move", function(options)
+      seen = options
+      return "stay"
+    end)
+    g:move(u)
+    local names = {}
+    for i, o in ipairs(seen) do
+      names[i] = tostring(o)
+    end
+    local sorted = table.clone(names)
+    table.sort(sorted)
+    expect(#names > 2):to_be(true)
+    expect(names):to_equal(sorted)
+    expect(names[#names]):to_be("stay")
+  end)
+
+  it("asks a ruleset's own move_and_fight how far a unit may move and still fight", function()
+    local u = world:add_unit{ id = "u", side = "allies", type = "infantry", hex = hex(-1, 7) }
+    u.moved = 1
+    local strict = cc_turn.new{ cards = CARDS, hand = 0, combat = function() end, move_and_fight = function() return 0 end }
+    local loose = cc_turn.new{ cards = CARDS, hand = 0, combat = function() end, move_and_fight = function() return 1 end }
+    expect(strict:may_fight(u)):to_be(false)
+    expect(loose:may_fight(u)):to_be(true)
+  end)
+
+  it("starts the next turn with no unit ordered", function()
+    local a = world:add_unit{ id = "a", side = "allies", type = "infantry", hex = hex(-1, 7) }
+    local c = world:add_unit{ id = "c", side = "central", type = "infantry", hex = hex(8, 0) }
+    local g = cc_turn.new{ cards = CARDS, deck = { "x", "x", "x" }, hand = 1, shuffle = false, combat = function() end }
+    g:play("allies", g.hands.allies[1])
+    g:order(a)
+    g:end_turn()
+    g:play("central", g.hands.central[1])
+    g:order(c)
+    expect(g.ordered):to_equal({ c })
+  end)
+end)
