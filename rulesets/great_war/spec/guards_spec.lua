@@ -68,6 +68,14 @@ describe("the record and the map after a firing", function()
     expect(rec.counts):to_equal({ 0, 2, 0, 0, 1, 1 })
   end)
 
+  it("names the unit it targeted in its printed summary", function()
+    world:add_unit{ id = "x", side = "central", type = "infantry", hex = T }
+    dice.force("targeting", { 1 })
+    local rec = reserve_artillery.fire{ side = "allies", target = "x", card = "bombard", hq = 1 }
+    expect(string.find(tostring(rec), "allies reserve artillery (Artillery Bombard) fires on (5,4) at x: 1 HQ tokens", 1, true) ~= nil)
+      :to_be(true)
+  end)
+
   it("marks only the latest firing's template on the map", function()
     dice.force("targeting", { 1 })
     reserve_artillery.fire{ side = "allies", target = T, card = "bombard", hq = 1 }
