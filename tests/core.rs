@@ -546,3 +546,37 @@ fn chains_of_globals_set_after_the_chunk_loads_read_their_current_value() {
     let v = h.exec("return chain()", "call.lua").unwrap();
     assert_eq!(format!("{v:?}"), "MultiValue([Integer(2), Integer(20), Integer(2)])");
 }
+
+/// `--changed REV` keeps the lines changed since a git revision, committed
+/// or not, and says so plainly outside a git repository.
+#[test]
+fn changed_lines_come_from_git() {
+    use sandtable::spec::scope::Scope;
+    let dir = std::env::temp_dir().join(format!("sandtable-changed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let rs = dir.join("mini");
+    std::fs::create_dir_all(&rs).unwrap();
+    for f in ["ruleset.yaml", "mini.lua"] {
+        std::fs::copy(fixture("mini").join(f), rs.join(f)).unwrap();
+    }
+    let err = Scope::of_ruleset(&rs).unwrap().changed_since("HEAD").unwrap_err();
+    assert!(err.contains("is not inside a git repository"), "{err}");
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git").arg("-C").arg(&dir).args(args).output().unwrap();
+        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    };
+    git(&["init", "-q"]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "add", "."]);
+    git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "mini"]);
+    let src = std::fs::read_to_string(rs.join("mini.lua")).unwrap();
+    std::fs::write(rs.join("mini.lua"), src.replace("> 0 then", "> 1 then")).unwrap();
+    let scope = Scope::of_ruleset(&rs).unwrap().changed_since("HEAD").unwrap();
+    let changed = scope.changed.clone().unwrap();
+    let lua = rs.join("mini.lua").canonicalize().unwrap();
+    assert_eq!(changed.get(&lua).map(|l| l.iter().copied().collect::<Vec<_>>()), Some(vec![9]));
+    assert!(scope.keeps(&lua, 9) && !scope.keeps(&lua, 6));
+    assert!(!changed.contains_key(&rs.join("ruleset.yaml").canonicalize().unwrap()));
+    let err = Scope::of_ruleset(&rs).unwrap().changed_since("nosuchrev").unwrap_err();
+    assert!(err.contains("git knows no revision 'nosuchrev'"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

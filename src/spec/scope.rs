@@ -85,10 +85,10 @@ impl Scope {
     /// Limits the scope to the lines changed since git revision `rev`
     /// (committed or not; a file git does not track is new, every line of it).
     pub fn changed_since(mut self, rev: &str) -> Result<Scope, String> {
-        let git = |args: &[&str]| -> Result<String, String> {
+        let git_in = |dir: &Path, args: &[&str]| -> Result<String, String> {
             let out = std::process::Command::new("git")
                 .arg("-C")
-                .arg(&self.dir)
+                .arg(dir)
                 .args(args)
                 .output()
                 .map_err(|e| format!("--changed runs git, which could not start: {e}"))?;
@@ -98,13 +98,15 @@ impl Scope {
                 Err(String::from_utf8_lossy(&out.stderr).trim().to_string())
             }
         };
-        let top = git(&["rev-parse", "--show-toplevel"]).map_err(|e| {
+        let top = git_in(&self.dir, &["rev-parse", "--show-toplevel"]).map_err(|e| {
             format!(
                 "--changed compares with a git revision, but {} is not inside a git repository (git: {e})",
                 crate::lua::display_path(&self.dir)
             )
         })?;
         let top = PathBuf::from(top.trim()).canonicalize().map_err(|e| format!("git's top folder: {e}"))?;
+        // Paths below are relative to the repository's top folder.
+        let git = |args: &[&str]| git_in(&top, args);
         git(&["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")])
             .map_err(|_| format!("--changed {rev}: git knows no revision '{rev}'"))?;
         let mut files: Vec<PathBuf> = self.lua.clone();
