@@ -106,8 +106,8 @@ Examples:
 How strong are the specs?
   --coverage  runs the specs with Luau's line coverage on and prints, per Lua
               file of the ruleset (every .lua file of its folder outside
-              spec/, and the lib/ modules they require; a file no spec loads
-              counts at 0%) and per function not fully run, how many
+              spec/, and the lib/ modules it or its specs load; a file no
+              spec loads counts at 0%) and per function not fully run, how many
               statement lines ran, then every line no spec runs (file:line).
               A rule on a line no spec runs is a rule no spec checks.
               --coverage-out FILE also writes lcov for editors and CI.
