@@ -171,6 +171,20 @@ local function decisions(id)
   return out
 end
 
+describe("[Back] a defender halted by terrain", function()
+  it("still battles back: terrain halts a unit's own combat after moving, and a bonus melee, not its battle back", function()
+    ordered("a", "regular", hex(5, 5))
+    local d = add("d", "government", "regular", hex(5, 6))
+    world:set_terrain(hex(5, 6), "woods")
+    d.moved = 1 -- it entered the woods this turn
+    dice.force("battle", { "cavalry", "cavalry", "cavalry" }) -- 3 +1 -1 woods
+    answers{ "battle back" }
+    dice.force("battle", { "infantry", "cavalry", "cavalry" }) -- 3 +1 full -1 moved
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.battle_back.hits):to_be(1)
+  end)
+end)
+
 describe("[Back] the defender may battle back", function()
   it("and may decline: no strike, no roll, and the record says so", function()
     local a = ordered("a", "regular", hex(5, 5))

@@ -151,6 +151,21 @@ describe("[Bonus] the bonus melee counts its dice as the melee did", function()
     expect(world:pool("jacobite", "extra_melee")):to_be(0)
   end)
 
+  it("... the same with a Command card's dice given for the melee", function()
+    attacker("highland")
+    add("d1", "government", "regular", hex(5, 6), { strength = 1 })
+    add("d2", "government", "regular", hex(4, 7))
+    world:set_pool("jacobite", "extra_melee", 1)
+    answers{ "none" }
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry", "cavalry" })
+    answers{ "take ground", "d2", "extra_melee" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- 2 +1 -1 moved +1 command +1 card
+    answers{ "battle back" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    local rec = melee.attack{ unit = "a", target = "d1", cards = { command = 1 } }
+    expect(whys(rec.bonus.attack.dice)):to_equal({ "melee", "full strength", "Command card", "Combat card Extra Melee", "moved" })
+  end)
+
   it("in a turn, the Command card played adds to the bonus melee", function()
     local cards = {
       charge = { kind = "section", section = "centre", orders = 1, title = "Charge", melee_dice = 1 },
@@ -262,7 +277,8 @@ describe("[Fire R1] [Base] one combat per unit per turn", function()
     answers{ "decline" }
     melee.attack{ unit = "a", target = "d" }
     expect(a.combat_done):to_be(true)
-    expect_error(function() melee.attack{ unit = "a", target = "d" } end, "a has already fired or attacked this turn")
+    local msg = expect_error(function() melee.attack{ unit = "a", target = "d" } end, "a has already fired or attacked this turn")
+    expect(string.find(msg, "cards_spec.lua", 1, true) ~= nil):to_be(true)
     dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
     answers{ "decline" }
     expect(melee.attack{ unit = "a", target = "d", again = true }.attack.hits):to_be(1)
@@ -317,7 +333,8 @@ describe("[Back] with params.combat_cards.battle_back = false", function()
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
     answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
-    melee.attack{ unit = "a", target = "d" }
+    local rec = melee.attack{ unit = "a", target = "d" }
     expect(#decisions("tricorne.combat_card")):to_be(0)
+    expect(whys(rec.battle_back.dice)):to_equal({ "melee", "full strength" })
   end)
 end)

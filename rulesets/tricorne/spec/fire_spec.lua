@@ -85,6 +85,26 @@ describe("[Fire R0] who may fire, and at whom", function()
   end)
 end)
 
+describe("[Fire R6] a miss", function()
+  it("removes no block, and the log records no hit (\"for each hit scored, 1 block is removed\")", function()
+    firer("g1", "regular", hex(5, 8))
+    jac("t", "regular", hex(5, 6))
+    dice.force("battle", { "cavalry", "artillery", "sabre" })
+    local before = #world:events(1000)
+    expect(ranged.fire{ unit = "g1", target = "t" }.removed):to_be(0)
+    for _, e in ipairs(world:events(#world:events(1000) - before)) do
+      expect(e.event == "hit"):to_be(false)
+    end
+  end)
+
+  it("ranged.dice counts no card dice when it is given none", function()
+    local g1 = firer("g1", "regular", hex(5, 8))
+    local t = jac("t", "regular", hex(5, 6))
+    expect(ranged.dice(g1, t).total):to_be(3) -- 2 at 2 hexes, +1 full strength
+    expect(#ranged.dice(g1, t).parts):to_be(2)
+  end)
+end)
+
 describe("[Fire R0] a unit without ranged weapons has no range", function()
   it("cavalry and lone leaders reach no hex; a regular 3, light artillery 5", function()
     expect(ranged.max_range(gov("c1", "light_cavalry", hex(1, 8)))):to_be(0)

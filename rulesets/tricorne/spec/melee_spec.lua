@@ -153,6 +153,18 @@ describe("[Base] a lone leader attacked in melee", function()
     expect(world:pool("jacobite", "medals")):to_be(1)
   end)
 
+  it("an attack reduced to no dice leaves him where he is: no casualty, no retreat", function()
+    local a = attacker("militia", { strength = 1 }) -- 2 dice
+    a.moved = 1
+    add("Cope", "government", "leader", hex(5, 6))
+    world:set_terrain(hex(5, 6), "town") -- -1 moved, -2 town
+    local rec = melee.attack{ unit = "a", target = "Cope" }
+    expect(rec.attack.dice.total):to_be(0)
+    expect(rec.attack.eliminated):to_be(false)
+    expect(rec.attack.left):to_be(false)
+    expect(world:unit("Cope").hex):to_be(hex(5, 6))
+  end)
+
   it("without a sabre he retreats, flags or not", function()
     attacker("highland")
     add("Cope", "government", "leader", hex(5, 6))

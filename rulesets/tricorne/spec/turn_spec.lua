@@ -29,6 +29,14 @@ describe("[Turn] the Tricorne turn", function()
     expect(#g:hand("jacobite")):to_be(4)
     expect(#g.deck):to_be(23 - 8)
     expect(g:card("general_advance").sections):to_equal({ "left", "centre", "right" })
+    -- one die per card but the last: 22 shuffle rolls for 23 cards
+    local shuffles = 0
+    for _, e in ipairs(world:events()) do
+      if e.event == "roll" and e.reason == "shuffle the command cards" then
+        shuffles += 1
+      end
+    end
+    expect(shuffles):to_be(22)
   end)
 
   it("a full turn for each side: fire, a melee that takes ground and makes a bonus melee, then a victory", function()
