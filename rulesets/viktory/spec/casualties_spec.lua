@@ -35,6 +35,18 @@ describe("casualty choices [Base][Ours]", function()
     expect(world:unit("bw_cav").alive):to_be(true)
   end)
 
+  it("tells a policy each choice's default in the request: the dearest for the firer, the cheapest for the owner", function()
+    local units = { add("bx_inf", "infantry"), add("bz_art", "artillery") }
+    policy("viktory.casualty", function(_, request)
+      return request.default
+    end)
+    local lost = viktory.take_losses{ units = units, hits = 1, selective = 1, firer = "A", owner = "B", reason = "test" }
+    expect(lost[1].id):to_be("bz_art")
+    units = { add("by_inf", "infantry"), add("bw_art", "artillery") }
+    lost = viktory.take_losses{ units = units, hits = 1, selective = 0, firer = "A", owner = "B", reason = "test" }
+    expect(lost[1].id):to_be("by_inf")
+  end)
+
   it("loses a unit by id, and refuses an unknown one on the caller's line", function()
     viktory.lose("b_inf1", "test")
     expect(world:unit("b_inf1").alive):to_be(false)

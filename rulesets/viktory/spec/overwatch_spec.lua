@@ -315,11 +315,30 @@ describe("who a shot may hit [OW][OW-trigger][OW-wait]", function()
     expect(world:unit("b_inf1").alive):to_be(true)
   end)
 
+  it("attackers that moved in on an earlier turn, their battle never resolved, are not moving in with a new attack", function()
+    world:place("b_inf1", hex(6, 2))
+    battle.declare{ target = TOWN, attackers = { "b_inf1" } }
+    answers{ "wait" }
+    battle.move_in("b_inf1") -- and B never resolves the battle
+    turn.finish() -- C
+    turn.finish() -- A
+    turn.finish() -- B again, round 2
+    world:place("b_inf2", hex(5, 4))
+    battle.declare{ target = TOWN, attackers = { "b_inf2" } }
+    dice.force("d6", { 1, 6 })
+    answers{ "now" } -- one hit, one target: no casualty question
+    battle.move_in("b_inf2")
+    expect(decisions()[2].request.targets):to_equal({ "b_inf2" })
+    expect(world:unit("b_inf1").alive):to_be(true)
+    expect(world:unit("b_inf2").alive):to_be(false)
+  end)
+
   it("units of an attack that was resolved move in no longer: a later move into the hex is alone", function()
     world:place("b_inf1", hex(6, 6)) -- beside A's lone cavalry at (6,7), far from the mountain
     dice.force("d6", { 1, 6 }) -- round 1: b_inf1 hits, a_cav misses
     local rec = battle.attack{ target = hex(6, 7), attackers = { "b_inf1" } }
     expect(rec.winner):to_be("B")
+    expect(rec.overwatch):to_be_nil() -- no shot was fired
     expect(world:unit("b_inf1").moving_in):to_be_nil()
     expect(world:unit("b_inf1").attacking):to_be_nil()
   end)

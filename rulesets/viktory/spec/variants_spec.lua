@@ -33,6 +33,15 @@ describe("overwatch.targets = hex (variant overwatch_whole_hex)", function()
     expect(world:unit("b_inf1").alive):to_be(false)
     expect(world:unit("b_inf3").alive):to_be(true)
   end)
+
+  it("never on a town or city: a unit moving into its own town next to the artillery takes the hit", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "overwatch_whole_hex" })
+    world:place("b_inf1", hex(5, 1))
+    dice.force("d6", { 3 })
+    answers{ "now" } -- one target, b_inf1: no casualty question
+    expect(turn.move("b_inf1", hex(4, 2))):to_be(false)
+    expect(world:unit("b_town").alive):to_be(true)
+  end)
 end)
 
 describe("the base game (variant base_game)", function()
