@@ -115,7 +115,7 @@ describe("[Base] lib/cc on a board turned sideways", function()
   end)
 
   it("with a third side, the banner for a unit's last block goes to the side that hit it", function()
-    -- the sides in order: government, jacobite, french; the French's first
+    -- the sides in order: french, government, jacobite; the French's first
     -- other side is the Government, but here the Jacobites eliminate them
     local j = add("j", "jacobite", "regular", hex(4, 5))
     j.ordered = true
@@ -124,12 +124,13 @@ describe("[Base] lib/cc on a board turned sideways", function()
     expect(ranged.fire{ unit = "j", target = "f" }.eliminated):to_be(true)
     expect(world:pool("jacobite", "medals")):to_be(1)
     expect(world:pool("government", "medals")):to_be(0)
-    -- a blocked retreat's last block: the banner to the side named by_side
+    -- a blocked retreat's last block: the banner to the side named by_side,
+    -- not to the Jacobites' first other side (the French)
     local j2 = add("j2", "jacobite", "regular", hex(8, 5), { strength = 1 })
     world:place(j2, hex(10, 5)) -- the right edge, the Jacobites' own baseline: no hex back
-    expect({ cc.retreat(j2, 1, { by_side = "french" }) }):to_equal({ 0, 1 })
-    expect(world:pool("french", "medals")):to_be(1)
-    expect(world:pool("government", "medals")):to_be(0)
+    expect({ cc.retreat(j2, 1, { by_side = "government" }) }):to_equal({ 0, 1 })
+    expect(world:pool("government", "medals")):to_be(1)
+    expect(world:pool("french", "medals")):to_be(0)
   end)
 
   it("a side without a baseline neither retreats nor has flanks; a side on the left or right has no flanks", function()
