@@ -164,6 +164,17 @@ describe("pre-battle fire [ArtDice]", function()
 end)
 
 describe("rounds and capture [Base][Ours]", function()
+  it("counts only military units: a town of the attacker's own in the hex rolls no die", function()
+    -- a scenario may start with both players' pieces in one hex
+    world:add_unit{ id = "b_town2", side = "B", type = "town", hex = CAV }
+    world:place("b_inf2", hex(6, 6))
+    dice.force("d6", { 6, 6 }) -- round 1: b_inf2's one die, then a_cav's: both miss
+    dice.force("d6", { 1, 6 }) -- round 2: b_inf2 hits
+    local rec = battle.attack{ target = CAV, attackers = { "b_inf2" } }
+    expect(rolls()):to_equal({ "battle round 1 B (1)", "battle round 1 A (1)", "battle round 2 B (1)", "battle round 2 A (1)" })
+    expect(rec.winner):to_be("B")
+  end)
+
   it("takes an undefended town without a die rolled, even with artillery among the attackers", function()
     world:add_unit{ id = "a_town2", side = "A", type = "town", hex = hex(6, 2) }
     local rec = battle.attack{ target = hex(6, 2), attackers = { "b_inf1", "b_art" }, paths = { b_art = { hex(6, 3) } } }
