@@ -161,15 +161,7 @@ end)
 
 -- "The defending enemy unit MAY battle back": the defender's side decides
 -- (decision tricorne.battle_back), by default it does.
-local function decisions(id)
-  local out = {}
-  for _, e in ipairs(world:events()) do
-    if e.event == "decision" and e.id == id then
-      table.insert(out, e)
-    end
-  end
-  return out
-end
+local decisions = require("spec/support/units").decisions
 
 describe("[Back] a defender halted by terrain", function()
   it("still battles back: terrain halts a unit's own combat after moving, and a bonus melee, not its battle back", function()

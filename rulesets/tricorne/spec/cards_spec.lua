@@ -13,15 +13,7 @@
 local units = require("spec/support/units")
 local add, attacker = units.add, units.attacker
 
-local function decisions(id)
-  local out = {}
-  for _, e in ipairs(world:events()) do
-    if e.event == "decision" and e.id == id then
-      table.insert(out, e)
-    end
-  end
-  return out
-end
+local decisions = units.decisions
 
 local function whys(d)
   local out = {}

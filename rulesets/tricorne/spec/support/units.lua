@@ -1,4 +1,4 @@
--- Set-up helpers shared by tricorne's specs (spec support: not a spec, not
+-- Set-up helpers and a log reader shared by tricorne's specs (spec support: not a spec, not
 -- counted by --coverage, not mutated). Load with
 --   local units = require("spec/support/units")
 
@@ -27,6 +27,18 @@ end
 function units.lookup(x, what)
   local u = tricorne.unit(x, what)
   return u
+end
+
+-- The decision events of the log so far with decision id `id`, in order
+-- (each with its side, options, default, choice and request).
+function units.decisions(id)
+  local out = {}
+  for _, e in ipairs(world:events()) do
+    if e.event == "decision" and e.id == id then
+      table.insert(out, e)
+    end
+  end
+  return out
 end
 
 return units
