@@ -320,7 +320,7 @@ bench("mlua function returning a String", function() f_ret_str() end)
 bench("mlua function returning 6 integers", function() f_multi() end)
 "#;
     println!("Luau -> Rust call costs (no interrupt):");
-    lua.load(src).exec().unwrap();
+    sandtable::lua::load_text(&lua, src, "=bench").unwrap().call::<()>(()).unwrap();
 }
 
 /// Each API call the reserve artillery uses, timed from Luau in a host set up

@@ -10,6 +10,7 @@ pub mod analysis;
 pub mod battlefield;
 pub mod dice;
 pub mod error;
+pub mod files;
 pub mod hex;
 pub mod log;
 pub mod lua;

@@ -205,8 +205,12 @@ fn scenario_seed_and_override_seed() {
     let h2 = mini_host();
     let a = h1.exec("return dice.roll(10, 'd6').faces", "a.lua").unwrap();
     let b = h2.exec("return dice.roll(10, 'd6').faces", "b.lua").unwrap();
-    let show =
-        |h: &Host, v: &mlua::MultiValue| h.lua.load("return table.concat(..., ',')").call::<String>(v.clone()).unwrap();
+    let show = |h: &Host, v: &mlua::MultiValue| {
+        sandtable::lua::load_text(&h.lua, "return table.concat(..., ',')", "=show")
+            .unwrap()
+            .call::<String>(v.clone())
+            .unwrap()
+    };
     assert_eq!(show(&h1, &a), show(&h2, &b));
     let h3 = host();
     h3.load_scenario(&fixture("mini/scenario.yaml"), &ScenarioOverrides { seed: Some(99), ..Default::default() })

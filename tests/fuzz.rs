@@ -10,6 +10,10 @@
 //!   "DuplicateKeyPolicy", ...); a world that loads must be valid (units on
 //!   the map, finite facings, sections on the board).
 //! - `shards`: `sim --shard K/N --json` outputs, mutated, merged.
+//! - `leading_bytes`: random leading bytes (control bytes above all) in
+//!   front of Lua text or of compiled, damaged Luau bytecode, run as a
+//!   script: a chunk that starts with a control byte is refused (never
+//!   loaded as bytecode), and no error prints a control byte raw.
 //! - `api`: generated Luau scripts calling every function of the API
 //!   catalogue with random arguments (near limits, NaN, negative, huge, wrong
 //!   types, nested tables, odd bytes), each run by the `sandtable` binary
@@ -821,5 +825,107 @@ fn api() {
     fuzz("api", api_script(), |s| {
         let source = api_source(s, &calls, &full);
         run_script(&source, s.tabletop, dir.path()).map_err(|e| format!("{e}\n--- script ---\n{source}"))
+    });
+}
+
+// ---- leading bytes ----
+
+/// Sources a leading-bytes case puts its bytes in front of.
+const BODIES: &[&str] = &[
+    "print('ran')\n",
+    "return 1\n",
+    "local x = 1\n-- a comment\nreturn x + 1\n",
+    "function trial() return dice.roll(1, 'd6').faces[1] end\n",
+    "--[[ a long comment ]] return { ran = true }\n",
+];
+
+fn leading_byte() -> impl Strategy<Value = u8> {
+    prop_oneof![
+        4 => 0u8..0x20,
+        2 => 0u8..0x0a,
+        1 => Just(0x7f),
+        1 => any::<u8>(),
+    ]
+}
+
+#[derive(Clone, Debug)]
+struct Leading {
+    lead: Vec<u8>,
+    body: Index,
+    /// The body compiled to Luau bytecode (what a hostile file would hold).
+    compiled: bool,
+    /// Bytes of the body set to other values (crafted bytecode, broken text).
+    flips: Vec<(Index, u8)>,
+}
+
+fn leading() -> impl Strategy<Value = Leading> {
+    (
+        prop::collection::vec(leading_byte(), 0..5),
+        any::<Index>(),
+        any::<bool>(),
+        prop::collection::vec((any::<Index>(), any::<u8>()), 0..4),
+    )
+        .prop_map(|(lead, body, compiled, flips)| Leading { lead, body, compiled, flips })
+}
+
+/// Random leading bytes (control bytes above all, which Luau's loader would
+/// take as bytecode) in front of text or of compiled and damaged bytecode,
+/// run as a script file and checked for completeness as REPL input. A chunk
+/// whose first byte other than white space is a control byte must be
+/// refused, saying that sandtable loads no bytecode; nothing may crash, and
+/// no error may print a control byte raw.
+#[test]
+fn leading_bytes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("lead.lua");
+    let host = sandtable::lua::Host::new(sandtable::lua::HostOptions {
+        capture_output: true,
+        time_ms: Some(200),
+        ..Default::default()
+    })
+    .expect("a host");
+    fuzz("leading_bytes", leading(), |case| {
+        let body = BODIES[case.body.index(BODIES.len())];
+        let mut bytes = case.lead.clone();
+        if case.compiled {
+            bytes.extend(mlua::chunk::Compiler::new().compile(body).map_err(|e| e.to_string())?);
+        } else {
+            bytes.extend_from_slice(body.as_bytes());
+        }
+        let start = case.lead.len();
+        for (i, b) in &case.flips {
+            if bytes.len() > start {
+                let at = start + i.index(bytes.len() - start);
+                bytes[at] = *b;
+            }
+        }
+        std::fs::write(&file, &bytes).map_err(|e| e.to_string())?;
+        let shown = format!("{:?}", String::from_utf8_lossy(&bytes));
+        let _ = catch_unwind(|| sandtable::repl::is_incomplete(&String::from_utf8_lossy(&bytes)))
+            .map_err(|p| format!("is_incomplete panicked: {}\n{shown}", panic_text(&*p)))?;
+        let r = catch_unwind(AssertUnwindSafe(|| host.exec_file(&file)))
+            .map_err(|p| format!("running panicked: {}\n{shown}", panic_text(&*p)))?;
+        let _ = host.take_output();
+        tally(r.is_ok());
+        let first = bytes.iter().copied().find(|b| !b" \t\n\x0b\x0c\r".contains(b));
+        let control = first.is_some_and(|b| b < 0x20 || b == 0x7f);
+        match r {
+            Ok(_) if control || bytes.contains(&0) => {
+                Err(format!("ran a chunk that starts with a control byte or holds a NUL\n{shown}"))
+            }
+            Ok(_) => Ok(()),
+            Err(e) => {
+                check_error(&e).map_err(|m| format!("{m}\n{shown}"))?;
+                let rendered = render_error(&e, false);
+                if rendered.replace("\r\n", "\n").chars().any(|c| c.is_control() && !matches!(c, '\n' | '\t')) {
+                    return Err(format!("the error prints a control byte raw: {rendered:?}\n{shown}"));
+                }
+                let flat = rendered.replace(['│', '×'], " ").split_whitespace().collect::<Vec<_>>().join(" ");
+                if (control || bytes.contains(&0)) && !flat.contains("sandtable loads no bytecode") {
+                    return Err(format!("refused without saying why: {rendered}\n{shown}"));
+                }
+                Ok(())
+            }
+        }
     });
 }

@@ -117,6 +117,8 @@ impl ScriptError {
             _ => {}
         }
         let (message, traceback) = split_error(err);
+        let message = visible_controls(&message).into_owned();
+        let traceback = traceback.map(|t| visible_controls(&t).into_owned());
         let located = find_location(&message).or_else(|| traceback.as_deref().and_then(find_location));
         let message_clean = strip_location(&message);
         if let Some((file, line)) = located {
@@ -134,7 +136,8 @@ impl ScriptError {
                             .map(|l| l.len() - l.trim_start().len() + 1)
                             .unwrap_or(1)
                     });
-                let mut l = LocatedError::at(std::path::Path::new(&file), &source, line, column, message_clean.clone())
+                let shown = visible_controls(&source);
+                let mut l = LocatedError::at(std::path::Path::new(&file), &shown, line, column, message_clean.clone())
                     .with_label("here");
                 // A compile error has no call stack: its traceback would only show the loader.
                 l.help = if syntax { None } else { traceback.map(|t| t.trim_end().to_string()) };
@@ -144,6 +147,28 @@ impl ScriptError {
         }
         ScriptError::Plain { message: message_clean, help: traceback }
     }
+}
+
+/// Text as shown in an error (a message, the source under it): control
+/// bytes other than tab and line ends as their Unicode pictures (`␛` for
+/// ESC), one character for one, so a hostile file or string cannot send
+/// escape sequences to the terminal.
+fn visible_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let hidden = |i: usize, b: u8| {
+        (b.is_ascii_control() && !matches!(b, b'\t' | b'\n' | b'\r'))
+            || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+    };
+    if !bytes.iter().enumerate().any(|(i, &b)| hidden(i, b)) {
+        return text.into();
+    }
+    text.char_indices()
+        .map(|(i, c)| match u8::try_from(c) {
+            Ok(b) if hidden(i, b) => char::from_u32(0x2400 + u32::from(b).min(0x21)).unwrap_or('\u{FFFD}'),
+            _ => c,
+        })
+        .collect::<String>()
+        .into()
 }
 
 /// Whether the innermost error is Luau's parser rejecting the source.
@@ -173,7 +198,8 @@ pub fn syntax_column(source: &str, line: usize, message: &str) -> Option<usize> 
     let compiler = mlua::chunk::Compiler::new();
     let same_error = |end: usize| -> bool {
         let prefix = format!("{before}{}", &text[..end]);
-        compiler.compile(prefix).err().and_then(|e| compile_error(&e)) == Some((line, message.to_string()))
+        super::chunk::compile_unnamed(&compiler, &prefix).err().and_then(|e| compile_error(&e))
+            == Some((line, message.to_string()))
     };
     let token = message.rsplit_once("got '").and_then(|(_, rest)| rest.strip_suffix('\'')).filter(|t| !t.is_empty());
     let chars = |byte: usize| text[..byte].chars().count() + 1;
@@ -200,7 +226,7 @@ pub fn syntax_column(source: &str, line: usize, message: &str) -> Option<usize> 
     None
 }
 
-/// The line and message of an error from `mlua::Compiler::compile`, whose
+/// The line and message of an error from `chunk::compile_unnamed`, whose
 /// text is `LINE: message`.
 fn compile_error(e: &mlua::Error) -> Option<(usize, String)> {
     let mlua::Error::SyntaxError { message, .. } = e else { return None };
@@ -348,7 +374,7 @@ mod tests {
     }
 
     fn column_of(src: &str) -> Option<usize> {
-        let e = mlua::chunk::Compiler::new().compile(src).expect_err("a syntax error");
+        let e = super::super::chunk::compile_unnamed(&mlua::chunk::Compiler::new(), src).err().expect("a syntax error");
         let (line, m) = compile_error(&e).expect("LINE: message");
         syntax_column(src, line, &m)
     }

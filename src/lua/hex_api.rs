@@ -169,10 +169,9 @@ pub fn install_methods(api: &mut Api) -> mlua::Result<()> {
     let methods = api.table().clone();
     methods.set_readonly(true);
 
-    let mt: Table = api
-        .lua
-        .load(
-            r#"
+    let mt: Table = super::load_text(
+        api.lua,
+        r#"
 local methods = ...
 local mt = {}
 mt.__index = function(h, k)
@@ -187,9 +186,9 @@ mt.__le = function(a, b) return a.y < b.y or (a.y == b.y and a.x <= b.x) end
 mt.__metatable = "hex"
 return mt
 "#,
-        )
-        .set_name("=hex")
-        .call(methods)?;
+        "=hex",
+    )?
+    .call(methods)?;
     mt.set_readonly(true);
     api.lua.set_type_metatable::<Vector>(Some(mt));
     Ok(())

@@ -121,7 +121,7 @@ impl Host {
     /// Runs a script file; relative `scenario(...)` paths resolve beside it.
     pub fn exec_file(&self, path: &Path) -> Result<MultiValue, ScriptError> {
         let path = &crate::paths::file_or_given(path);
-        let source = std::fs::read_to_string(path)
+        let source = chunk::read_source(path)
             .map_err(|e| ScriptError::plain(format!("cannot read script {}: {e}", path.display())))?;
         *self.state.script_dir.borrow_mut() = path.parent().map(Path::to_path_buf).unwrap_or_default();
         self.exec(&source, &display_path(path))

@@ -107,7 +107,6 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
 /// With `coverage`, Luau records statement hits (at optimization level 1, so
 /// no function is inlined away from its own lines).
 pub(super) fn set_compiler(lua: &Lua, modules: &[String], coverage: bool) {
-    lua.set_compiler(compiler(coverage).set_mutable_globals(mutable_globals(modules)));
     let mut c = lua.remove_app_data::<Compiling>().unwrap_or_default();
     c.modules = modules.to_vec();
     c.coverage = coverage;
@@ -189,31 +188,30 @@ pub(super) fn install_loader(lua: &Lua, base: &Table, globals: &Table, jit: bool
 /// its slow import path, at every access. Such a chunk is compiled again
 /// with those names mutable: Luau then resolves only the name that way and
 /// reads its fields as it reads any table's (about 110 instructions less per
-/// access of a two-link chain). A chunk that does not compile goes to mlua's
-/// loader, for its usual error.
+/// access of a two-link chain).
+///
+/// The source is always compiled as text ([`chunk`]): a chunk that starts
+/// with a control byte is a syntax error, never bytecode.
 pub fn compile_chunk(lua: &Lua, source: &str, name: &str) -> mlua::Result<Function> {
-    let plain = || lua.load(source).set_name(name).into_function();
     let Some((coverage, modules, imports, jit)) = lua.app_data_ref::<Compiling>().and_then(|c| {
         let imports = c.imports.clone()?;
         Some((c.coverage, c.modules.clone(), imports, c.jit))
     }) else {
-        return plain();
+        return load_text(lua, source, name);
     };
-    let Ok(name) = std::ffi::CString::new(name) else {
-        return plain();
+    let Ok(c_name) = std::ffi::CString::new(name) else {
+        return load_text(lua, source, name);
     };
     let mut mutable = mutable_globals(&modules);
-    let Ok(bytecode) = compile_cached(coverage, &mutable, source) else {
-        return plain();
-    };
+    let bytecode = compile_cached(coverage, &mutable, source, name)?;
     let globals = lua.globals();
-    let loaded = raw::load::load(lua, &bytecode, &name, &imports, &globals);
+    let loaded = raw::load::load(lua, &bytecode, &c_name, &imports, &globals);
     let unresolved = lua.app_data_mut::<Compiling>().map(|mut c| std::mem::take(&mut c.unresolved)).unwrap_or_default();
     let mut f = loaded?;
     if !unresolved.is_empty() {
         mutable.extend(unresolved);
-        let bytecode = compile_cached(coverage, &mutable, source)?;
-        f = raw::load::load(lua, &bytecode, &name, &imports, &globals)?;
+        let bytecode = compile_cached(coverage, &mutable, source, name)?;
+        f = raw::load::load(lua, &bytecode, &c_name, &imports, &globals)?;
         // The same names again: nothing more to gain.
         if let Some(mut c) = lua.app_data_mut::<Compiling>() {
             c.unresolved.clear();
@@ -229,11 +227,12 @@ pub fn compile_chunk(lua: &Lua, source: &str, name: &str) -> mlua::Result<Functi
 /// coverage setting and list of mutable globals. Every spec file runs in a
 /// fresh host that loads the same modules, and a mutation run starts
 /// thousands of hosts: each compiles only the one module its mutant changed.
-fn compile_cached(coverage: bool, mutable: &[String], source: &str) -> mlua::Result<std::sync::Arc<[u8]>> {
+/// A syntax error names the chunk `name` (errors are not kept).
+fn compile_cached(coverage: bool, mutable: &[String], source: &str, name: &str) -> mlua::Result<chunk::Bytecode> {
     use std::collections::HashMap;
-    use std::sync::{Arc, Mutex};
+    use std::sync::Mutex;
     type Key = (bool, Vec<String>, String);
-    static CACHE: Mutex<Option<HashMap<Key, Arc<[u8]>>>> = Mutex::new(None);
+    static CACHE: Mutex<Option<HashMap<Key, chunk::Bytecode>>>> = Mutex::new(None);
     /// Sources kept at most (a REPL session that edits a module many times
     /// starts the cache afresh rather than keep every version).
     const KEPT: usize = 256;
@@ -241,8 +240,7 @@ fn compile_cached(coverage: bool, mutable: &[String], source: &str) -> mlua::Res
     if let Some(b) = CACHE.lock().ok().and_then(|c| c.as_ref()?.get(&key).cloned()) {
         return Ok(b);
     }
-    let bytecode: Arc<[u8]> =
-        compiler(coverage).set_mutable_globals(mutable.to_vec()).compile(source).map_err(mlua::Error::external)?.into();
+    let bytecode = chunk::compile(&compiler(coverage).set_mutable_globals(mutable.to_vec()), source, name)?;
     if let Ok(mut c) = CACHE.lock() {
         let map = c.get_or_insert_with(HashMap::new);
         if map.len() >= KEPT {
@@ -251,6 +249,18 @@ fn compile_cached(coverage: bool, mutable: &[String], source: &str) -> mlua::Res
         map.insert(key, bytecode.clone());
     }
     Ok(bytecode)
+}
+
+/// Compiles source text with the session's compiler settings and loads it
+/// the plain way (imports resolved in the globals as it loads): for the
+/// host's own Lua, and for chunks loaded before the sandbox is in place.
+/// Never bytecode (see [`chunk`]).
+pub fn load_text(lua: &Lua, source: &str, name: &str) -> mlua::Result<Function> {
+    let compiler = match lua.app_data_ref::<Compiling>() {
+        Some(c) => compiler(c.coverage).set_mutable_globals(mutable_globals(&c.modules)),
+        None => mlua::chunk::Compiler::new(),
+    };
+    chunk::load(lua, &chunk::compile(&compiler, source, name)?, name)
 }
 
 fn mutable_globals(modules: &[String]) -> Vec<String> {

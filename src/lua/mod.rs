@@ -5,12 +5,13 @@
 //! per API area (`hex`, `dice`, `world`, `decide`, `tabletop`, `spec`).
 //!
 //! Safety: Luau sandbox mode (library tables read-only), no `io`, `os` only
-//! for clocks, `debug` only for tracebacks, no bytecode loading, `require`
-//! only inside the ruleset's folder and `rulesets/lib/`. Every top-level call
-//! runs under a time budget (checked from Luau's interrupt, which fires even
+//! for clocks, `debug` only for tracebacks, no bytecode loading (every chunk
+//! is compiled from source text, see `chunk`), `require` only inside the
+//! ruleset's folder and `rulesets/lib/`. Every top-level call runs under a time budget (checked from Luau's interrupt, which fires even
 //! inside `pcall`, coroutines and pattern matching) and a memory limit.
 
 pub mod api;
+pub mod chunk;
 mod decide_api;
 mod dice_api;
 mod error;
@@ -39,7 +40,7 @@ mod trace;
 pub use convert::{display_path, display_value, format_number, json_to_lua};
 pub use host::Host;
 use load::{apply_limits, set_compiler};
-pub use load::{compile_chunk, load_ruleset_into, load_scenario_into, reload_into, ScenarioOverrides};
+pub use load::{compile_chunk, load_ruleset_into, load_scenario_into, load_text, reload_into, ScenarioOverrides};
 use state::Trip;
 pub use state::{DecisionMode, Guard, HostOptions, Output, State, UnitHandle, OUTPUT_LIMIT};
 pub use trace::{call_with_traceback, trim_traceback};

@@ -26,7 +26,7 @@ impl Host {
             });
             let src = match given {
                 Some(s) => s,
-                None => std::fs::read_to_string(&path)
+                None => chunk::read_source(&path)
                     .map_err(|e| mlua::Error::runtime(format!("require('{name}'): cannot read {key}: {e}")))?,
             };
             loaded.set(key.as_str(), false)?;

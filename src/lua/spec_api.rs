@@ -113,7 +113,7 @@ return expect, expect_error
 
 /// The `spec` area: the globals spec files use.
 pub fn install(api: &mut Api) -> mlua::Result<()> {
-    let (expect, expect_error): (Function, Function) = api.lua.load(EXPECT).set_name("=expect").call(())?;
+    let (expect, expect_error): (Function, Function) = super::load_text(api.lua, EXPECT, "=expect")?.call(())?;
     api.value(
         "expect(v):to_be(x)",
         "also to_equal, to_be_close, to_be_truthy, to_be_falsy, to_be_nil, to_contain",

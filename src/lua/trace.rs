@@ -23,9 +23,9 @@ pub fn call_with_traceback(lua: &Lua, f: &Function, args: MultiValue) -> mlua::R
     let runner: Function = match lua.named_registry_value::<Option<Function>>(keys::TBCALL)? {
         Some(r) => r,
         None => {
-            let r: Function = lua
-                .load(
-                    r#"
+            let r: Function = load_text(
+                lua,
+                r#"
 return function(f, ...)
   local tb
   local res = table.pack(xpcall(f, function(e)
@@ -36,9 +36,9 @@ return function(f, ...)
   return false, res[2], tb
 end
 "#,
-                )
-                .set_name("=sandtable")
-                .call(())?;
+                "=sandtable",
+            )?
+            .call(())?;
             lua.set_named_registry_value(keys::TBCALL, r.clone())?;
             r
         }

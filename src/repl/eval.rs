@@ -4,6 +4,7 @@
 
 use mlua::{Function, Lua};
 
+use crate::lua::chunk::ends_too_soon;
 use crate::lua::compile_chunk;
 
 /// Compiles input under `name`: `return <input>` when that is valid Luau,
@@ -17,27 +18,19 @@ pub fn compile(lua: &Lua, src: &str, name: &str) -> mlua::Result<Function> {
     compile_chunk(lua, src, &chunk_name)
 }
 
-fn incomplete(r: mlua::Result<Function>) -> Option<bool> {
-    match r {
-        Ok(_) => Some(false),
-        Err(mlua::Error::SyntaxError { incomplete_input, .. }) => incomplete_input.then_some(true),
-        Err(_) => None,
-    }
-}
-
 /// True when the input is an unfinished chunk (an open `function`, `do`,
 /// bracket or long string) that more lines could complete. Meta commands
 /// and blank input are always complete.
-pub fn is_incomplete(lua: &Lua, src: &str) -> bool {
+pub fn is_incomplete(src: &str) -> bool {
     let t = src.trim();
     if t.is_empty() || t.starts_with(':') {
         return false;
     }
-    let as_expr = incomplete(lua.load(format!("return {src}")).set_name("=check").into_function());
+    let as_expr = ends_too_soon(&format!("return {src}"));
     if as_expr == Some(false) {
         return false;
     }
-    let as_stmt = incomplete(lua.load(src).set_name("=check").into_function());
+    let as_stmt = ends_too_soon(src);
     if as_stmt == Some(false) {
         return false;
     }
@@ -72,7 +65,6 @@ mod tests {
 
     #[test]
     fn tells_unfinished_chunks() {
-        let lua = Lua::new();
         for src in [
             "function f(x)",
             "function f(x)\n  return x",
@@ -82,10 +74,10 @@ mod tests {
             "x = [[a",
             "if x then",
         ] {
-            assert!(is_incomplete(&lua, src), "{src:?} should continue");
+            assert!(is_incomplete(src), "{src:?} should continue");
         }
         for src in ["", ":map", "1 + 1", "x = 1", "function f(x) return x end", "print(1))", "x = = 1"] {
-            assert!(!is_incomplete(&lua, src), "{src:?} should be complete (or an error)");
+            assert!(!is_incomplete(src), "{src:?} should be complete (or an error)");
         }
     }
 

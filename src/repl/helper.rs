@@ -368,7 +368,7 @@ impl Validator for ReplHelper {
         if self.asking.get() {
             return Ok(ValidationResult::Valid(None));
         }
-        if is_incomplete(&self.lua, ctx.input()) {
+        if is_incomplete(ctx.input()) {
             Ok(ValidationResult::Incomplete)
         } else {
             Ok(ValidationResult::Valid(None))

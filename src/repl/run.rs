@@ -178,7 +178,7 @@ pub fn run_piped(opts: ReplOptions, input: Box<dyn std::io::BufRead>) -> ExitCod
         line_no += 1;
         let start = line_no;
         let mut chunk = first;
-        while is_incomplete(&session.host.lua, &chunk) {
+        while is_incomplete(&chunk) {
             match ask::next_line(&lines) {
                 Some(more) => {
                     line_no += 1;

@@ -172,14 +172,19 @@ impl Coverage {
 }
 
 /// The statement lines and functions of a file no spec loaded, all at 0
-/// hits: the file is compiled with coverage and loaded, never run.
+/// hits: the file is compiled with coverage and loaded (as text, never as
+/// bytecode: see `lua::chunk`), never run.
 fn unloaded(path: &Path) -> FileHits {
+    use crate::lua::chunk;
     let mut file = FileHits::default();
-    let Ok(src) = std::fs::read_to_string(path) else { return file };
+    let Ok(src) = chunk::read_source(path) else { return file };
     let lua = mlua::Lua::new();
     lua.enable_jit(false);
-    lua.set_compiler(mlua::chunk::Compiler::new().set_optimization_level(1).set_coverage_level(1));
-    let Ok(f) = lua.load(src.as_str()).into_function() else { return file };
+    let compiler = mlua::chunk::Compiler::new().set_optimization_level(1).set_coverage_level(1);
+    let name = format!("@{}", path.display());
+    let Ok(f) = chunk::compile(&compiler, &src, &name).and_then(|b| chunk::load(&lua, &b, &name)) else {
+        return file;
+    };
     // Never run: every statement line reads 0 hits.
     f.coverage(|info| file.add(&info));
     file

@@ -155,7 +155,7 @@ pub fn ruleset_of(spec: &Path) -> Option<PathBuf> {
 /// them (a trial or scenario script beside the specs) is not run and reports
 /// no cases, so that the runner says so instead of counting it as a pass.
 pub fn is_spec(path: &Path) -> bool {
-    let Ok(text) = std::fs::read_to_string(path) else {
+    let Ok(text) = crate::lua::chunk::read_source(path) else {
         return true; // let the run report the read error
     };
     text.lines().map(|l| l.split("--").next().unwrap_or("")).any(|l| {

@@ -14,16 +14,20 @@ use std::ffi::CStr;
 
 use mlua::{ffi, Function, Lua, Table};
 
-/// Loads `bytecode` (from `mlua::Compiler::compile`) as a function of
+use crate::lua::chunk::Bytecode;
+
+/// Loads `bytecode` (compiled from source text, see `lua::chunk`) as a function of
 /// environment `env`, resolving its imports in `imports` (to native code
 /// afterwards, if wanted, with [`compile_native`]).
-pub fn load(lua: &Lua, bytecode: &[u8], name: &CStr, imports: &Table, env: &Table) -> mlua::Result<Function> {
+pub fn load(lua: &Lua, bytecode: &Bytecode, name: &CStr, imports: &Table, env: &Table) -> mlua::Result<Function> {
+    let bytecode = bytecode.as_bytes();
     // SAFETY: a protected call (exec_raw) with `imports` at 1 and `env` at 2.
     // The new thread's stack is used for two values (its initial room is
     // LUA_MINSTACK); `lua_replace` on LUA_GLOBALSINDEX takes a table (it is
     // one) and sets the thread's globals. `luau_load` reads `bytecode`
     // (alive for the call) and pushes the function or an error message; an
     // error is raised on the protected state, which returns it as `Err`.
+    // The bytes are Luau's compiler's own output, never a user's.
     // Only the function is left on the stack for `exec_raw` to return.
     unsafe {
         lua.exec_raw::<Function>((imports, env), |l| {
