@@ -6,8 +6,9 @@
 //! here, the bytes 0x00–0x1f in front of `print('ran')` and a real compiled
 //! Luau bytecode blob, goes through every entry point of the binary: a
 //! `run` script, a ruleset module (`modules:` and `require`), a spec file and
-//! a spec support module, a piped REPL line, the REPL's `:sim`/`:exact`
-//! expressions, and `sim`/`exact` trial scripts (`--vs-script` too). The
+//! a spec support module, a module only `test --coverage` reads, a piped
+//! REPL line, the REPL's `:sim`/`:exact` expressions, and `sim`/`exact`
+//! trial scripts (`--vs-script` too). The
 //! exit status must be an answer (0, 1 or 2), never a signal; a payload
 //! that is whitespace in Luau (tab, line feed, vertical tab, form feed,
 //! carriage return) runs; any other is an error naming the script and line,
@@ -209,6 +210,34 @@ fn a_spec_file_and_a_spec_support_module() {
             assert_eq!(code, 1, "{}: {all}", p.name);
             assert_refused(&all, &format!("{}_spec.lua", p.stem), &p.name);
         }
+    }
+}
+
+/// `test --coverage` compiles a module no spec loads to count its lines
+/// (loaded, never run): that too is text only.
+#[test]
+fn a_module_no_spec_loads_under_coverage() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    ruleset(d, "main = {}\nreturn main\n");
+    std::fs::create_dir_all(d.join("spec")).unwrap();
+    std::fs::write(
+        d.join("spec/a_spec.lua"),
+        "scenario('../scenario.yaml')\nit('a', function() expect(main):to_be(main) end)\n",
+    )
+    .unwrap();
+    for p in payloads("print('ran')\n") {
+        let file = format!("{}.lua", p.stem);
+        std::fs::write(d.join(&file), &p.bytes).unwrap();
+        let out = run(&["test", "spec", "--coverage"], d, None);
+        std::fs::remove_file(d.join(&file)).unwrap();
+        let shown = text(&out.stdout);
+        assert_eq!(answered(&out, &p.name), 0, "{}: {shown}{}", p.name, text(&out.stderr));
+        let row = shown.lines().find(|l| l.starts_with(&file)).unwrap_or_default();
+        // Compiled as text, `print('ran')` is one statement line, never run.
+        let counted = if p.runs { "0/1" } else { "0/0" };
+        assert!(row.split_whitespace().any(|w| w == counted), "{}: {row}\n{shown}", p.name);
+        assert!(!shown.contains("ran\n"), "{}: it ran", p.name);
     }
 }
 

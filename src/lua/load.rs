@@ -232,7 +232,7 @@ fn compile_cached(coverage: bool, mutable: &[String], source: &str, name: &str) 
     use std::collections::HashMap;
     use std::sync::Mutex;
     type Key = (bool, Vec<String>, String);
-    static CACHE: Mutex<Option<HashMap<Key, chunk::Bytecode>>>> = Mutex::new(None);
+    static CACHE: Mutex<Option<HashMap<Key, chunk::Bytecode>>> = Mutex::new(None);
     /// Sources kept at most (a REPL session that edits a module many times
     /// starts the cache afresh rather than keep every version).
     const KEPT: usize = 256;
