@@ -237,7 +237,6 @@ local function describe_strike(st, indent)
 end
 
 local Record = {}
-Record.__index = Record
 local function describe(r, indent)
   local lines = {}
   local function add_all(ls)

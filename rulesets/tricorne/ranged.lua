@@ -120,7 +120,6 @@ function ranged.dice(u, target, cards)
 end
 
 local Record = {}
-Record.__index = Record
 Record.__tostring = function(r)
   local lines = { r.unit .. " fires at " .. r.target .. " (" .. r.range .. " hexes): " .. tricorne.describe_dice(r.dice) }
   if r.dice.total <= 0 then

@@ -36,7 +36,6 @@ local rules = require("lib/rules")
 
 local tricorne = {}
 
-tricorne.BANNER_POOL = cc.MEDAL_POOL -- victory banners: lib/cc's medal pool
 tricorne.DIE = "battle"
 
 ------------------------------------------------------------------------------

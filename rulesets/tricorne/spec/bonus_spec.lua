@@ -117,6 +117,17 @@ describe("[Bonus] no bonus melee", function()
     expect(rec.no_bonus):to_be("no ground taken")
   end)
 
+  it("with no enemy adjacent to the hex taken: nothing to attack, and no question", function()
+    attacker("highland")
+    add("d1", "government", "regular", hex(5, 6), { strength = 1 })
+    eliminate_d1()
+    answers{ "take ground" }
+    local rec = melee.attack{ unit = "a", target = "d1" }
+    expect(rec.took_ground):to_be(hex(5, 6))
+    expect(rec.no_bonus):to_be("no enemy adjacent")
+    expect(#units.decisions("tricorne.bonus_melee")):to_be(0)
+  end)
+
   it("a second time in a turn", function()
     local a = attacker("highland")
     a.bonus_done = true

@@ -133,6 +133,8 @@ describe("[Fire R1] one firer against one target, resolved completely, in the pl
     firer("g2", "regular", hex(6, 8))
     jac("j1", "regular", hex(5, 6))
     expect_error(function() ranged.fire{ unit = { "g1", "g2" }, target = "j1" } end, "rule error: one firer against one target per fire")
+    jac("j2", "regular", hex(6, 6))
+    expect_error(function() ranged.fire{ unit = "g1", target = { "j1", "j2" } } end, "rule error: one firer against one target per fire")
   end)
 
   it("several units against one target fire one at a time: the second sees the first's retreat", function()
@@ -389,6 +391,7 @@ describe("[Fire R6] hits", function()
     expect(rec.leader_check.outcome):to_be("retreated")
     expect(world:unit("Murray").hex):to_be(hex(5, 5))
     expect(world:unit("Murray").type):to_be("leader")
+    expect(world:unit("t").leader):to_be_nil() -- he is no longer with the unit that fell
   end)
 
   it("fire at a lone leader is a leader casualty check", function()

@@ -61,6 +61,16 @@ describe("[Base] who may be attacked, and the call itself", function()
     expect(why):to_be("a entered marsh and may not combat again")
     expect(melee.can_strike(d, a, "battle_back")):to_be(true)
   end)
+
+  it("only an ordered unit makes a bonus melee (melee.can_strike)", function()
+    local a = add("a", "jacobite", "highland", hex(5, 5))
+    local d = defender("regular")
+    local ok, why = melee.can_strike(a, d, "bonus")
+    expect(ok):to_be(false)
+    expect(why):to_be("a is not ordered this turn: only an ordered unit attacks (game:order)")
+    a.ordered = true
+    expect(melee.can_strike(a, d, "bonus")):to_be(true)
+  end)
 end)
 
 describe("[Base] melee dice", function()

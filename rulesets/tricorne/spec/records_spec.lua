@@ -91,6 +91,16 @@ describe("[Fire R5] [Fire R6] [Fire R7] a fire's record and summary", function()
     expect(world:pool("government", "medals")):to_be(1)
   end)
 
+  it("a melee's defender that loses its last block to a blocked retreat is eliminated too", function()
+    add("a", "jacobite", "regular", hex(3, 9)).ordered = true
+    add("d", "government", "regular", hex(3, 10), { strength = 1 }) -- the bottom row: no hex back
+    dice.force("battle", { "flag", "cavalry", "cavalry", "cavalry" })
+    answers{ "stay" }
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect({ rec.attack.hits, rec.attack.eliminated, rec.attack.left }):to_equal({ 0, true, true })
+    expect(rec.battle_back):to_be_nil()
+  end)
+
   it("a retreat onto a lone friendly leader who joins; a passed rally check", function()
     firer("g1", "regular", hex(5, 8))
     add("t", "jacobite", "regular", hex(5, 6))
@@ -372,9 +382,11 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
     answers{ "battle back" }
     dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    world:mark(hex(0, 0), "old") -- a melee clears the marks of what came before
     local before = #world:log(1000)
     local rec = melee.attack{ unit = "a", target = "d" }
     local marks = world:marks()
+    expect(#marks):to_be(2)
     expect({ marks[1].hex, marks[1].label, marks[2].hex, marks[2].label }):to_equal({ hex(5, 5), "A", hex(5, 6), "D" })
     expect(world:log(1)[1]):to_be(tostring(rec))
     local notes = 0
@@ -418,5 +430,97 @@ describe("[Base] [Ground] [Bonus] [Back] a melee's record and summary", function
     for _, l in ipairs(world:log(#world:log(1000) - before)) do
       expect(string.find(l, "melee: a attacks", 1, true)):to_be_nil()
     end
+  end)
+end)
+
+-- The events of kind `kind` ("roll", "hit", "eliminate", "pool") logged from
+-- event number `from` on, as "unit-or-side: reason" lines.
+local function reasons(kind, from)
+  local out = {}
+  local events = world:events()
+  for i = from + 1, #events do
+    local e = events[i]
+    if e.event == kind then
+      table.insert(out, tostring(e.unit or e.side) .. ": " .. e.reason)
+    end
+  end
+  return out
+end
+
+describe("[Fire R5] [Base] the log says why each roll, loss and card was made", function()
+  it("a fire's roll, its hit and the leader's casualty check name the fire", function()
+    firer("g1", "regular", hex(5, 8))
+    add("t", "jacobite", "regular", hex(5, 6), { leader = "Murray" })
+    local from = #world:events()
+    dice.force("battle", { "infantry", "cavalry", "cavalry" })
+    dice.force("battle", { "sabre", "sabre" })
+    ranged.fire{ unit = "g1", target = "t" }
+    expect(reasons("roll", from)):to_equal({ "nil: g1 fires at t", "nil: g1 fires at t: leader casualty check" })
+    expect(reasons("hit", from)):to_equal({ "t: g1 fires at t" })
+  end)
+
+  it("fire at a lone leader rolls his casualty check", function()
+    firer("g1", "regular", hex(5, 8))
+    add("Murray", "jacobite", "leader", hex(5, 6))
+    local from = #world:events()
+    dice.force("battle", { "sabre", "sabre" })
+    ranged.fire{ unit = "g1", target = "Murray" }
+    expect(reasons("roll", from)):to_equal({ "nil: g1 fires at Murray: fire at lone leader" })
+    expect(reasons("eliminate", from)):to_equal({ "Murray: g1 fires at Murray" })
+  end)
+
+  it("a blocked retreat's lost block and a failed rally check name the fire that forced them", function()
+    firer("g1", "regular", hex(5, 2))
+    add("t", "jacobite", "regular", hex(5, 0))
+    local from = #world:events()
+    dice.force("battle", { "flag", "cavalry", "cavalry" })
+    dice.force("battle", { "infantry", "cavalry" })
+    ranged.fire{ unit = "g1", target = "t" }
+    expect(reasons("roll", from)):to_equal({ "nil: g1 fires at t", "nil: g1 fires at t: rally check t" })
+    expect(reasons("hit", from)):to_equal({ "t: g1 fires at t: retreat blocked", "t: g1 fires at t: rally check failed" })
+  end)
+
+  it("a retire and rally that cannot move: its lost blocks and its rally check say so", function()
+    add("a", "jacobite", "highland", hex(3, 9)).ordered = true
+    add("d", "government", "light_cavalry", hex(3, 10)) -- the bottom row
+    local from = #world:events()
+    answers{ "retire and rally" }
+    dice.force("battle", { "infantry", "infantry", "infantry", "infantry" })
+    dice.force("battle", { "sabre", "cavalry" })
+    melee.attack{ unit = "a", target = "d" }
+    expect(reasons("roll", from)):to_equal({ "nil: a melees d", "nil: a melees d: retire and rally: rally check d" })
+    expect(reasons("hit", from)):to_equal({ "d: a melees d: retire and rally: retreat blocked" })
+  end)
+
+  it("a lone leader who cannot retreat is captured by the melee", function()
+    attacker("highland")
+    add("Cope", "government", "leader", hex(5, 6))
+    add("x", "jacobite", "regular", hex(4, 7))
+    add("y", "jacobite", "regular", hex(5, 7))
+    local from = #world:events()
+    dice.force("battle", { "infantry", "infantry", "flag", "cavalry" })
+    answers{ "stay" }
+    melee.attack{ unit = "a", target = "Cope" }
+    expect(reasons("eliminate", from)):to_equal({ "Cope: a melees Cope: leader cannot retreat" })
+  end)
+
+  it("a First Strike and a Combat card are spent by the unit that plays them", function()
+    attacker("regular")
+    add("d", "government", "regular", hex(5, 6))
+    world:set_pool("government", "first_strike", 1)
+    local from = #world:events()
+    answers{ "first strike" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- d strikes first
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- a attacks; d does not battle back
+    melee.attack{ unit = "a", target = "d" }
+    expect(reasons("pool", from)):to_equal({ "government: d plays first strike" })
+    firer("g1", "regular", hex(5, 8))
+    add("t", "jacobite", "regular", hex(7, 6))
+    world:set_pool("government", "extra_fire", 1)
+    from = #world:events()
+    answers{ "extra_fire" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    ranged.fire{ unit = "g1", target = "t" }
+    expect(reasons("pool", from)):to_equal({ "government: g1 plays Extra Fire" })
   end)
 end)

@@ -6,7 +6,8 @@
 -- at the top). turn_spec.lua plays whole turns.
 
 local cc_turn = require("lib/cc_turn")
-local add = require("spec/support/units").add
+local units = require("spec/support/units")
+local add = units.add
 
 local function at(col, row)
   return hex.from_offset(col, row)
@@ -50,6 +51,11 @@ describe("[Turn] cards and hands", function()
     expect_error(function() g:card("volley") end, "no command card named 'volley' (cards: both, charge, flank, ground, plain)")
   end)
 
+  it("without options: the ruleset's deck, shuffled, params.cc_turn.hand_size cards each, its banner count", function()
+    local g = cc_turn.new()
+    expect({ #g:hand("government"), #g:hand("jacobite"), g.victory }):to_equal({ 4, 4, 6 })
+  end)
+
   it("a hand size may differ per side; a side left out gets none", function()
     local g = turn.new{ hand = { government = 2 }, deck = { "scout_left", "scout_right", "probe_left" }, quiet = true }
     expect(g:hand("government")):to_equal({ "scout_left", "scout_right" })
@@ -60,6 +66,7 @@ describe("[Turn] cards and hands", function()
   it("a deck given is dealt in its order unless shuffle = true asks for the dice", function()
     local kept = turn.new{ deck = { "scout_left", "probe_centre", "attack_right" }, hand = 0, quiet = true }
     expect(kept.deck):to_equal({ "attack_right", "probe_centre", "scout_left" }) -- the top is the end
+    expect_error(function() turn.new{ deck = { "scout_left", "volley" } } end, "no command card named 'volley'")
     dice.force(cc_turn.shuffle_die(3), { 1 }) -- the top card swaps with the bottom one
     dice.force(cc_turn.shuffle_die(2), { 2 }) -- the middle one stays
     local shuffled = turn.new{ deck = { "scout_left", "probe_centre", "attack_right" }, hand = 0, shuffle = true, quiet = true }
@@ -71,6 +78,14 @@ describe("[Turn] cards and hands", function()
     g:play("government", "probe_centre")
     expect(g:draw("government")):to_be("probe_centre") -- the one discard, shuffled alone
     expect(g:draw("jacobite")):to_be_nil()
+    -- two discards: the shuffle's die decides which comes back on top
+    g = game({ "probe_centre", "scout_left", "attack_right" })
+    g:play("government", "probe_centre")
+    g:end_turn() -- the Government draws the last card of the deck
+    g:play("jacobite", "scout_left")
+    dice.force(cc_turn.shuffle_die(2), { 1 }) -- the discards, probe_centre then scout_left, swap
+    g:end_turn()
+    expect(g:hand("jacobite")):to_equal({ "probe_centre" })
   end)
 end)
 
@@ -220,6 +235,12 @@ describe("[Turn 3] movement", function()
     answers{ answers.default }
     expect(g:move(g1)):to_be(true)
     expect({ g1.hex, g1.moved }):to_equal({ at(6, 8), 0 })
+    -- the hexes in reach in the order of their names, then stay
+    local offered = {}
+    for _, o in ipairs(units.decisions("cc_turn.move")[1].options) do
+      table.insert(offered, tostring(o))
+    end
+    expect(offered):to_equal({ "(1,8)", "(1,9)", "(2,7)", "(2,9)", "(3,7)", "(3,8)", "stay" })
     answers{ at(6, 7) }
     expect(g:move(g1)):to_be(true)
     expect({ g1.hex, g1.moved }):to_equal({ at(6, 7), 1 })

@@ -24,19 +24,21 @@ scenario("scenarios/field.yaml")
 
 describe("[Turn] the Tricorne turn", function()
   it("deals from the Command card deck in ruleset.yaml, shuffled, params.cc_turn.hand_size cards each", function()
-    local g = turn.new{ quiet = true }
+    local g = turn.new() -- every option at its default
     expect(#g:hand("government")):to_be(4)
     expect(#g:hand("jacobite")):to_be(4)
     expect(#g.deck):to_be(23 - 8)
     expect(g:card("general_advance").sections):to_equal({ "left", "centre", "right" })
-    -- one die per card but the last: 22 shuffle rolls for 23 cards
-    local shuffles = 0
+    -- one die per card but the last: 22 shuffle rolls for 23 cards, the
+    -- first of 23 faces (cc_turn.d23), the last of 2
+    local shuffles = {}
     for _, e in ipairs(world:events()) do
       if e.event == "roll" and e.reason == "shuffle the command cards" then
-        shuffles += 1
+        table.insert(shuffles, e.kind)
       end
     end
-    expect(shuffles):to_be(22)
+    expect(#shuffles):to_be(22)
+    expect({ shuffles[1], shuffles[22] }):to_equal({ "cc_turn.d23", "cc_turn.d2" })
   end)
 
   it("a full turn for each side: fire, a melee that takes ground and makes a bonus melee, then a victory", function()
@@ -176,11 +178,11 @@ describe("[Turn] the Tricorne turn", function()
   end)
 
   it("offers melee targets before fire targets: an adjacent lone leader, then a unit in range", function()
+    add("c", "jacobite", "regular", hex(6, 6))   -- 2 hexes: fire
+    add("b", "jacobite", "regular", hex(7, 6))   -- 2 hexes: fire
     local g = add("g", "government", "regular", hex(5, 8))
     g.ordered = true
     add("zed", "jacobite", "leader", hex(5, 7))  -- adjacent: melee (a lone leader does not stop fire)
-    add("b", "jacobite", "regular", hex(7, 6))   -- 2 hexes: fire
-    add("c", "jacobite", "regular", hex(6, 6))   -- 2 hexes: fire
     local t = turn.targets(g)
     expect({ t[1].unit.id, t[1].kind, t[2].unit.id, t[3].unit.id, t[3].kind }):to_equal({ "zed", "melee", "b", "c", "fire" })
   end)
