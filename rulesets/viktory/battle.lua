@@ -22,7 +22,6 @@ local turn = require("turn")
 local battle = {}
 
 local Record = {}
-Record.__index = Record
 Record.__tostring = function(r)
   local lines = { r.kind .. " at " .. tostring(r.target) .. " by " .. r.attacker .. (r.defender and (" against " .. r.defender) or "") }
   for _, l in ipairs(r.lines) do

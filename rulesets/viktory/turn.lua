@@ -23,7 +23,6 @@ local turn = {}
 
 local PHASES = { "bombard", "battle", "move", "reserve" }
 local PHASE_OF = { bombard = 1, battle = 2, move = 3, reserve = 4 }
-turn.PHASES = PHASES
 
 -- [Base] The current player's phase name.
 function turn.phase()

@@ -17,6 +17,7 @@ describe("bombard attacks [ArtDice][Base]", function()
     expect(rec.dice):to_be(2)
     expect(rec.hits):to_be(1)
     expect(rec.lost):to_equal({ "a_inf2" })
+    expect(require("spec/support/events").eliminated()):to_equal({ "a_inf2: b_art bombard attack" })
     local d = decisions()[1]
     expect(d.side):to_be("B")
     expect(d.id):to_be("viktory.casualty")

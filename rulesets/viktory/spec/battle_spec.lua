@@ -63,6 +63,19 @@ describe("moving in [Base][OW-wait]", function()
     refused(function() battle.move_in("b_inf1") end, "b_inf1 is not beside (5,3)")
   end)
 
+  it("spends the unit's move: an approach and a move-in leave an infantry no hex to move after the battle", function()
+    battle.declare{ target = TOWN, attackers = { "b_inf1" }, paths = { b_inf1 = { hex(6, 2) } } }
+    answers{ "wait" }
+    battle.move_in("b_inf1")
+    expect(world:unit("b_inf1").moving_in):to_be("1:B@5,3") -- the attack it moved in for: turn and hex
+    refused(function() battle.move_in("b_inf1") end, "b_inf1 has not been declared as an attacker") -- once
+    dice.force("d6", { 1, 6, 6, 6 }) -- round 1: b_inf1 hits; A's two infantry and the town miss
+    dice.force("d6", { 2, 6, 6 })    -- round 2: b_inf1 takes the last infantry; A misses
+    answers{ "a_inf1" }
+    expect(battle.resolve(TOWN).winner):to_be("B")
+    refused(function() turn.move("b_inf1", hex(6, 3)) end, "b_inf1 (infantry) needs 1 hexes but has 0 of 2 left")
+  end)
+
   it("takes a declared attacker out of the attack when it moves elsewhere", function()
     world:place("b_inf1", hex(6, 2))
     battle.declare{ target = TOWN, attackers = { "b_inf1" } }
@@ -145,6 +158,8 @@ describe("pre-battle fire [ArtDice]", function()
     expect(rec.prebattle):to_equal({ attacker_dice = 2, attacker_hits = 1, defender_dice = 2, defender_hits = 1 })
     expect(world:unit("a_art").alive):to_be(false)
     expect(world:unit("b_art").alive):to_be(false)
+    expect(rec.lost):to_equal({ "a_art", "b_art" }) -- the attacker's hits first
+    expect(events.eliminated()):to_equal({ "a_art: pre-battle fire", "b_art: pre-battle fire" })
     expect(rec.rounds):to_be(0)
     expect(rec.winner):to_be("A") -- both sides lost at once: the defender keeps the hex
   end)
@@ -182,6 +197,7 @@ describe("rounds and capture [Base][Ours]", function()
     expect(rec.rounds):to_be(0)
     expect(rec.winner):to_be("B")
     expect(world:unit("a_town2").alive):to_be(false)
+    expect(events.eliminated()):to_equal({ "a_town2: captured by B" })
     local t = world:unit("B_town_1")
     expect(t.type):to_be("town")
     expect(t.side):to_be("B")
@@ -220,6 +236,9 @@ describe("rounds and capture [Base][Ours]", function()
     expect(rec.winner):to_be("A")
     expect(world:unit("a_town").alive):to_be(true)
     expect(world:unit("B_town_1")):to_be_nil()
+    expect(rec.lost):to_equal({ "a_inf1", "a_inf2", "b_inf1", "b_inf2" }) -- the attacker's hits first
+    expect(events.eliminated()):to_equal({ "a_inf1: battle round 1", "a_inf2: battle round 1",
+      "b_inf1: battle round 1", "b_inf2: battle round 1" })
     expect(tostring(rec)):to_be(table.concat({
       "battle at (5,3) by B against A",
       "  round 1: B 2 dice, 2 hits; A 3 dice, 2 hits",

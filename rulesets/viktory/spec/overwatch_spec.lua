@@ -50,6 +50,18 @@ describe("overwatch dice [OW-dice]", function()
     expect(overwatch.spent(art())):to_be(true)
   end)
 
+  it("the prompt rounds P(at least one hit) to the nearest percent", function()
+    scenario("viktory/mountain_pass.yaml", { set = { ["viktory.hit_max"] = 2 } }) -- a die hits on 1-2
+    world:place("b_inf1", hex(6, 2))
+    battle.declare{ target = TOWN, attackers = { "b_inf1" } }
+    dice.force("d6", { 4, 5 })
+    answers{ "now" }
+    battle.move_in("b_inf1")
+    local d = decisions()[1]
+    expect(d.request.p_hit):to_be_close(5 / 9, 1e-9) -- 55.6%
+    expect(d.prompt):to_contain("P(at least one hit) 56%")
+  end)
+
   it("rolls two dice when the enemy enters an adjacent hex holding a friendly unit", function()
     world:add_unit{ id = "a_inf3", side = "A", type = "infantry", hex = hex(4, 4) }
     world:place("b_inf2", hex(5, 4))
@@ -193,6 +205,8 @@ describe("waiting [OW-wait]", function()
     expect(rec.fired):to_be(false)
     expect(world:unit("b_art").alive):to_be(false)
     expect(overwatch_rolls()):to_equal({ 1 })
+    expect(rec.lines[#rec.lines]):to_be("b_art was stopped on its way and makes no bombard attack")
+    expect(require("spec/support/events").eliminated()):to_equal({ "b_art: overwatch by a_art" })
   end)
 
   it("when it misses, the mover's bombard attack follows", function()
@@ -357,6 +371,71 @@ describe("a move reports its overwatch shots with their rolls [OW]", function()
     expect(shots[1].lost):to_equal({ "b_inf1" })
     expect(tostring(shots)):to_be("a_art overwatch at b_inf1 in (5,2): 1 die [1], 1 hit, lost b_inf1")
     expect(world:log(1)[1]):to_be("a_art overwatch at b_inf1 in (5,2): 1 die [1], 1 hit, lost b_inf1")
+  end)
+
+  it("a shot emits overwatch_fired(artillery, mover, hex, hits) for a ruleset's own reactions", function()
+    local seen = {}
+    on("overwatch_fired", function(a, mover, h, hits)
+      table.insert(seen, a.id .. " " .. mover.id .. " " .. tostring(h) .. " " .. hits)
+    end)
+    world:place("b_inf1", hex(6, 2))
+    dice.force("d6", { 1 })
+    answers{ "now" }
+    turn.move("b_inf1", hex(5, 2))
+    expect(seen):to_equal({ "a_art b_inf1 (5,2) 1" })
+  end)
+
+  -- A script walks a unit next to the mountain with world:move: A fires (a
+  -- miss). No move of the ruleset made that shot, so none reports it.
+  local function script_shot(id, path)
+    dice.force("d6", { 6 })
+    answers{ "now" }
+    world:move(world:unit(id), path)
+    expect(overwatch.spent(art())):to_be(true)
+  end
+
+  it("each move reports only its own shots, not one a script's world:move triggered: turn.move", function()
+    script_shot("b_inf1", { hex(6, 2), hex(5, 2) })
+    expect(select("#", turn.move("b_inf3", hex(7, 1)))):to_be(1)
+  end)
+
+  it("... battle.declare", function()
+    script_shot("b_inf1", { hex(6, 2), hex(5, 2) })
+    expect(select("#", battle.declare{ target = TOWN, attackers = { "b_inf2" }, paths = { b_inf2 = { hex(5, 4) } } })):to_be(1)
+  end)
+
+  it("... battle.move_in", function()
+    battle.declare{ target = TOWN, attackers = { "b_inf2" }, paths = { b_inf2 = { hex(5, 4) } } }
+    script_shot("b_inf1", { hex(6, 2), hex(5, 2) })
+    expect(select("#", battle.move_in("b_inf2"))):to_be(1)
+  end)
+
+  it("... battle.bombard's record", function()
+    script_shot("b_inf1", { hex(6, 2), hex(5, 2) })
+    dice.force("d6", { 6, 6 })
+    expect(battle.bombard{ unit = "b_art", path = { hex(6, 3) }, target = TOWN }.overwatch):to_be_nil()
+  end)
+
+  it("... turn.load", function()
+    turn.finish() -- C
+    script_shot("c_inf1", { hex(4, 5), hex(4, 4) })
+    expect(select("#", turn.load("c_cav", "c_frig"))):to_be(1)
+  end)
+
+  it("... turn.unload", function()
+    turn.finish() -- C
+    script_shot("c_inf1", { hex(4, 5), hex(4, 4) })
+    expect(select("#", turn.unload("c_inf2", hex(1, 6)))):to_be(1)
+  end)
+
+  it("battle.attack's record shows a shot at an approach too", function()
+    world:place("b_inf1", hex(6, 2))
+    dice.force("d6", { 6 }) -- A fires one die as b_inf1 approaches to (5,2), next to the mountain: a miss
+    answers{ "now" }
+    dice.force("d6", { 6, 1, 6, 6 }) -- round 1: b_inf1 misses; A's two infantry and the town hit it
+    local rec = battle.attack{ target = TOWN, attackers = { "b_inf1" }, paths = { b_inf1 = { hex(5, 2) } } }
+    expect(#rec.overwatch):to_be(1)
+    expect(rec.lines[1]):to_be("overwatch: a_art overwatch at b_inf1 in (5,2): 1 die [6], 0 hits")
   end)
 
   it("a move that triggers no shot returns only whether it arrived", function()

@@ -5,7 +5,8 @@
 
 scenario("viktory/mountain_pass.yaml")
 
-local decisions = require("spec/support/events").decisions
+local events = require("spec/support/events")
+local decisions = events.decisions
 
 local function rolls()
   local out = {}
@@ -112,6 +113,7 @@ describe("frigates [OW-trigger]", function()
     expect(turn.load("c_inf1", "c_frig")):to_be(true)
     expect(world:unit("c_frig").cargo):to_be("c_inf2,c_inf3,c_inf1")
     expect(world:unit("c_inf1").aboard):to_be("c_frig")
+    expect(world:unit("c_inf1").hex):to_be_nil() -- aboard: off the map
     expect(turn.move("c_frig", hex(3, 3))):to_be(false) -- adjacent to adjacent: a trigger
     expect(decisions()[2].request.mover_type):to_be("frigate")
     expect(decisions()[2].request.carrying):to_be(3)
@@ -119,6 +121,25 @@ describe("frigates [OW-trigger]", function()
     for _, id in ipairs({ "c_frig", "c_inf1", "c_inf2", "c_inf3" }) do
       expect(world:unit(id).strength):to_be(0)
     end
+    expect(events.eliminated()):to_equal({ "c_inf2: overwatch by a_art (aboard c_frig)",
+      "c_inf3: overwatch by a_art (aboard c_frig)", "c_inf1: overwatch by a_art (aboard c_frig)",
+      "c_frig: overwatch by a_art" })
+  end)
+
+  it("lands a unit that boarded earlier as a landing, not a boarding", function()
+    turn.finish() -- C
+    world:place("c_inf1", hex(3, 6))
+    turn.load("c_inf1", "c_frig") -- far from the mountain
+    turn.finish() -- A
+    turn.finish() -- B
+    turn.finish() -- C
+    world:place("c_frig", hex(3, 4))
+    answers{ "wait" }
+    expect(turn.unload("c_inf1", hex(4, 4))):to_be(true)
+    local d = decisions()[1]
+    expect(d.request.mover):to_be("c_inf1")
+    expect(d.request.loading):to_be(false)
+    expect(d.prompt):to_contain("C's c_inf1 (infantry) moving next to it")
   end)
 
   it("is triggered by a unit landing from a frigate next to the artillery", function()
@@ -179,11 +200,13 @@ describe("several players [Ours]", function()
 
   it("gives each artillery of one player its own shot, in id order", function()
     world:add_unit{ id = "a_art2", side = "A", type = "artillery", hex = hex(5, 1) }
+    world:add_unit{ id = "a_a1", side = "A", type = "artillery", hex = hex(6, 1) } -- placed last, first by id
     world:place("b_inf1", hex(6, 2))
-    dice.force("d6", { 6, 6 })
-    answers{ "now", "now" }
+    dice.force("d6", { 6, 6, 6 })
+    answers{ "now", "now", "now" }
     turn.move("b_inf1", hex(5, 2))
-    expect(rolls()):to_equal({ "overwatch by a_art at b_inf1 (1)", "overwatch by a_art2 at b_inf1 (1)" })
+    expect(rolls()):to_equal({ "overwatch by a_a1 at b_inf1 (1)", "overwatch by a_art at b_inf1 (1)",
+      "overwatch by a_art2 at b_inf1 (1)" })
   end)
 end)
 

@@ -102,6 +102,8 @@ describe("frigates [Base][Ours]", function()
   it("refuse what cannot board or land, on the caller's line", function()
     turn.finish() -- C
     refused(function() turn.load("c_town", "c_frig") end, "only land units board a frigate, not c_town (town)")
+    world:add_unit{ id = "c_frig2", side = "C", type = "frigate", hex = hex(2, 5) }
+    refused(function() turn.load("c_frig2", "c_frig") end, "only land units board a frigate, not c_frig2 (frigate)")
     refused(function() turn.load("c_inf1", "c_cav") end, "c_cav is not a frigate")
     refused(function() turn.load("c_inf1", "c_frig") end, "c_inf1 must stand on a hex next to c_frig at (2,6) to board it")
     refused(function() turn.load("b_inf1", "c_frig") end, "b_inf1 cannot board C's frigate c_frig")

@@ -34,6 +34,24 @@ describe("overwatch.targets = hex (variant overwatch_whole_hex)", function()
     expect(world:unit("b_inf3").alive):to_be(true)
   end)
 
+  it("counts an attacker that moved in on an earlier turn, its battle never resolved, with a new attack's", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "overwatch_whole_hex" })
+    world:place("b_inf1", hex(6, 2))
+    battle.declare{ target = hex(5, 3), attackers = { "b_inf1" } }
+    answers{ "wait" }
+    battle.move_in("b_inf1") -- and B never resolves the battle
+    turn.finish() -- C
+    turn.finish() -- A
+    turn.finish() -- B again, round 2
+    world:place("b_inf2", hex(5, 4))
+    battle.declare{ target = hex(5, 3), attackers = { "b_inf2" } }
+    dice.force("d6", { 6, 6 })
+    answers{ "now" }
+    battle.move_in("b_inf2")
+    local d = require("spec/support/events").decisions()
+    expect(d[2].request.targets):to_equal({ "b_inf1", "b_inf2" })
+  end)
+
   it("never on a town or city: a unit moving into its own town next to the artillery takes the hit", function()
     scenario("viktory/mountain_pass.yaml", { variant = "overwatch_whole_hex" })
     world:place("b_inf1", hex(5, 1))

@@ -26,6 +26,17 @@ function events.rolls()
   return out
 end
 
+-- Every elimination of the log as "unit: reason", in order.
+function events.eliminated()
+  local out = {}
+  for _, e in ipairs(world:events()) do
+    if e.event == "eliminate" then
+      table.insert(out, e.unit .. ": " .. e.reason)
+    end
+  end
+  return out
+end
+
 -- expect_error(fn, text), and the message must name the line of the call:
 -- a rule error points at the caller's line (the spec's), not into the
 -- ruleset. Write fn on the same line as the call.
