@@ -439,7 +439,7 @@ function artillery.enfilade(b, target)
   end
   local arc = tabletop.edge_arc(target, edge, params.artillery.arc)
   local f = tabletop.frontage_in_arc(arc, b)
-  return f > 0.5 + 1e-9, string.format("%.0f%% of its frontage in the %s enfilade arc", f * 100, edge), arc
+  return f > 0.5 + 1e-9, string.format("%.0f%% of its frontage in the %s enfilade arc", f * 100, edge), arc, edge
 end
 
 -- [3.3] One battery's fire points against a target in a bracket, with the
@@ -724,7 +724,13 @@ function artillery.fire(spec)
     local p, why = artillery.fire_points(b, target, br)
     points += p
     table.insert(rec.notes, why)
-    table.insert(rec.batteries, { id = b.id, bearing = bearing, zone = zone, points = p })
+    local entry = { id = b.id, bearing = bearing, zone = zone, points = p }
+    if not spec.quiet then
+      -- For the maps: the target's enfilade arc on the edge this battery sees.
+      local _, _, arc, edge = artillery.enfilade(b, target)
+      entry.enfilade_arc, entry.enfilade_edge = arc, edge
+    end
+    table.insert(rec.batteries, entry)
   end
   rec.points = math.floor(points + 1e-9)
   rec.bracket = BRACKETS[bracket]
@@ -842,11 +848,17 @@ function artillery.fire(spec)
   end
   if not spec.quiet then
     tabletop.clear_marks()
+    local enfilade_marked = {}
     for _, b in ipairs(rec.batteries) do
       local u = world:unit(b.id)
       tabletop.mark(tabletop.arc_of_fire(u, params.artillery.arc), b.id .. " arc of fire")
       tabletop.mark(b.zone, b.id .. " frontage zone")
       tabletop.mark(tabletop.centre_line(u, b.bearing, b.reach), b.id .. " centre of fire")
+      local edge = b.enfilade_edge
+      if b.enfilade_arc and not enfilade_marked[edge] then
+        enfilade_marked[edge] = true
+        tabletop.mark(b.enfilade_arc, rec.target .. " " .. edge .. " enfilade arc")
+      end
     end
     world:note(string.format("%s fire at %s (%s range): %d points, die %d%+d = %d: %s", lead.id, target.id,
       rec.bracket, rec.points, rec.roll, total, rec.modified, rec.result))

@@ -2,19 +2,25 @@
 //! map (`svg`).
 //!
 //! Both draw the same things from a [`World`]: terrain, units (side, type and
-//! strength), tokens, section lines, the printed row/column labels, and the
-//! marks rules leave on hexes (a targeting template, a line of fire). The
-//! short names and colours they share live here so that the two pictures and
-//! their legends always agree.
+//! strength), stacks, tokens, section lines, the printed row/column labels,
+//! and the marks rules leave on hexes (a targeting template, a line of
+//! fire). The short names and colours they share live here so that the two
+//! pictures and their legends always agree. What a piece means for the
+//! picture (a leader, a carried unit) comes from the ruleset's `draw:`
+//! section ([`Draw`]). `place` measures text and keeps the SVG's labels
+//! apart.
 
+pub mod place;
 pub mod svg;
 pub mod terminal;
+
+pub use crate::ruleset::Draw;
 
 use std::collections::BTreeSet;
 
 use crate::battlefield::{Map, World};
 use crate::hex::{Hex, OffsetKind};
-use crate::unit::Position;
+use crate::unit::{Position, Unit};
 
 /// Short names for a list of distinct names, `len` characters each at most.
 ///
@@ -187,6 +193,73 @@ pub fn pools_text(pools: &[(String, i64)]) -> String {
 /// Units on the battlefield that stand on a hex, by hex.
 pub fn unit_on(world: &World, h: Hex) -> Option<&crate::unit::Unit> {
     world.units.iter().find(|u| u.alive() && u.pos == Position::Hex(h))
+}
+
+/// Every living unit on a hex, the one drawn on top first (a stack, with
+/// `stacking: true`; one unit otherwise).
+pub fn stack_on(world: &World, h: Hex) -> Vec<&Unit> {
+    world.units.iter().filter(|u| u.alive() && u.pos == Position::Hex(h)).collect()
+}
+
+/// Whether the ruleset draws this unit as a leader (`draw: { leaders: [...] }`).
+pub fn is_leader(draw: &Draw, u: &Unit) -> bool {
+    draw.leaders.iter().any(|l| **l == *u.kind)
+}
+
+/// The unit carrying `u`: `u` is off the map and its carrier prop
+/// (`draw: { carrier: aboard }`) names a unit that is not itself `u`.
+pub fn carrier_of<'a>(world: &'a World, draw: &Draw, u: &Unit) -> Option<&'a Unit> {
+    let prop = draw.carrier.as_deref()?;
+    if u.pos != Position::Off || u.strength <= 0 {
+        return None;
+    }
+    let id = u.props.iter().find(|(k, _)| &**k == prop).map(|(_, v)| v.to_string())?;
+    world.units.iter().find(|c| *c.id == *id && c.id != u.id)
+}
+
+/// The units `carrier` carries, in the world's order.
+pub fn cargo_of<'a>(world: &'a World, draw: &Draw, carrier: &Unit) -> Vec<&'a Unit> {
+    if draw.carrier.is_none() {
+        return Vec::new();
+    }
+    world.units.iter().filter(|u| carrier_of(world, draw, u).is_some_and(|c| c.id == carrier.id)).collect()
+}
+
+/// Where a unit not on the battlefield is, for the lists under the maps:
+/// `eliminated`, `aboard c_frig at (2,6)`, or `off the board`.
+pub fn off_map_note(world: &World, draw: &Draw, u: &Unit) -> String {
+    if u.strength <= 0 {
+        return "eliminated".into();
+    }
+    match carrier_of(world, draw, u) {
+        Some(c) if c.pos != Position::Off => format!("aboard {} at {}", c.id, short_pos(c.pos)),
+        Some(c) => format!("aboard {}", c.id),
+        None => "off the board".into(),
+    }
+}
+
+/// A position in few characters: `(2,6)`, or `(52, 66)` on a tabletop.
+fn short_pos(p: Position) -> String {
+    match p {
+        Position::Hex(h) => h.to_string(),
+        Position::Table { at, .. } => {
+            format!("({}, {})", crate::lua::format_number(at.x), crate::lua::format_number(at.y))
+        }
+        Position::Off => "off".into(),
+    }
+}
+
+/// The short form of a mark drawn on the map: its first word, at most three
+/// characters (`W` for "W a_art ready", `6` for "6"); the legend spells out
+/// the whole label.
+pub fn mark_key(label: &str) -> String {
+    let first = label.split_whitespace().next().unwrap_or("");
+    let key: String = first.chars().take(3).collect();
+    if key.is_empty() {
+        "*".into()
+    } else {
+        key
+    }
 }
 
 /// Compass names of the six hex directions, in `Hex::DIRECTIONS` order

@@ -162,10 +162,27 @@ pub struct Ruleset {
     pub events: BTreeMap<String, String>,
     /// `stacking: true`: several units may share a hex (see `World::stacking`).
     pub stacking: bool,
+    /// How the maps draw the ruleset's pieces (`draw:`).
+    pub draw: Draw,
     /// Current values: module -> name -> value.
     pub values: BTreeMap<String, BTreeMap<String, Value>>,
     /// The variant applied, if any.
     pub variant: Option<String>,
+}
+
+/// How the maps (`:map`, `:map --svg`, `:view`) draw a ruleset's pieces:
+/// `draw:` in ruleset.yaml. The maps know nothing of any game, so what a
+/// piece means for the picture is said here, as data.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Draw {
+    /// Unit types drawn as leaders (a round token with a star, or a flag on a
+    /// tabletop), not as fighting units: `leaders: [general]`.
+    pub leaders: Vec<String>,
+    /// The property by which a unit off the map names the unit carrying it
+    /// (`carrier: aboard`): the maps show it with its carrier.
+    pub carrier: Option<String>,
+    /// Metres of ground per centimetre of table, for the tabletop's scale bar.
+    pub metres_per_cm: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -223,6 +240,17 @@ struct RawRuleset {
     events: BTreeMap<String, String>,
     #[serde(default)]
     stacking: bool,
+    #[serde(default)]
+    draw: Option<Spanned<RawDraw>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawDraw {
+    #[serde(default)]
+    leaders: Vec<Spanned<String>>,
+    carrier: Option<String>,
+    metres_per_cm: Option<Spanned<f64>>,
 }
 
 #[derive(Deserialize)]
@@ -330,6 +358,33 @@ fn entries(
     Ok(out)
 }
 
+/// The `draw:` section: leaders must be unit types of the ruleset, the
+/// ground scale a positive number.
+fn parse_draw(
+    raw: Option<&Spanned<RawDraw>>,
+    unit_types: &serde_json::Map<String, Value>,
+) -> Result<Draw, (serde_saphyr::Location, String)> {
+    let Some(raw) = raw else { return Ok(Draw::default()) };
+    let mut leaders = Vec::new();
+    for l in &raw.value.leaders {
+        if !unit_types.contains_key(&l.value) {
+            let known: Vec<&str> = unit_types.keys().map(String::as_str).collect();
+            return Err((
+                l.referenced,
+                format!("draw.leaders: '{}' is not a unit type (unit types: {})", l.value, known.join(", ")),
+            ));
+        }
+        leaders.push(l.value.clone());
+    }
+    let metres_per_cm = match &raw.value.metres_per_cm {
+        Some(m) if !(m.value.is_finite() && m.value > 0.0) => {
+            return Err((m.referenced, format!("draw.metres_per_cm must be a positive number, not {}", m.value)))
+        }
+        m => m.as_ref().map(|m| m.value),
+    };
+    Ok(Draw { leaders, carrier: raw.value.carrier.clone().filter(|c| !c.is_empty()), metres_per_cm })
+}
+
 /// A unit type's `strength` (its default) and base size, checked where the
 /// ruleset defines them rather than where a scenario first uses them.
 fn check_unit_type(name: &str, ty: &Value) -> Result<(), String> {
@@ -404,6 +459,7 @@ impl Ruleset {
         for (name, ty) in &raw.unit_types {
             check_unit_type(name, &ty.value).map_err(|e| located(file, src, ty.referenced, e))?;
         }
+        let draw = parse_draw(raw.draw.as_ref(), &unit_types).map_err(|(loc, e)| located(file, src, loc, e))?;
         let mut params = BTreeMap::new();
         for (module, defs) in &raw.params {
             let mut out = BTreeMap::new();
@@ -490,6 +546,7 @@ impl Ruleset {
             },
             events: raw.events,
             stacking: raw.stacking,
+            draw,
             values,
             variant: None,
         };

@@ -42,6 +42,26 @@ describe("the four steps of artillery fire", function()
     expect(labels["b arc of fire"]):to_be(true)
     expect(labels["b frontage zone"]):to_be(true)
     expect(labels["b centre of fire"]):to_be(false)
+    -- The duel's target faces the battery: no enfilade arc to show.
+    for label in pairs(labels) do
+      expect(label:find("enfilade")):to_be(nil)
+    end
+  end)
+
+  it("marks the target's enfilade arc when the battery stands in it", function()
+    scenario("republique/enfilade_column.yaml")
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "fb1" }
+    expect(rec.notes[1]:find("enfilade x2", 1, true) ~= nil):to_be(true)
+    local arc
+    for _, m in ipairs(tabletop.marks()) do
+      if m.label == "col left enfilade arc" then
+        arc = m
+      end
+    end
+    expect(arc ~= nil):to_be(true)
+    expect(arc.closed):to_be(true)
   end)
 end)
 

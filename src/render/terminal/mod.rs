@@ -44,11 +44,13 @@ pub struct MapOptions {
     pub color: bool,
     /// Columns available; the map narrows its hexes to fit when it can.
     pub width: usize,
+    /// What the ruleset says about drawing its pieces (carried units).
+    pub draw: super::Draw,
 }
 
 impl Default for MapOptions {
     fn default() -> Self {
-        MapOptions { color: false, width: 100 }
+        MapOptions { color: false, width: 100, draw: super::Draw::default() }
     }
 }
 
@@ -437,7 +439,7 @@ fn legend(
         .units
         .iter()
         .filter(|u| !u.alive())
-        .map(|u| if u.strength == 0 { format!("{} (eliminated)", u.id) } else { format!("{} (off the board)", u.id) })
+        .map(|u| format!("{} ({})", u.id, super::off_map_note(world, &opts.draw, u)))
         .collect();
     if !off.is_empty() {
         let mut v = vec!["not on the map:".to_string()];

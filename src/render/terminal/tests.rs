@@ -42,7 +42,7 @@ fn world() -> World {
 
 #[test]
 fn plain_map_shows_units_terrain_tokens_marks_and_labels() {
-    let text = render(&world(), &MapOptions { color: false, width: 100 });
+    let text = render(&world(), &MapOptions { color: false, width: 100, ..MapOptions::default() });
     assert!(!text.contains('\x1b'), "no colour codes in plain text:\n{text}");
     let lines: Vec<&str> = text.lines().collect();
     // Column labels over row 0, row labels on the left.
@@ -64,11 +64,11 @@ fn a_mark_keeps_to_its_hex_beside_terrain_and_tokens() {
     let mut w = world();
     w.add_token(Hex::new(1, 0), "wire");
     w.marks.push((Hex::new(1, 0), Rc::from("X")));
-    let text = render(&w, &MapOptions { color: false, width: 100 });
+    let text = render(&w, &MapOptions { color: false, width: 100, ..MapOptions::default() });
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[3].contains("|woX W|"), "terrain, mark, token in the lower line:\n{text}");
     assert!(lines[1].chars().all(|c| " /\\".contains(c)), "the top edges carry no marks:\n{text}");
-    let narrow = render(&w, &MapOptions { color: false, width: 20 });
+    let narrow = render(&w, &MapOptions { color: false, width: 20, ..MapOptions::default() });
     assert!(narrow.contains("|wXW|"), "narrow hexes too:\n{narrow}");
 }
 
@@ -77,16 +77,16 @@ fn side_pools_are_listed_under_the_map() {
     let mut w = world();
     w.sides[0].pools = vec![("hq".into(), 6), ("medals".into(), 2)];
     w.sides[1].pools = vec![("reserve_artillery".into(), 3)];
-    let text = render(&w, &MapOptions { color: false, width: 100 });
+    let text = render(&w, &MapOptions { color: false, width: 100, ..MapOptions::default() });
     assert!(text.contains("pools of allies: hq 6, medals 2"), "{text}");
     assert!(text.contains("pools of central: reserve_artillery 3"), "{text}");
-    let none = render(&world(), &MapOptions { color: false, width: 100 });
+    let none = render(&world(), &MapOptions { color: false, width: 100, ..MapOptions::default() });
     assert!(!none.contains("pools"), "{none}");
 }
 
 #[test]
 fn edges_are_shared_between_rows() {
-    let text = render(&world(), &MapOptions { color: false, width: 100 });
+    let text = render(&world(), &MapOptions { color: false, width: 100, ..MapOptions::default() });
     let lines: Vec<&str> = text.lines().collect();
     // The separator between rows 0 and 1 is a single zigzag.
     assert_eq!(lines[4].trim(), "\\   / \\   / \\   / \\   / \\", "{text}");
@@ -97,8 +97,8 @@ fn edges_are_shared_between_rows() {
 
 #[test]
 fn narrow_terminals_get_narrow_hexes() {
-    let wide = render(&world(), &MapOptions { color: false, width: 100 });
-    let narrow = render(&world(), &MapOptions { color: false, width: 30 });
+    let wide = render(&world(), &MapOptions { color: false, width: 100, ..MapOptions::default() });
+    let narrow = render(&world(), &MapOptions { color: false, width: 30, ..MapOptions::default() });
     let w = |t: &str| t.lines().take(12).map(str::len).max().unwrap_or(0);
     assert!(w(&narrow) < w(&wide), "{narrow}");
     assert!(narrow.contains("Ai4"), "{narrow}");
@@ -111,14 +111,14 @@ fn section_lines_are_drawn() {
         Section { name: "left".into(), first_col: 0, last_col: 1 },
         Section { name: "right".into(), first_col: 1, last_col: 3 },
     ]);
-    let text = render(&w, &MapOptions { color: false, width: 100 });
+    let text = render(&w, &MapOptions { color: false, width: 100, ..MapOptions::default() });
     assert!(text.contains("left") && text.contains("right"), "{text}");
     assert!(text.lines().nth(3).is_some_and(|l| l.contains(':')), "{text}");
 }
 
 #[test]
 fn colour_map_uses_ansi_and_keeps_the_text() {
-    let text = render(&world(), &MapOptions { color: true, width: 100 });
+    let text = render(&world(), &MapOptions { color: true, width: 100, ..MapOptions::default() });
     assert!(text.contains("\x1b["), "{text}");
     let stripped: String = {
         let mut s = String::new();

@@ -5,6 +5,11 @@ use super::*;
 use crate::render::{pools_text, side_pools};
 
 impl Session {
+    /// What the loaded ruleset says about drawing its pieces (`draw:`).
+    pub(crate) fn draw_hints(&self) -> crate::render::Draw {
+        self.host.state.ruleset.borrow().as_ref().map(|r| r.draw.clone()).unwrap_or_default()
+    }
+
     /// Asks the ruleset (through Lua, so a custom rule counts) whether a sees b.
     pub(super) fn line_of_sight(&self, a: Hex, b: Hex) -> Result<LosLine, CmdError> {
         let r = self.host.guarded(|lua| {
@@ -62,7 +67,13 @@ impl Session {
         if let Some(path) = svg_file {
             let text = {
                 let w = self.host.state.world.borrow();
-                svg::render(&w, &SvgOptions { title: Some(self.scenario_name.clone()).filter(|t| !t.is_empty()), los })
+                let opts = SvgOptions {
+                    title: Some(self.scenario_name.clone()).filter(|t| !t.is_empty()),
+                    los,
+                    draw: self.draw_hints(),
+                    earlier: None,
+                };
+                svg::render(&w, &opts)
             };
             std::fs::write(&path, text).map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
             let mut msg = format!("wrote {}", path.display());
@@ -74,7 +85,7 @@ impl Session {
         }
         let text = {
             let w = self.host.state.world.borrow();
-            let opts = MapOptions { color: self.color, width: self.width };
+            let opts = MapOptions { color: self.color, width: self.width, draw: self.draw_hints() };
             match &los {
                 // Show the line on a copy: the crossed hexes, its ends, the blocker.
                 Some(l) => {
