@@ -22,3 +22,4 @@ pub mod scenario;
 pub mod spec;
 pub mod tabletop;
 pub mod unit;
+pub mod web;

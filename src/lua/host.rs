@@ -176,7 +176,26 @@ impl Host {
     pub fn take_output(&self) -> String {
         match &mut *self.state.output.borrow_mut() {
             Output::Buffer(b) => String::from_utf8_lossy(&std::mem::take(b)).to_string(),
-            Output::Stdout => String::new(),
+            Output::Stdout | Output::Tee(_) => String::new(),
+        }
+    }
+
+    /// Keeps a copy of what `print` writes to standard output (or stops);
+    /// captured output is kept anyway.
+    pub fn copy_output(&self, on: bool) {
+        let mut out = self.state.output.borrow_mut();
+        match (&*out, on) {
+            (Output::Stdout, true) => *out = Output::Tee(Vec::new()),
+            (Output::Tee(_), false) => *out = Output::Stdout,
+            _ => {}
+        }
+    }
+
+    /// Takes the copy of what `print` wrote since the last call (see [`Host::copy_output`]).
+    pub fn take_copy(&self) -> String {
+        match &mut *self.state.output.borrow_mut() {
+            Output::Tee(b) => String::from_utf8_lossy(&std::mem::take(b)).to_string(),
+            Output::Stdout | Output::Buffer(_) => String::new(),
         }
     }
 

@@ -6,6 +6,8 @@ use super::*;
 pub enum Output {
     Stdout,
     Buffer(Vec<u8>),
+    /// Standard output, with a copy kept (for the live board's panel).
+    Tee(Vec<u8>),
 }
 
 /// The budget guard shared with the interrupt callback.
@@ -262,6 +264,11 @@ impl State {
                 out.write_all(text.as_bytes()).map_err(mlua::Error::external)?;
             }
             Output::Buffer(b) => b.extend_from_slice(text.as_bytes()),
+            Output::Tee(copy) => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes()).map_err(mlua::Error::external)?;
+                copy.extend_from_slice(text.as_bytes());
+            }
         }
         Ok(())
     }

@@ -195,10 +195,56 @@ pub fn unit_on(world: &World, h: Hex) -> Option<&crate::unit::Unit> {
     world.units.iter().find(|u| u.alive() && u.pos == Position::Hex(h))
 }
 
-/// Every living unit on a hex, the one drawn on top first (a stack, with
-/// `stacking: true`; one unit otherwise).
-pub fn stack_on(world: &World, h: Hex) -> Vec<&Unit> {
-    world.units.iter().filter(|u| u.alive() && u.pos == Position::Hex(h)).collect()
+/// The units by where they are, looked up once for a whole picture (a map
+/// of 40 000 hexes and 20 000 units is drawn without searching the units
+/// for each hex): the stack on each hex, the one drawn on top first (one
+/// unit, without `stacking: true`), and each carrier's cargo.
+pub struct Pieces<'a> {
+    stacks: rustc_hash::FxHashMap<Hex, Vec<&'a Unit>>,
+    cargo: rustc_hash::FxHashMap<&'a str, Vec<&'a Unit>>,
+}
+
+impl<'a> Pieces<'a> {
+    pub fn of(world: &'a World, draw: &Draw) -> Pieces<'a> {
+        let mut stacks: rustc_hash::FxHashMap<Hex, Vec<&Unit>> = rustc_hash::FxHashMap::default();
+        let mut cargo: rustc_hash::FxHashMap<&str, Vec<&Unit>> = rustc_hash::FxHashMap::default();
+        let ids: rustc_hash::FxHashMap<&str, &Unit> = world.units.iter().map(|u| (&*u.id, u)).collect();
+        for u in &world.units {
+            match (u.alive(), u.pos) {
+                (true, Position::Hex(h)) => stacks.entry(h).or_default().push(u),
+                (false, Position::Off) if u.strength > 0 => {
+                    let carrier = draw.carrier.as_deref().and_then(|p| u.props.iter().find(|(k, _)| &**k == p));
+                    if let Some((_, id)) = carrier {
+                        if let Some(c) = ids.get(&*id.to_string()).filter(|c| c.id != u.id) {
+                            cargo.entry(&*c.id).or_default().push(u);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Pieces { stacks, cargo }
+    }
+
+    /// The living units on a hex, top first.
+    pub fn stack(&self, h: Hex) -> &[&'a Unit] {
+        self.stacks.get(&h).map_or(&[], Vec::as_slice)
+    }
+
+    /// The units a unit carries.
+    pub fn cargo(&self, carrier: &Unit) -> &[&'a Unit] {
+        self.cargo.get(&*carrier.id).map_or(&[], Vec::as_slice)
+    }
+
+    /// The most units any hex holds.
+    pub fn tallest(&self) -> usize {
+        self.stacks.values().map(Vec::len).max().unwrap_or(0)
+    }
+
+    /// Whether any unit is carried.
+    pub fn any_cargo(&self) -> bool {
+        !self.cargo.is_empty()
+    }
 }
 
 /// Whether the ruleset draws this unit as a leader (`draw: { leaders: [...] }`).
@@ -215,14 +261,6 @@ pub fn carrier_of<'a>(world: &'a World, draw: &Draw, u: &Unit) -> Option<&'a Uni
     }
     let id = u.props.iter().find(|(k, _)| &**k == prop).map(|(_, v)| v.to_string())?;
     world.units.iter().find(|c| *c.id == *id && c.id != u.id)
-}
-
-/// The units `carrier` carries, in the world's order.
-pub fn cargo_of<'a>(world: &'a World, draw: &Draw, carrier: &Unit) -> Vec<&'a Unit> {
-    if draw.carrier.is_none() {
-        return Vec::new();
-    }
-    world.units.iter().filter(|u| carrier_of(world, draw, u).is_some_and(|c| c.id == carrier.id)).collect()
 }
 
 /// Where a unit not on the battlefield is, for the lists under the maps:
@@ -284,11 +322,17 @@ pub fn hex_contents(world: &World, h: Hex) -> String {
     if !world.on_map(h) {
         return "off the map".into();
     }
+    let here: Vec<&Unit> = world.units.iter().filter(|u| u.alive() && u.pos == Position::Hex(h)).collect();
+    contents_of(world, h, &here)
+}
+
+/// What is on a hex on the map, given the units there (see [`hex_contents`]).
+pub fn contents_of(world: &World, h: Hex, here: &[&Unit]) -> String {
     let mut parts: Vec<String> = Vec::new();
     if let Some(t) = world.terrain(h) {
         parts.push(t.to_string());
     }
-    for u in world.units.iter().filter(|u| u.alive() && u.pos == Position::Hex(h)) {
+    for u in here {
         parts.push(format!("{} ({} {} {}/{})", u.id, u.side, u.kind, u.strength, u.max_strength));
     }
     parts.extend(world.tokens(h).map(|t| t.to_string()));

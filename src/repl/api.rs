@@ -24,6 +24,11 @@ const fn c(name: &'static str, args: &'static str, doc: &'static str) -> Command
 pub const COMMANDS: &[Command] = &[
     c("help", "[TOPIC]", "this list; a topic (world, dice, hex, a command) narrows it"),
     c("map", "[--svg FILE] [--los A B]", "draw the battlefield; --svg writes a picture; --los draws a line of sight"),
+    c(
+        "view",
+        "[stop]",
+        "show the battlefield live in a browser (a local page that follows every input); stop stops it",
+    ),
     c("units", "[SIDE]", "list the units (side, type, strength, hex, leader, props) and the sides' pools"),
     c("sides", "", "the sides: units, baseline, whose turn, pools (HQ tokens, medals, ...)"),
     c("log", "[N]", "the last N events (20)"),

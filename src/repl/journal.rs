@@ -41,7 +41,7 @@ use super::{setup, ReplOptions, Session};
 use crate::lua::{Asker, DecisionRequest, Output, ScriptError};
 
 /// Commands a replay leaves out: they only look, or write files.
-const NOT_REPLAYED: &[&str] = &["help", "map", "units", "log", "save", "transcript", "sim", "exact", "quit"];
+const NOT_REPLAYED: &[&str] = &["help", "map", "view", "units", "log", "save", "transcript", "sim", "exact", "quit"];
 
 /// How many journals of sessions that did not end cleanly the folder keeps.
 const KEEP: usize = 20;

@@ -19,7 +19,8 @@
 //! `helper` (completion, hints, colours, multi-line input), `ask`
 //! (decisions), `save` (`:save` as scenario YAML), `journal` (the session
 //! journal and `--resume`), `watch` (file watching),
-//! `commands` (the `:commands`), `run` (setting up and running a session).
+//! `commands` (the `:commands`), `run` (setting up and running a session),
+//! `live` (`:view`, the live board in a browser).
 
 mod api;
 mod ask;
@@ -28,6 +29,7 @@ mod complete;
 mod eval;
 mod helper;
 pub mod journal;
+mod live;
 pub(crate) use crate::lua::lexer;
 mod rules_help;
 mod run;
@@ -49,6 +51,7 @@ use rustyline::{CompletionType, Config, Editor, ExternalPrinter as _};
 
 pub use crate::lua::pretty::{pretty, pretty_all, Limits};
 pub use api::{catalogue, ApiEntry, Command, Returns, AREAS, COMMANDS, KEYS};
+pub use commands::summary;
 pub use eval::is_incomplete;
 pub(crate) use run::load_scenario;
 pub use run::{history_path, resolve_scenario, run, run_piped, setup};
@@ -155,6 +158,8 @@ pub struct Session {
     /// The session as spec lines, for `:transcript` (inputs that succeeded,
     /// forced dice, answers, the results seen as expectations).
     pub transcript: Vec<String>,
+    /// The live board (`:view`), shared with the decision asker.
+    live: live::SharedLive,
 }
 
 impl Session {
@@ -177,7 +182,18 @@ impl Session {
             failures: 0,
             scenario_name: String::new(),
             transcript: Vec::new(),
+            live: live::SharedLive::default(),
         }
+    }
+
+    /// Installs the person-facing decision source (the REPL's asker), so
+    /// that a live board shows each decision too.
+    pub fn set_asker(&mut self, inner: Option<Box<dyn crate::lua::Asker>>) {
+        let asker = inner.map(|inner| {
+            Box::new(live::LiveAsker { inner, live: self.live.clone(), state: self.host.state.clone() })
+                as Box<dyn crate::lua::Asker>
+        });
+        self.host.set_asker(asker);
     }
 
     /// Records a Lua input that succeeded (with the decisions it asked and
@@ -275,6 +291,7 @@ impl Session {
         let printed = self.host.take_output();
         if !printed.is_empty() {
             let _ = self.out.write_all(printed.as_bytes());
+            self.live_printed(&printed);
         }
         let _ = self.out.flush();
     }
@@ -333,16 +350,16 @@ impl Session {
 
     /// Like [`Session::handle`], for input that started on line `line` of a pipe.
     pub fn handle_at(&mut self, input: &str, line: Option<usize>) -> bool {
-        let ok = if input.trim().is_empty() {
-            true
-        } else if input.trim_start().starts_with(':') {
-            self.command(input.trim())
-        } else {
-            self.eval_lua(input, line)
-        };
+        if input.trim().is_empty() {
+            return true;
+        }
+        self.live_before(input);
+        let ok =
+            if input.trim_start().starts_with(':') { self.command(input.trim()) } else { self.eval_lua(input, line) };
         if !ok {
             self.failures += 1;
         }
+        self.live_after(Some(ok));
         ok
     }
 
@@ -385,6 +402,7 @@ impl Session {
                         pretty_all(&self.host.lua, Some(&world), &values, &limits)
                     };
                     self.say(&text);
+                    self.live_result(&text, &values);
                     if let [Value::Table(t)] = values.as_slice() {
                         let own_text = t
                             .metatable()
@@ -414,6 +432,7 @@ impl Session {
         let Some(changed) = self.watcher.as_ref().and_then(|w| w.changed()) else { return };
         let what = watch::names(&changed);
         self.reload(Some(&what));
+        self.live_after(None);
     }
 
     /// Re-runs the ruleset's scripts against the same battlefield.

@@ -168,7 +168,7 @@ pub fn run_piped(opts: ReplOptions, input: Box<dyn std::io::BufRead>) -> ExitCod
     }
     session.color = false;
     let lines: ask::Lines = Rc::new(RefCell::new(input));
-    session.host.set_asker(Some(Box::new(journal::JournalAsker {
+    session.set_asker(Some(Box::new(journal::JournalAsker {
         inner: Box::new(ask::LineAsker { lines: lines.clone() }),
         journal: journal.clone(),
     })));
@@ -245,7 +245,7 @@ fn run_interactive(opts: ReplOptions) -> ExitCode {
             }
         }
     }
-    session.host.set_asker(Some(Box::new(journal::JournalAsker {
+    session.set_asker(Some(Box::new(journal::JournalAsker {
         inner: Box::new(ask::TerminalAsker { editor: editor.clone(), asking }),
         journal: journal.clone(),
     })));

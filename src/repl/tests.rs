@@ -371,3 +371,105 @@ fn an_empty_map_suggests_loading_the_rulesets_scenario() {
     none.name = "no_such_ruleset".into();
     assert!(super::empty_map_hint(&none).starts_with(":load   (the map is empty: this lists the scenarios"));
 }
+
+/// The live board's current frame, read over HTTP as a page would.
+fn live_frame(s: &Session) -> serde_json::Value {
+    let url = s.live_url().expect("the live board runs");
+    let rest = url.trim_start_matches("http://127.0.0.1:");
+    let (port, path) = rest.split_once('/').unwrap();
+    let port: u16 = port.parse().unwrap();
+    let (status, _, body) =
+        crate::web::tests::request(port, "GET", &format!("/{path}frame.json"), Some(&format!("127.0.0.1:{port}")));
+    assert_eq!(status, 200, "{body}");
+    serde_json::from_str(&body).unwrap()
+}
+
+#[test]
+fn the_live_board_follows_every_input() {
+    let mut t = T::new();
+    let out = t.ok(":view");
+    assert!(out.contains("the live board is at http://127.0.0.1:"), "{out}");
+    let url = t.s.live_url().unwrap();
+    assert!(t.ok(":view").contains(&url), "a second :view says where it is");
+    let f = live_frame(&t.s);
+    assert_eq!(f["title"], "REPL skirmish");
+    assert!(f["svg"].as_str().unwrap().contains(r#"data-unit="b1""#));
+    assert_eq!(f["sides"][0]["name"], "blue");
+    assert_eq!(f["units"]["r1"]["leader"], "Rommel");
+    assert_eq!(f["hexes"]["3,2"], "woods");
+    let seq = f["seq"].as_u64().unwrap();
+    // A move: a new frame, with the input, its events and the unit's new place.
+    t.ok("world:move(world:unit('b1'), hex(2,4))");
+    let f = live_frame(&t.s);
+    assert!(f["seq"].as_u64().unwrap() > seq);
+    assert_eq!(f["input"]["text"], "world:move(world:unit('b1'), hex(2,4))");
+    assert_eq!(f["input"]["ok"], true);
+    assert!(f["events"][0].as_str().unwrap().contains("b1 moves (1,4) -> (2,4)"), "{}", f["events"]);
+    assert!(f["svg"].as_str().unwrap().contains(r#"data-unit="b1" data-at="2,4""#));
+    // A mark: fresh after the input that made it, faded after the next.
+    t.ok("world:mark(hex(2,2), 'T')");
+    assert!(live_frame(&t.s)["svg"].as_str().unwrap().contains(r#"class="mark fresh""#));
+    t.ok("x = 1");
+    let f = live_frame(&t.s);
+    assert!(f["svg"].as_str().unwrap().contains(r#"class="mark faded""#), "{}", f["svg"]);
+    assert!(f["events"].as_array().unwrap().is_empty(), "that input logged nothing");
+    // What an input printed and showed; a failed input says so and changes nothing.
+    t.ok("print('hello board') return 42");
+    let f = live_frame(&t.s);
+    assert_eq!(f["printed"], "hello board\n");
+    assert_eq!(f["shown"], "42");
+    let strength = f["units"]["b2"]["strength"].clone();
+    t.fails("world:hit('b2', 1) error('no')");
+    let f = live_frame(&t.s);
+    assert_eq!(f["input"]["ok"], false);
+    assert_eq!(f["units"]["b2"]["strength"], strength);
+    // :map --los shows the line until the next input; :undo redraws too.
+    t.ok(":map --los b2 r2");
+    assert!(live_frame(&t.s)["svg"].as_str().unwrap().contains(r#"<g id="los""#));
+    t.ok(":undo");
+    let f = live_frame(&t.s);
+    assert!(!f["svg"].as_str().unwrap().contains(r#"<g id="los""#));
+    assert_eq!(f["input"]["text"], ":undo");
+    // :view stop stops the server.
+    assert!(t.ok(":view stop").contains("stopped"));
+    assert!(t.s.live_url().is_none());
+    let port: u16 = url.trim_start_matches("http://127.0.0.1:").split('/').next().unwrap().parse().unwrap();
+    assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_err());
+    assert!(t.ok(":view stop").contains("no live board"));
+    assert!(t.fails(":view now").contains("usage: :view [stop]"));
+}
+
+#[test]
+fn the_live_board_shows_a_decision_while_it_waits() {
+    use crate::lua::{Asker, DecisionRequest};
+    /// Answers after reading what the page shows at that moment.
+    struct Look(Rc<RefCell<Option<String>>>, Rc<RefCell<Vec<serde_json::Value>>>);
+    impl Asker for Look {
+        fn ask(&mut self, _: &DecisionRequest) -> Result<usize, String> {
+            let url = self.0.borrow().clone().unwrap();
+            let rest = url.trim_start_matches("http://127.0.0.1:");
+            let (port, path) = rest.split_once('/').unwrap();
+            let port: u16 = port.parse().unwrap();
+            let host = format!("127.0.0.1:{port}");
+            let (_, _, body) = crate::web::tests::request(port, "GET", &format!("/{path}frame.json"), Some(&host));
+            self.1.borrow_mut().push(serde_json::from_str(&body).unwrap());
+            Ok(1)
+        }
+    }
+    let mut t = T::new();
+    let (url, seen) = (Rc::new(RefCell::new(None)), Rc::new(RefCell::new(Vec::new())));
+    t.s.set_asker(Some(Box::new(Look(url.clone(), seen.clone()))));
+    t.ok(":view");
+    *url.borrow_mut() = t.s.live_url();
+    t.ok("skirmish.retreat('b1')");
+    let seen = seen.borrow();
+    let f = &seen[0];
+    assert!(f["decision"]["prompt"].as_str().unwrap().starts_with("retreat b1"), "{f}");
+    assert_eq!(f["decision"]["side"], "blue");
+    assert_eq!(f["input"]["text"], "skirmish.retreat('b1')");
+    assert!(f["input"]["ok"].is_null(), "the input is still running");
+    // Once answered, the board shows the outcome and no decision.
+    let after = live_frame(&t.s);
+    assert!(after["decision"].is_null());
+    assert_eq!(after["input"]["ok"], true);
+}

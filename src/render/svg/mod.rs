@@ -32,8 +32,8 @@ use legend::{Icon, Item, Row};
 
 use super::place::{text_width, Rect};
 use super::{
-    abbrev_of, abbreviate, cargo_of, is_leader, mark_key, off_map_note, offset_kind, section_bar, side_index,
-    side_pools, stack_on, terrain_colour, Draw, LosLine, Names, SIDE_SVG,
+    abbrev_of, abbreviate, is_leader, mark_key, off_map_note, offset_kind, section_bar, side_index, side_pools,
+    terrain_colour, Draw, LosLine, Names, Pieces, SIDE_SVG,
 };
 use crate::battlefield::{Map, World};
 use crate::hex::{Hex, OffsetKind};
@@ -192,17 +192,18 @@ fn render_hex(world: &World, opts: &SvgOptions) -> String {
     let token_ab = token_letters(&names);
     let width = (f.left + f.map_w + 24.0).max(520.0);
 
+    let pieces = Pieces::of(world, &opts.draw);
     let mut body = String::new();
     hex_layer(&mut body, world, &f);
     if let Some(los) = &opts.los {
         los_layer(&mut body, &f, los);
     }
     hex_labels(&mut body, world, &f, &names, &token_ab);
-    units_layer(&mut body, world, &f, &names, &type_ab, &opts.draw);
+    units_layer(&mut body, world, &f, &pieces, &names, &type_ab, &opts.draw);
     marks_layer(&mut body, world, &f, opts.earlier.as_ref());
     grid_labels(&mut body, world, &f);
 
-    let rows = legend_rows(world, &names, &type_ab, &token_ab, opts);
+    let rows = legend_rows(world, &pieces, &names, &type_ab, &token_ab, opts);
     let legend_top = f.top + f.map_h + 16.0;
     let (legend, legend_h) = legend::draw(&rows, f.left, legend_top, width - f.left - 16.0);
     let height = legend_top + legend_h + 12.0;
@@ -326,10 +327,18 @@ fn hex_labels(s: &mut String, world: &World, f: &Frame, names: &Names, token_ab:
 
 /// The units: on each hex the top unit of its stack, the edges of up to two
 /// more under it, and left of it the stack's count and the carrier's cargo.
-fn units_layer(s: &mut String, world: &World, f: &Frame, names: &Names, type_ab: &[String], draw: &Draw) {
+fn units_layer(
+    s: &mut String,
+    world: &World,
+    f: &Frame,
+    pieces: &Pieces,
+    names: &Names,
+    type_ab: &[String],
+    draw: &Draw,
+) {
     let _ = writeln!(s, r#"<g id="units" text-anchor="middle">"#);
     for &h in &f.hexes {
-        let stack = stack_on(world, h);
+        let stack = pieces.stack(h);
         let Some(top) = stack.first() else { continue };
         let (cx, cy) = f.centre(h);
         let (x, y) = (cx - COUNTER_W / 2.0, cy + COUNTER_TOP);
@@ -366,7 +375,7 @@ fn units_layer(s: &mut String, world: &World, f: &Frame, names: &Names, type_ab:
             s.push_str(&stack_badge(x - 1.0 - SLOT_W, cy + BADGE_Y, stack.len(), Some(&ids.join(", "))));
             row += 1.0;
         }
-        let cargo = cargo_of(world, draw, top);
+        let cargo = pieces.cargo(top);
         if !cargo.is_empty() {
             let aboard: Vec<&str> = cargo.iter().map(|u| &*u.id).collect();
             let tip = format!("aboard {}: {}", top.id, aboard.join(", "));
@@ -569,7 +578,14 @@ fn absent_rows(world: &World, draw: &Draw) -> Vec<Row> {
 /// The legend: sides, unit types (leaders, stacks and cargo), terrain,
 /// tokens, marks, pools, the line of sight, units not on the map, and a note
 /// on the labels.
-fn legend_rows(world: &World, names: &Names, type_ab: &[String], token_ab: &[String], opts: &SvgOptions) -> Vec<Row> {
+fn legend_rows(
+    world: &World,
+    pieces: &Pieces,
+    names: &Names,
+    type_ab: &[String],
+    token_ab: &[String],
+    opts: &SvgOptions,
+) -> Vec<Row> {
     let draw = &opts.draw;
     let mut rows: Vec<Row> = sides_row(world, Icon::Counter).into_iter().collect();
     if !names.unit_types.is_empty() {
@@ -582,12 +598,10 @@ fn legend_rows(world: &World, names: &Names, type_ab: &[String], token_ab: &[Str
             }
         }
         items.push(Item::text("(type strength; ★ an attached leader)"));
-        let hexes = &stack_hexes(world);
-        if hexes.iter().any(|n| *n > 1) {
-            let most = hexes.iter().copied().max().unwrap_or(2);
-            items.push(Item::with(Icon::Stack(most), "units in the hex (a stack: the top one drawn)"));
+        if pieces.tallest() > 1 {
+            items.push(Item::with(Icon::Stack(pieces.tallest()), "units in the hex (a stack: the top one drawn)"));
         }
-        if world.units.iter().any(|u| super::carrier_of(world, draw, u).is_some()) {
+        if pieces.any_cargo() {
             items.push(Item::with(Icon::Cargo(1), "units aboard it (listed below)"));
         }
         rows.push(Row::new("Units:", items));
@@ -641,20 +655,6 @@ fn legend_rows(world: &World, names: &Names, type_ab: &[String], token_ab: &[Str
         "Hexes show their axial q,r (what hex(q, r) takes); dashed orange edges are section lines."
     }));
     rows
-}
-
-/// How many living units each occupied hex holds.
-fn stack_hexes(world: &World) -> Vec<usize> {
-    let mut by_hex: Vec<(Hex, usize)> = Vec::new();
-    for u in world.units.iter().filter(|u| u.alive()) {
-        if let Some(h) = u.hex() {
-            match by_hex.iter_mut().find(|(x, _)| *x == h) {
-                Some((_, n)) => *n += 1,
-                None => by_hex.push((h, 1)),
-            }
-        }
-    }
-    by_hex.into_iter().map(|(_, n)| n).collect()
 }
 
 /// Token letters: one upper-case letter per token name, as on the terminal map.

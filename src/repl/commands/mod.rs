@@ -324,6 +324,7 @@ impl Session {
         let r = match cmd.name {
             "help" => self.help(args.first().map(String::as_str)),
             "map" => self.map(&args),
+            "view" => self.view(&args),
             "units" => self.units(args.first().map(String::as_str)),
             "sides" => self.sides(),
             "log" => self.log(&args),
@@ -362,7 +363,7 @@ impl Session {
         }
     }
 
-    fn usage(cmd: &str) -> CmdError {
+    pub(super) fn usage(cmd: &str) -> CmdError {
         let c = COMMANDS.iter().find(|c| c.name == cmd);
         CmdError::Text(format!("usage: :{cmd} {}", c.map_or("", |c| c.args)))
     }

@@ -59,6 +59,9 @@ impl Session {
             }
             None => None,
         };
+        if let Some(l) = &los {
+            self.live_los(l);
+        }
         let verdict = los.as_ref().map(|l| match (l.clear, l.blocker) {
             (true, _) => format!("line of sight {} -> {}: clear", l.from, l.to),
             (false, Some(b)) => format!("line of sight {} -> {}: blocked at {b}", l.from, l.to),
