@@ -480,7 +480,12 @@ fn tricorne_pools_in_units_sides_map_and_svg() {
     assert!(out.contains("jacobite") && out.contains("ambush 1, first_strike 0, medals 2"), "{out}");
     assert!(out.contains("pools of jacobite: ambush 1, first_strike 0, medals 2"), "the map's legend: {out}");
     let text = std::fs::read_to_string(&svg).unwrap();
-    assert!(text.contains("Pools of jacobite: ambush 1, first_strike 0, medals 2"), "{text}");
+    // The legend's row: the side, then each pool as its own item.
+    let row = &text[text.find(">Pools of jacobite:<").expect("the jacobite pools row")..];
+    let row = &row[..row.find("Hexes show").unwrap_or(row.len())];
+    for pool in [">ambush 1<", ">first_strike 0<", ">medals 2<"] {
+        assert!(row.contains(pool), "{pool} in {row}");
+    }
 }
 
 /// Issue 10, polish: Ctrl-C at a decision prompt cancels the input quietly.
