@@ -170,16 +170,17 @@ struct StrengthArgs {
     /// Mutation testing: run the specs against small changes to the ruleset and list the changes no spec notices.
     #[arg(long, conflicts_with_all = ["coverage", "coverage_out"])]
     mutate: bool,
-    /// With --mutate: exit with code 1 when the mutation score is below PCT (for CI).
-    #[arg(long, value_name = "PCT")]
+    /// With --mutate: exit with code 1 when the mutation score is below PCT (0 to 100, for CI).
+    #[arg(long, value_name = "PCT", requires = "mutate", value_parser = parse_score)]
     min_score: Option<f64>,
-    /// Threads for --mutate (default: every core).
-    #[arg(long, visible_alias = "threads", value_name = "N")]
+    /// Threads for --mutate (default: every core; 1 or more).
+    #[arg(long, visible_alias = "threads", value_name = "N", requires = "mutate",
+          value_parser = sandtable::analysis::cli::parse_positive::<usize>)]
     jobs: Option<usize>,
     /// Time budget of one spec file under one mutant, in milliseconds (--mutate;
-    /// default: ten times the file's clean run, at least a second). A mutant
+    /// default: ten times the file's clean run, at least a second; 1 or more). A mutant
     /// past it counts as killed only when the clean run took at most a quarter of it.
-    #[arg(long, value_name = "MS")]
+    #[arg(long, value_name = "MS", requires = "mutate", value_parser = sandtable::analysis::cli::parse_positive::<u64>)]
     mutant_budget: Option<u64>,
     /// With --mutate: mutate only the lines changed since git revision REV
     /// (default HEAD, the edits not yet committed); runs `git`.
@@ -189,6 +190,14 @@ struct StrengthArgs {
     /// (with --coverage and --mutate too: score the ruleset against them).
     #[arg(long, value_name = "DIR")]
     specs: Vec<PathBuf>,
+}
+
+/// Parses `--min-score`: a percentage from 0 to 100 (`85`, `85.5` or `85%`).
+fn parse_score(s: &str) -> Result<f64, String> {
+    match s.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(p) if (0.0..=100.0).contains(&p) => Ok(p),
+        _ => Err(format!("'{s}' is not a score: give a percentage from 0 to 100")),
+    }
 }
 
 /// Where the world comes from.
@@ -371,7 +380,7 @@ fn test(
         return mutate(&files, limits, &overrides, strength);
     }
     if strength.coverage || strength.coverage_out.is_some() {
-        return coverage(&files, limits, &overrides, strength);
+        return coverage(paths, &files, limits, &overrides, strength);
     }
     let (mut passed, mut failed) = (0, 0);
     for f in &files {
@@ -396,13 +405,7 @@ fn test(
     }
     println!("{passed} passed, {failed} failed");
     if passed + failed == 0 {
-        let wher = if paths.is_empty() {
-            "in the project (rulesets/*/spec and tests/)".to_string()
-        } else {
-            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-        };
-        report(&ScriptError::plain(format!("no specs found in {wher}: a spec file calls describe(...) and it(...)")));
-        return ExitCode::from(2);
+        return no_specs(paths);
     }
     if failed > 0 {
         ExitCode::FAILURE
@@ -411,8 +414,20 @@ fn test(
     }
 }
 
+/// `sandtable test` found no spec cases: exit status 2, for `--coverage` too.
+fn no_specs(paths: &[PathBuf]) -> ExitCode {
+    let wher = if paths.is_empty() {
+        "in the project (rulesets/*/spec and tests/)".to_string()
+    } else {
+        paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    };
+    report(&ScriptError::plain(format!("no specs found in {wher}: a spec file calls describe(...) and it(...)")));
+    ExitCode::from(2)
+}
+
 /// `sandtable test --coverage`.
 fn coverage(
+    paths: &[PathBuf],
     files: &[SpecFile],
     limits: &LimitArgs,
     overrides: &ScenarioOverrides,
@@ -424,6 +439,10 @@ fn coverage(
     let scope = coverage::scope_of(files).ok().flatten();
     let runs = coverage::run_files(files, scope.as_ref(), &limits.options(), overrides);
     let (passed, failed) = runs.iter().fold((0, 0), |a, r| (a.0 + r.passed, a.1 + r.failed));
+    if passed + failed == 0 {
+        println!("0 passed, 0 failed");
+        return no_specs(paths);
+    }
     let total = coverage::total(&runs, scope.as_ref());
     print!("{}", total.table());
     if let Some(path) = &strength.coverage_out {
@@ -451,7 +470,7 @@ fn mutate(files: &[SpecFile], limits: &LimitArgs, overrides: &ScenarioOverrides,
         ..mutate::Settings::default()
     };
     if let Some(j) = strength.jobs {
-        settings.jobs = j.max(1);
+        settings.jobs = j;
     }
     match mutate::run(files, &limits.options(), overrides, &settings) {
         Ok(report) => {

@@ -53,6 +53,18 @@ pub fn find_any(arg: &Path) -> Option<PathBuf> {
     candidates(arg).into_iter().find(|c| c.exists())
 }
 
+/// Why `arg` names no file of the kind `what` (e.g. "scenario file"): it
+/// names a folder (a ruleset's folder says so), or nothing at all.
+pub fn not_found(arg: &Path, what: &str) -> String {
+    match candidates(arg).into_iter().find(|c| c.is_dir()) {
+        Some(dir) if dir.join("ruleset.yaml").is_file() => {
+            format!("'{}' is a ruleset's folder ({}), not a {what}", arg.display(), dir.display())
+        }
+        Some(dir) => format!("'{}' is a folder ({}), not a {what}", arg.display(), dir.display()),
+        None => format!("no {what} '{}' (looked in {}, with and without .yaml)", arg.display(), looked_in()),
+    }
+}
+
 /// [`find_file`], or the path unchanged when nothing matches (so the caller's
 /// own "cannot read" error names what the user typed).
 pub fn file_or_given(arg: &Path) -> PathBuf {
@@ -71,5 +83,16 @@ mod tests {
         assert!(find_file(Path::new("scripts/great_war/bombardment.yaml")).is_some());
         assert!(find_any(Path::new("rulesets/great_war")).is_some_and(|p| p.is_dir()));
         assert!(find_file(Path::new("no/such/file.yaml")).is_none());
+    }
+
+    #[test]
+    fn a_folder_is_named_as_a_folder() {
+        let m = not_found(Path::new("scripts/great_war"), "scenario file");
+        assert!(m.starts_with("'scripts/great_war' is a folder ("), "{m}");
+        assert!(m.ends_with("not a scenario file"), "{m}");
+        let m = not_found(Path::new("great_war"), "scenario file");
+        assert!(m.contains("is a ruleset's folder"), "{m}");
+        let m = not_found(Path::new("no/such/file"), "scenario file");
+        assert!(m.starts_with("no scenario file 'no/such/file' (looked in "), "{m}");
     }
 }

@@ -54,6 +54,9 @@ end
 function turn.start(side)
   local players = viktory.players()
   if side == nil then
+    if #players == 0 then
+      viktory.violation("there is no player to start a turn for: the scenario has no sides (Viktory has 2 to 8 players)", 2)
+    end
     local cur = world:current_side()
     local at = 0
     for i, s in ipairs(players) do
@@ -78,7 +81,11 @@ end
 -- [Base] Ends the current player's turn (its reserve placement phase
 -- included) and starts the next player's.
 function turn.finish()
-  world:set_pool(world:current_side(), "phase", 4)
+  local side = world:current_side()
+  if side == nil then
+    viktory.violation("there is no player's turn to finish: the scenario has no sides (Viktory has 2 to 8 players)", 2)
+  end
+  world:set_pool(side, "phase", 4)
   return turn.start()
 end
 

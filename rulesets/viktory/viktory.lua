@@ -114,7 +114,7 @@ function viktory.players()
   local seats = {}
   for _, s in ipairs(list) do
     local seat = world:pool(s, "seat")
-    seats[s] = seat > 0 and seat or 1000
+    seats[s] = seat > 0 and seat or math.huge
   end
   table.sort(list, function(a, b)
     if seats[a] ~= seats[b] then

@@ -277,6 +277,7 @@ fn sim_with(cfg: SimConfig, args: &SetupArgs, note: Option<&str>) -> ExitCode {
         if let (Some(n), Some(o)) = (note, v.as_object_mut()) {
             o.insert("exact_fallback".into(), serde_json::json!(n));
         }
+        report::seal(&mut v);
         print_json(&v);
     } else {
         print!("{}", report::sim_text(&run.result));
@@ -397,7 +398,9 @@ pub fn merge(a: &MergeArgs) -> ExitCode {
         );
     }
     if a.json {
-        print_json(&report::sim_json(&r));
+        let mut v = report::sim_json(&r);
+        report::seal(&mut v);
+        print_json(&v);
     } else {
         print!("{}", report::sim_text(&r));
     }

@@ -6,6 +6,10 @@
 //! trial ranges it covers. Shards must come from the same script, setup, seed
 //! and total trial count, and their ranges must not overlap; when they cover
 //! every trial the merged JSON is byte for byte the JSON of a single run.
+//!
+//! Each shard's figures are checked before they are trusted: they must agree
+//! with one another (counts, extremes, sums, ranges) and with the checksum
+//! `sim` wrote over them; a shard that fails is refused by its file name.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -59,6 +63,80 @@ fn parse_metrics(v: &Value, file: &str) -> Result<Metrics, String> {
     obj.iter().map(|(k, m)| Ok((k.clone(), parse_acc(m, file, k)?))).collect()
 }
 
+/// What a shard's figures are not, when they were changed after `sim` wrote them.
+const CHANGED: &str = "the file was changed after `sandtable sim` wrote it: rerun this shard";
+
+/// Checks that a shard's figures agree with one another, whatever figures it
+/// carries: its trial ranges lie inside the run and match its shard and its
+/// `trials`; every accumulator (metrics, `--vs` metrics, paired
+/// differences) holds no more values than the trials it covers, and its
+/// counts, extremes and sums agree ([`super::stats::Acc::check`]).
+fn check_figures(r: &SimResult, v: &Value, file: &str) -> Result<(), String> {
+    let mut at = 0;
+    for &(a, b) in &r.ranges {
+        if b > r.total_trials {
+            return Err(format!(
+                "{file}: trials {a}..{b} run past the {} trials of the run (--trials): {CHANGED}",
+                r.total_trials
+            ));
+        }
+        if a < at {
+            return Err(format!("{file}: trials {a}..{} are counted twice in its ranges: {CHANGED}", b.min(at)));
+        }
+        at = b;
+    }
+    let trials = r.trials();
+    if let Some(said) = v.get("trials") {
+        if said.as_u64() != Some(trials) {
+            return Err(format!("{file}: `trials` says {said}, but its ranges cover {trials}: {CHANGED}"));
+        }
+    }
+    if r.shard.is_some() {
+        let (lo, hi) = super::sim::shard_range(r.total_trials, r.shard);
+        let expected = if hi > lo { vec![(lo, hi)] } else { Vec::new() };
+        if r.ranges != expected {
+            let (k, n) = r.shard.unwrap_or_default();
+            return Err(format!(
+                "{file}: shard {k}/{n} of {} trials runs trials {lo}..{hi}, but its ranges say otherwise: {CHANGED}",
+                r.total_trials
+            ));
+        }
+    }
+    let groups =
+        [("metric", Some(&r.metrics)), ("--vs metric", r.vs_metrics.as_ref()), ("difference", r.diff.as_ref())];
+    for (what, metrics) in groups {
+        for (name, acc) in metrics.into_iter().flatten() {
+            if acc.n > trials {
+                return Err(format!(
+                    "{file}: {what} '{name}' records {} values from {trials} trials: {CHANGED}",
+                    acc.n
+                ));
+            }
+            acc.check().map_err(|e| format!("{file}: {what} '{name}': {e}: {CHANGED}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The checksum `sim --json` writes: a hash of the rest of the object (see
+/// [`super::report::seal`]). It tells a shard whose figures were edited or
+/// damaged after `sim` wrote it even where they still agree with one another;
+/// like the content hashes of the inputs, it is no defence against forgery.
+fn check_checksum(v: &Value, file: &str) -> Result<(), String> {
+    let Some(obj) = v.as_object() else {
+        return Err(format!("{file}: not the output of `sandtable sim --json`"));
+    };
+    let Some(said) = obj.get("checksum") else {
+        return Err(format!("{file}: no `checksum` of its figures (written by an older sandtable?): rerun this shard"));
+    };
+    let mut rest = obj.clone();
+    rest.shift_remove("checksum");
+    if said.as_str() != Some(super::report::checksum(&rest).as_str()) {
+        return Err(format!("{file}: its figures do not match its checksum: {CHANGED}"));
+    }
+    Ok(())
+}
+
 /// Reads one `sim --json` output back into a result.
 pub fn parse_sim(v: &Value, file: &str) -> Result<SimResult, String> {
     if field(v, "command", file)?.as_str() != Some("sim") {
@@ -107,7 +185,9 @@ pub fn parse_sim(v: &Value, file: &str) -> Result<SimResult, String> {
             .collect::<Result<_, _>>()?,
         Some(_) => return Err(format!("{file}: `sources` is not an object")),
     };
-    Ok(SimResult { setup, vs, seed, total_trials, ranges, shard, metrics, vs_metrics, diff, sources })
+    let r = SimResult { setup, vs, seed, total_trials, ranges, shard, metrics, vs_metrics, diff, sources };
+    check_figures(&r, v, file)?;
+    Ok(r)
 }
 
 /// Refuses shards whose runs read different versions of a file (the script,
@@ -205,7 +285,9 @@ pub fn merge_files(files: &[impl AsRef<Path>]) -> Result<SimResult, String> {
         let name = f.as_ref().display().to_string();
         let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {name}: {e}"))?;
         let v: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: not JSON: {e}"))?;
-        parts.push((name.clone(), parse_sim(&v, &name)?));
+        let r = parse_sim(&v, &name)?;
+        check_checksum(&v, &name)?;
+        parts.push((name.clone(), r));
     }
     merge(parts)
 }

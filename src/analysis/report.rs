@@ -94,6 +94,22 @@ pub fn sim_json(r: &SimResult) -> Value {
     Value::Object(o)
 }
 
+/// Adds `checksum` to a `sim` result's JSON: a hash of everything else in
+/// it, so `merge` can tell a shard whose figures were changed after `sim`
+/// wrote it. Call it last, once every field is in.
+pub fn seal(v: &mut Value) {
+    if let Some(o) = v.as_object_mut() {
+        o.shift_remove("checksum");
+        let sum = checksum(o);
+        o.insert("checksum".into(), json!(sum));
+    }
+}
+
+/// The checksum of a JSON object's fields (in their order, written compactly).
+pub fn checksum(o: &Map<String, Value>) -> String {
+    super::content_hash(serde_json::to_string(o).unwrap_or_default().as_bytes())
+}
+
 fn exact_metric_json(m: &ExactMetric) -> Value {
     let dist: Map<String, Value> =
         super::exact::labelled(m).into_iter().map(|(k, p)| (k, json!(ratio_str(p)))).collect();

@@ -392,6 +392,96 @@ impl Acc {
     pub fn distribution(&self) -> Option<Vec<(f64, u64)>> {
         self.counts.as_ref().map(|c| c.iter().map(|(&k, &n)| (value_of(k), n)).collect())
     }
+
+    /// Checks that the figures agree with one another, as those of an
+    /// accumulator that values were added to always do: its counts add up to
+    /// `n`, its smallest and largest values and its sums are those of its
+    /// counts (past [`MAX_DISTINCT`] values, when only sums are kept, the
+    /// sums lie between `n` times the smallest and `n` times the largest).
+    /// `merge` checks every accumulator a shard carries with this.
+    pub fn check(&self) -> Result<(), String> {
+        if self.n == 0 {
+            if !self.sum.to_big().is_zero()
+                || !self.sum_sq.to_big().is_zero()
+                || self.counts.as_ref().is_some_and(|c| !c.is_empty())
+            {
+                return Err("it records no values, yet has sums or counts".into());
+            }
+            return Ok(());
+        }
+        let metric_value = |v: f64| v.is_finite() && v.abs() <= MAX_ABS_VALUE;
+        if !(metric_value(self.min) && metric_value(self.max) && self.min <= self.max) {
+            return Err(format!(
+                "its smallest and largest values ({} and {}) are not a range of metric values",
+                value_label(self.min),
+                value_label(self.max)
+            ));
+        }
+        let Some(counts) = &self.counts else {
+            return self.check_sums_in_range();
+        };
+        if counts.len() > MAX_DISTINCT {
+            return Err(format!("it counts {} distinct values, more than sim keeps ({MAX_DISTINCT})", counts.len()));
+        }
+        let mut total: u64 = 0;
+        for (&k, &times) in counts {
+            let v = value_of(k);
+            if times == 0 || !metric_value(v) {
+                return Err(format!("its count of {} is not a count of a metric value", value_label(v)));
+            }
+            total = total.checked_add(times).ok_or("its counts add up to more trials than a run can have")?;
+        }
+        if total != self.n {
+            return Err(format!("its counts add up to {total} values, but it records {}", self.n));
+        }
+        let mut again = Acc::default();
+        for (&k, &times) in counts {
+            again.add_times(value_of(k), times);
+        }
+        if (again.min, again.max) != (self.min, self.max) {
+            return Err(format!(
+                "its smallest and largest values ({} and {}) are not those it counts ({} and {})",
+                value_label(self.min),
+                value_label(self.max),
+                value_label(again.min),
+                value_label(again.max)
+            ));
+        }
+        if (again.sum, again.sum_sq) != (self.sum, self.sum_sq) {
+            return Err("its sums are not the sums of the values it counts".into());
+        }
+        Ok(())
+    }
+
+    /// [`Acc::check`] without counts: at least [`MAX_DISTINCT`] + 1 values,
+    /// and sums between `n` times those of the smallest and the largest.
+    fn check_sums_in_range(&self) -> Result<(), String> {
+        if self.n <= MAX_DISTINCT as u64 {
+            return Err(format!(
+                "it keeps no counts, which sim drops only past {MAX_DISTINCT} distinct values, yet it records {}",
+                self.n
+            ));
+        }
+        let n = BigInt::from(self.n);
+        let ((lo, lo_sq), (hi, hi_sq)) = (fixed(self.min), fixed(self.max));
+        let sum = self.sum.to_big();
+        if sum < &n * lo || sum > &n * hi {
+            return Err("its sum is not that of values between its smallest and its largest".into());
+        }
+        // Squares are smallest at the value nearest 0.
+        let least_sq = if self.min >= 0.0 {
+            lo_sq
+        } else if self.max <= 0.0 {
+            hi_sq
+        } else {
+            0
+        };
+        let sum_sq = self.sum_sq.to_big();
+        if sum_sq < &n * least_sq || sum_sq > &n * lo_sq.max(hi_sq) {
+            return Err("its sum of squares is not that of values between its smallest and its largest".into());
+        }
+        Ok(())
+    }
 }
 
 /// Named metrics in name order.

@@ -10,7 +10,7 @@
 
 use std::rc::Rc;
 
-use mlua::{Function, IntoLuaMulti, Lua, Table, Value};
+use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
 
 use super::api::Api;
 use super::raw::{self, fast};
@@ -38,6 +38,11 @@ pub trait Asker {
 fn label(lua: &Lua, v: &Value) -> String {
     match v {
         Value::String(s) => s.to_string_lossy().to_string(),
+        // A plain table (an answer or a policy's choice gone wrong) by its
+        // fields, not its address.
+        Value::Table(t) if !t.metatable().is_some_and(|mt| mt.contains_key("__tostring").unwrap_or(false)) => {
+            super::trace::describe_error_object(lua, v)
+        }
         Value::UserData(_) | Value::Table(_) => lua
             .globals()
             .get::<Function>("tostring")
@@ -51,10 +56,11 @@ fn label(lua: &Lua, v: &Value) -> String {
 /// that costs something to build (a unit's id, a hex) can be a function,
 /// which is called only when a decision reaches here, never when
 /// simulation takes its default (the fast path).
-fn prompt_text(spec: &Table) -> mlua::Result<String> {
+fn prompt_text(lua: &Lua, spec: &Table) -> mlua::Result<String> {
     match spec.get::<Value>("prompt")? {
         Value::Nil => Ok("choose".into()),
-        Value::Function(f) => match f.call::<Value>(())? {
+        // Through the traceback runner, so an error object is shown by its fields.
+        Value::Function(f) => match first(super::call_with_traceback(lua, &f, MultiValue::new())?) {
             Value::String(s) => Ok(s.to_string_lossy().to_string()),
             v => Err(mlua::Error::runtime(format!(
                 "decide: the prompt function must return the prompt's text, not {}",
@@ -63,6 +69,11 @@ fn prompt_text(spec: &Table) -> mlua::Result<String> {
         },
         v => spec.get::<String>("prompt").map_err(|_| bad_prompt(&v)),
     }
+}
+
+/// The first of a call's results (nil for none).
+fn first(mut values: MultiValue) -> Value {
+    values.pop_front().unwrap_or(Value::Nil)
 }
 
 fn bad_prompt(v: &Value) -> mlua::Error {
@@ -88,9 +99,10 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     fast::install(lua, api.st, api.table(), c"decide", raw::decide::decide)?;
 
     api.function("answers{...}", "queue answers for the next decisions", |lua, _, list: Table| {
+        let answers = answer_list(&list)?;
         let queue: Table = lua.named_registry_value(keys::ANSWERS)?;
-        for v in list.sequence_values::<Value>() {
-            queue.raw_push(v?)?;
+        for v in answers {
+            queue.raw_push(v)?;
         }
         Ok(())
     })?;
@@ -122,6 +134,37 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     Ok(())
 }
 
+/// The answers of `answers{...}`, in order. A hole is refused: Lua stops a
+/// list at its first nil, so `answers{nil, "wait"}` would quietly lose
+/// "wait" (and every answer after it).
+fn answer_list(list: &Table) -> mlua::Result<Vec<Value>> {
+    let mut at: Vec<(usize, Value)> = Vec::new();
+    for pair in list.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        let i = match k {
+            Value::Integer(i) => usize::try_from(i).ok().filter(|&i| i >= 1),
+            Value::Number(n) if n.fract() == 0.0 && n >= 1.0 && n < 2f64.powi(53) => Some(n as usize),
+            _ => None,
+        };
+        let Some(i) = i else {
+            return Err(mlua::Error::runtime(format!(
+                "answers takes a list of answers in order, like answers{{2, \"stay\"}}; {} is not a position in a list",
+                display_value(&k)
+            )));
+        };
+        at.push((i, v));
+    }
+    at.sort_by_key(|(i, _)| *i);
+    if let Some(hole) = at.iter().enumerate().find(|(n, (i, _))| *i != n + 1).map(|(n, _)| n + 1) {
+        return Err(mlua::Error::runtime(format!(
+            "answer {hole} of {} is nil: a list cannot hold nil (Lua would drop every answer after it); \
+             use answers.default for a decision's default",
+            at.last().map_or(0, |(i, _)| *i)
+        )));
+    }
+    Ok(at.into_iter().map(|(_, v)| v).collect())
+}
+
 /// `decide{side=, prompt=, options=, default=, id=}`: ask for a choice: the REPL asks you.
 fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMulti> {
     let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
@@ -136,7 +179,7 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
         if let Some(p) = made.get() {
             return Ok(p.clone());
         }
-        let p = prompt_text(&spec)?;
+        let p = prompt_text(lua, &spec)?;
         Ok(made.get_or_init(|| p).clone())
     };
     let fail = |what: String| -> mlua::Error {
@@ -177,7 +220,9 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
         }
     };
     let by_policy = |f: Function| -> mlua::Result<(usize, &'static str)> {
-        let chosen: Value = f.call((opts.clone(), spec.clone()))?;
+        // Through the traceback runner, so an error object is shown by its fields.
+        let args = MultiValue::from_vec(vec![Value::Table(opts.clone()), Value::Table(spec.clone())]);
+        let chosen = first(super::call_with_traceback(lua, &f, args).map_err(|e| policy_failed(id.as_deref(), e))?);
         Ok((check(&chosen, "the policy's choice")?, "policy"))
     };
     let (choice, by) = if queue.raw_len() > 0 {
@@ -321,4 +366,16 @@ fn field(v: &Value, depth: usize) -> Option<Field> {
         }
         other => Field::Text(other.type_name().to_string()),
     })
+}
+
+/// A policy's error, named by the decision it was answering: `policy
+/// 'overwatch': error object: {reason = "no target"}`. An error with its own
+/// location (a message raised by `error("...")`) already says where it came from.
+fn policy_failed(id: Option<&str>, e: mlua::Error) -> mlua::Error {
+    match e {
+        mlua::Error::RuntimeError(m) if m.starts_with("error object:") => {
+            mlua::Error::RuntimeError(format!("policy '{}': {m}", id.unwrap_or("")))
+        }
+        other => other,
+    }
 }

@@ -61,6 +61,34 @@ pub fn load_ruleset_into(lua: &Lua, st: &State, rs: Ruleset) -> Result<(), Scrip
     r
 }
 
+/// Takes the loaded ruleset out of a state, back to a host with none: its
+/// modules' globals, `params`, the `ruleset` table, the compiler's module
+/// names and the limits (the scripts' registry entries, subscriptions and
+/// policies, are the caller's to put back). A spec case that loaded a
+/// ruleset into a spec file without one ends with this, so that the next
+/// case loads it afresh, subscriptions and all.
+pub(super) fn unload_ruleset_into(lua: &Lua, st: &State) -> mlua::Result<()> {
+    let Some(rs) = st.ruleset.replace(None) else {
+        return Ok(());
+    };
+    let g = lua.globals();
+    for m in &rs.modules {
+        g.raw_set(m.as_str(), Value::Nil)?;
+    }
+    for key in [keys::PARAMS, keys::RULESET] {
+        let t: Table = lua.named_registry_value(key)?;
+        t.set_readonly(false);
+        t.clear()?;
+    }
+    set_compiler(lua, &[], st.options.coverage);
+    st.limits.set(Limits {
+        time_ms: st.options.time_ms.unwrap_or(Limits::default().time_ms),
+        memory_mb: st.options.memory_mb.unwrap_or(Limits::default().memory_mb),
+    });
+    apply_limits(lua, st);
+    Ok(())
+}
+
 /// Re-reads the ruleset's YAML (keeping param values set so far) and re-runs its scripts.
 pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
     let Some(old) = st.ruleset.borrow().clone() else {
@@ -365,11 +393,7 @@ pub fn load_scenario_into(
     overrides: &ScenarioOverrides,
 ) -> Result<(), ScriptError> {
     let Some(path) = crate::paths::find_file(path) else {
-        return Err(ScriptError::plain(format!(
-            "no scenario file '{}' (looked in {}, with and without .yaml)",
-            path.display(),
-            crate::paths::looked_in()
-        )));
+        return Err(ScriptError::plain(crate::paths::not_found(path, "scenario file")));
     };
     let path = path.as_path();
     let sc = Scenario::load(path).map_err(ScriptError::Located)?;

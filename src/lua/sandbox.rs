@@ -3,6 +3,21 @@
 //! the time budget (it fires even inside `pcall`, coroutines and patterns).
 use super::*;
 
+/// Every global of a fresh host: Luau's libraries and functions as the
+/// sandbox keeps them, and the sandtable API (with `params` and `ruleset`).
+static GLOBALS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+
+/// The globals every script may rely on, sorted (the same for every host). A
+/// ruleset module becomes the global of its name, so none may take one of
+/// these (`Ruleset::parse` refuses it).
+pub fn sandbox_globals() -> &'static [String] {
+    if GLOBALS.get().is_none() {
+        // No host made yet in this process: making one fills the list.
+        let _ = Host::new(HostOptions::default());
+    }
+    GLOBALS.get().map_or(&[], Vec::as_slice)
+}
+
 impl Host {
     pub(super) fn install(&self) -> mlua::Result<()> {
         let lua = &self.lua;
@@ -85,6 +100,17 @@ impl Host {
             let base: Value = base_mt.raw_get("__index")?;
             if let Value::Table(t) = &base {
                 super::load::install_loader(lua, t, &proxy, !self.state.options.no_jit)?;
+                if GLOBALS.get().is_none() {
+                    let mut names: Vec<String> = api::global_names(&entries).into_iter().map(String::from).collect();
+                    for pair in t.pairs::<Value, Value>() {
+                        if let (Value::String(k), _) = pair? {
+                            names.push(k.to_string_lossy());
+                        }
+                    }
+                    names.sort_unstable();
+                    names.dedup();
+                    let _ = GLOBALS.set(names);
+                }
             }
             let mt = lua.create_table()?;
             mt.set("__index", base)?;

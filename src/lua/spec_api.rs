@@ -5,7 +5,7 @@
 //! time budget; every decision needs a queued answer (or a policy for its
 //! id), and forced dice or answers left unused at its end fail it.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use std::rc::Rc;
@@ -176,6 +176,9 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     let before_handlers = copy_registry(lua, keys::HANDLERS, true)?;
     let before_policies = copy_registry(lua, keys::POLICIES, false)?;
     let before_subscribed = st.subscribed.get();
+    // A (re)load replaces these tables rather than changing them.
+    let before_loaded: Value = lua.named_registry_value(keys::LOADED)?;
+    let before_los_rule: Value = lua.named_registry_value(keys::LOS_RULE)?;
     let mode = st.decision_mode.replace(DecisionMode::Strict);
     let saved_deadline = st.guard.deadline.get();
     st.guard.deadline.set(Some(Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
@@ -214,16 +217,28 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
         rs.as_ref().map(|r| (r.dir.clone(), r.values.clone(), r.variant.clone()))
     };
     let changed = key(&st.ruleset.borrow()) != key(&before_rs);
-    if let (true, Some(rs)) = (changed, before_rs) {
-        // Reloading the ruleset runs its modules again: their own
-        // subscriptions and policies come back with them.
-        if let Err(e) = super::load_ruleset_into(lua, st, rs) {
-            error.get_or_insert(e);
+    match (changed, before_rs) {
+        (true, Some(rs)) => {
+            // Reloading the ruleset runs its modules again: their own
+            // subscriptions and policies come back with them.
+            if let Err(e) = super::load_ruleset_into(lua, st, rs) {
+                error.get_or_insert(e);
+            }
         }
-    } else {
-        lua.set_named_registry_value(keys::HANDLERS, before_handlers)?;
-        lua.set_named_registry_value(keys::POLICIES, before_policies)?;
-        st.subscribed.set(before_subscribed);
+        (changed, _) => {
+            // The case loaded a ruleset into a file without one: take it out
+            // again, or the next case's `scenario(...)` of the same ruleset
+            // would keep it as it stands, without the subscriptions and
+            // policies put back below.
+            if changed {
+                super::load::unload_ruleset_into(lua, st)?;
+                lua.set_named_registry_value(keys::LOADED, before_loaded)?;
+            }
+            lua.set_named_registry_value(keys::HANDLERS, before_handlers)?;
+            lua.set_named_registry_value(keys::POLICIES, before_policies)?;
+            lua.set_named_registry_value(keys::LOS_RULE, before_los_rule)?;
+            st.subscribed.set(before_subscribed);
+        }
     }
     *st.scenario.borrow_mut() = before_scenario;
     *st.world.borrow_mut() = before;
@@ -260,10 +275,15 @@ fn copy_registry(lua: &Lua, key: &str, nested: bool) -> mlua::Result<mlua::Table
 /// `scenario(path, opts?)`: load a scenario file ({variant=, set={...}, seed=} adds overrides).
 fn scenario(lua: &Lua, st: &Rc<State>, (path, opts): (String, Option<mlua::Table>)) -> mlua::Result<impl IntoLuaMulti> {
     let p = resolve_data_path(st, &path).ok_or_else(|| {
-        mlua::Error::runtime(format!(
-            "scenario('{path}'): no such file (looked beside the script, in {})",
-            crate::paths::looked_in()
-        ))
+        let beside = st.script_dir.borrow().join(&path);
+        let folder = crate::paths::candidates(Path::new(&path)).into_iter().any(|c| c.is_dir());
+        mlua::Error::runtime(if beside.is_dir() {
+            format!("scenario('{path}'): '{path}' is a folder ({}), not a scenario file", beside.display())
+        } else if folder {
+            format!("scenario('{path}'): {}", crate::paths::not_found(Path::new(&path), "scenario file"))
+        } else {
+            format!("scenario('{path}'): no such file (looked beside the script, in {})", crate::paths::looked_in())
+        })
     })?;
     let mut overrides = lua.app_data_ref::<Overrides>().map(|o| o.0.clone()).unwrap_or_default();
     // scenario(path, {variant=, set={...}, seed=}) adds to the command line's overrides.

@@ -23,17 +23,27 @@ pub fn call_with_traceback(lua: &Lua, f: &Function, args: MultiValue) -> mlua::R
     let runner: Function = match lua.named_registry_value::<Option<Function>>(keys::TBCALL)? {
         Some(r) => r,
         None => {
+            // One handler for every call (no closure or table made per
+            // call: policies and event handlers run in every `sim` trial).
+            // A nested call reads and clears `tb` before an outer handler
+            // can set it again.
             let r: Function = load_text(
                 lua,
                 r#"
+local traceback = debug.traceback
+local tb
+local function handler(e)
+  tb = traceback(nil, 2)
+  return e
+end
+local function finish(ok, ...)
+  if ok then return true, ... end
+  local t = tb
+  tb = nil
+  return false, (...), t
+end
 return function(f, ...)
-  local tb
-  local res = table.pack(xpcall(f, function(e)
-    tb = debug.traceback(nil, 2)
-    return e
-  end, ...))
-  if res[1] then return true, table.unpack(res, 2, res.n) end
-  return false, res[2], tb
+  return finish(xpcall(f, handler, ...))
 end
 "#,
                 "=sandtable",

@@ -148,8 +148,9 @@ pub fn next_line(lines: &Lines) -> Option<String> {
     }
 }
 
-/// Asks through piped input: prints the question and reads the next line
-/// (the default at the end of input).
+/// Asks through piped input: prints the question and reads the next line.
+/// Input that ends at a decision gives no answer: the decision is abandoned,
+/// as Ctrl-D abandons it at a terminal (an empty line takes the default).
 pub struct LineAsker {
     pub lines: Lines,
 }
@@ -160,7 +161,7 @@ impl Asker for LineAsker {
         let answer = next_line(&self.lines);
         println!("{}", answer.as_deref().unwrap_or(""));
         let r = match answer {
-            None => Ok(req.default),
+            None => Err(format!("{ABANDONED} (the input ended before its answer)")),
             Some(text) => parse_answer(req, &text).map_err(|e| format!("decision '{}': {e}", req.prompt)),
         };
         if let Ok(i) = r {

@@ -430,6 +430,21 @@ impl Ruleset {
             serde_saphyr::from_str(src).map_err(|e| RulesetError::Located(Box::new(yaml_error(file, src, &e))))?;
         let dir = file.parent().map(Path::to_path_buf).unwrap_or_default();
         for m in &raw.modules {
+            // A module becomes the global of its name: `dice` or `string`
+            // would silently replace what every script relies on.
+            if crate::lua::sandbox_globals().contains(&m.value) {
+                return Err(located(
+                    file,
+                    src,
+                    m.referenced,
+                    format!(
+                        "module '{}' would replace the global `{0}`: a module becomes the global of its name, and \
+                         `{0}` is already one every script uses (Luau's libraries and the sandtable API); rename \
+                         the module (its file and this entry)",
+                        m.value
+                    ),
+                ));
+            }
             let path = dir.join(format!("{}.lua", m.value));
             if !path.is_file() {
                 return Err(located(

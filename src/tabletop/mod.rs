@@ -33,6 +33,12 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+/// The largest size, distance or coordinate the tabletop takes, in cm (10
+/// km, far past any table). Past it, areas and squared distances lose their
+/// digits: a 1e300 cm base's area is infinite, and its fraction inside an
+/// arc NaN.
+pub const MAX_CM: f64 = 1e6;
+
 pub use arc::Arc;
 pub use base::{layout, Base, BaseSpec, Edge, Segment};
 pub use terrain::{Area, Layout, TableMark};

@@ -89,6 +89,15 @@ describe("line of sight", function()
     expect(world:los(hex(3, 1), hex(3, 3))):to_be(true) -- woods no longer count
     world:set_los_rule(nil)
   end)
+
+  it("keeps a rule set by a case to that case", function()
+    world:set_los_rule(function() return false end)
+    expect(world:los(hex(3, 1), hex(3, 3))):to_be(true)
+  end)
+
+  it("so the next case sees the ruleset's own obstructions again", function()
+    expect(world:los(hex(3, 1), hex(3, 3))):to_be(false) -- the woods at (3,2)
+  end)
 end)
 
 describe("dice", function()

@@ -31,6 +31,13 @@ describe("seat order [Base]", function()
     expect(viktory.players()):to_equal({ "C", "A", "B" })
   end)
 
+  it("puts sides without a seat after the seated ones, however high the seats", function()
+    world:set_pool("A", "seat", 0)
+    world:set_pool("B", "seat", 5000)
+    world:set_pool("C", "seat", 1000)
+    expect(viktory.players()):to_equal({ "C", "B", "A" })
+  end)
+
   it("starts each player's turn in the bombard phase, and leaves the last one in reserve placement", function()
     turn.move("b_inf2", hex(6, 5))
     expect(world:pool("B", "phase")):to_be(3)

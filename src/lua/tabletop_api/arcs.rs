@@ -3,11 +3,13 @@
 
 use super::*;
 use crate::lua::world::unit_handle;
+use mlua::FromLua;
 
 // ---- arcs ----
 
 /// `tabletop.arc(from, bearing, angle) -> arc`: an arc opening from a point.
 fn arc(lua: &Lua, (from, bearing, angle): (Value, f64, f64)) -> mlua::Result<Table> {
+    let bearing = check_bearing("the bearing", bearing).map_err(err)?;
     arc_table(lua, &Arc::from_point(point_or_unit(lua, &from)?, bearing, checked_angle(angle)?))
 }
 
@@ -58,12 +60,19 @@ fn area_in_arc(lua: &Lua, (a, v): (Table, Value)) -> mlua::Result<f64> {
 /// `tabletop.centre_line(battery, bearing, range) -> path`: the line from the
 /// middle of the front edge along `bearing` (the centre of fire).
 fn centre_line(lua: &Lua, (v, bearing, range): (Value, f64, f64)) -> mlua::Result<Table> {
+    let (bearing, range) = line_args(bearing, range)?;
     path_table(lua, &Path::centre_line(&shape(lua, &v, true)?.footprint("centre_line")?, bearing, range))
+}
+
+/// A centre line's or frontage zone's bearing and range.
+fn line_args(bearing: f64, range: f64) -> mlua::Result<(f64, f64)> {
+    Ok((check_bearing("the bearing", bearing).map_err(err)?, check_length("the range", range).map_err(err)?))
 }
 
 /// `tabletop.frontage_zone(battery, bearing, range) -> path`: the strip as
 /// wide as the battery from its front edge along `bearing`.
 fn frontage_zone(lua: &Lua, (v, bearing, range): (Value, f64, f64)) -> mlua::Result<Table> {
+    let (bearing, range) = line_args(bearing, range)?;
     path_table(lua, &Path::frontage_zone(&shape(lua, &v, true)?.footprint("frontage_zone")?, bearing, range))
 }
 
@@ -76,8 +85,9 @@ fn frontage_zone(lua: &Lua, (v, bearing, range): (Value, f64, f64)) -> mlua::Res
 fn through(lua: &Lua, (p, opts): (Table, Option<Table>)) -> mlua::Result<Table> {
     let path = path_from(&p)?;
     let exclude = match opts.as_ref().map(|o| o.get::<Value>("exclude")).transpose()? {
-        Some(Value::UserData(ud)) => Some(ud.borrow::<UnitRef>()?.id.clone()),
-        _ => None,
+        None | Some(Value::Nil) => None,
+        // A unit, or its id.
+        Some(u) => Some(UnitArg::from_lua(u, lua)?.0.id.clone()),
     };
     let st = state(lua)?;
     let found = st.with_world(|w| {

@@ -8,7 +8,7 @@ use crate::lua::world::UnitArg;
 
 /// `tabletop.point(x, y) -> {x=, y=}`
 fn point_new(lua: &Lua, (x, y): (f64, f64)) -> mlua::Result<Table> {
-    point(lua, Point::new(x, y))
+    point(lua, check_point(Point::new(x, y)).map_err(err)?)
 }
 
 /// `tabletop.distance(a, b) -> cm`: between two points; when either is a base
@@ -44,18 +44,31 @@ fn bearing(lua: &Lua, (a, b): (Value, Value)) -> mlua::Result<f64> {
 }
 
 /// `tabletop.travel(a, bearing, cm) -> point`
+/// `cm` may be negative (backwards along the bearing).
 fn travel(lua: &Lua, (a, bearing, dist): (Value, f64, f64)) -> mlua::Result<Table> {
+    let bearing = check_bearing("the bearing", bearing).map_err(err)?;
+    if !(dist.abs() <= tabletop::MAX_CM) {
+        return Err(err(format!(
+            "the distance must be from -{0} to {0} cm (back or forth along the bearing), got {1}",
+            tabletop::MAX_CM,
+            shown(dist)
+        )));
+    }
     point(lua, point_or_unit(lua, &a)?.travel(bearing, dist))
 }
 
 /// `tabletop.angle_between(a, b) -> degrees`: the smallest angle between two bearings.
 fn angle_between(_: &Lua, (a, b): (f64, f64)) -> mlua::Result<f64> {
+    let a = check_bearing("the first bearing", a).map_err(err)?;
+    let b = check_bearing("the second bearing", b).map_err(err)?;
     Ok(tabletop::angle_between(a, b))
 }
 
 /// `tabletop.in_arc(from, facing, arc, to) -> boolean`: `to` within `arc`
 /// degrees centred on `facing` as seen from the point `from`.
 fn in_arc(lua: &Lua, (from, facing, arc, to): (Value, f64, f64, Value)) -> mlua::Result<bool> {
+    let facing = check_bearing("the facing", facing).map_err(err)?;
+    let arc = check_angle(arc).map_err(err)?;
     Ok(tabletop::in_arc(point_or_unit(lua, &from)?, facing, arc, point_or_unit(lua, &to)?))
 }
 

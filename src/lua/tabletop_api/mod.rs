@@ -26,11 +26,12 @@ mod terrain;
 use super::api::Api;
 use std::rc::Rc;
 
-use mlua::{Lua, Table, Value};
+use mlua::{FromLua, Lua, Table, Value};
 
+use super::format_number;
 use super::raw::tabletop::{table as geo_table, AreaRow, Geo};
 use super::state::MAX_MARK_POINTS;
-use super::world::{point_from_value, UnitRef};
+use super::world::{point_from_value, UnitArg, UnitRef};
 use super::State;
 use crate::battlefield::{Map, World};
 use crate::tabletop::{self, Arc, Base, Edge, Path, Point, Segment};
@@ -42,6 +43,82 @@ fn state(lua: &Lua) -> mlua::Result<Rc<State>> {
 
 fn err(msg: impl Into<String>) -> mlua::Error {
     mlua::Error::runtime(msg.into())
+}
+
+// ---- what the calls take (the fast paths decline what these refuse) ----
+
+/// A number as an error message shows it (`1e300`, not three hundred digits).
+fn shown(v: f64) -> String {
+    if v.abs() >= 1e15 && v.is_finite() {
+        format!("{v:e}")
+    } else {
+        format_number(v)
+    }
+}
+
+/// A bearing or facing in degrees: any finite number (NaN or infinity would
+/// give NaN points, or arcs that hold nothing).
+pub(crate) fn check_bearing(what: &str, v: f64) -> Result<f64, String> {
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(format!("{what} must be a finite number of degrees, got {}", shown(v)))
+    }
+}
+
+/// A length (a range, a zone's width or length) in cm: from 0 to [`tabletop::MAX_CM`].
+pub(crate) fn check_length(what: &str, v: f64) -> Result<f64, String> {
+    if (0.0..=tabletop::MAX_CM).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!("{what} must be from 0 to {} cm, got {}", tabletop::MAX_CM, shown(v)))
+    }
+}
+
+/// A point of finite numbers within [`tabletop::MAX_CM`] of the table's corner.
+pub(crate) fn check_point(p: Point) -> Result<Point, String> {
+    if !(p.x.is_finite() && p.y.is_finite()) {
+        Err(format!("a point's x and y must be finite numbers, got ({}, {})", shown(p.x), shown(p.y)))
+    } else if p.x.abs() <= tabletop::MAX_CM && p.y.abs() <= tabletop::MAX_CM {
+        Ok(p)
+    } else {
+        Err(format!(
+            "a point's x and y must lie within {} cm of the table's corner, got ({}, {})",
+            tabletop::MAX_CM,
+            shown(p.x),
+            shown(p.y)
+        ))
+    }
+}
+
+/// An arc's angle: more than 0 and at most 360 degrees (an arc of 0 holds
+/// nothing but its own line, and one of 720 is no arc).
+pub(crate) fn check_angle(angle: f64) -> Result<f64, String> {
+    if angle > 0.0 && angle <= 360.0 {
+        Ok(angle)
+    } else {
+        Err(format!("an arc's angle must be more than 0 and at most 360 degrees, got {}", shown(angle)))
+    }
+}
+
+/// A path's numbers: a zone's bearing, width and length (its points are
+/// read as points).
+pub(crate) fn check_path(p: &Path) -> Result<(), String> {
+    if let Path::Zone { from, bearing, width, length } = *p {
+        check_point(from)?;
+        check_bearing("a zone's bearing", bearing)?;
+        check_length("a zone's width", width)?;
+        check_length("a zone's length", length)?;
+    }
+    Ok(())
+}
+
+/// A base's size and place.
+pub(crate) fn check_base(b: &Base) -> Result<(), String> {
+    check_length("a base's width", b.width)?;
+    check_length("a base's depth", b.depth)?;
+    check_point(b.centre)?;
+    Ok(())
 }
 
 /// Something on the table: a point, or bases (a unit's, or one base).
@@ -132,36 +209,42 @@ fn base_from_table(t: &Table) -> mlua::Result<Base> {
     if !(width >= 0.0 && depth >= 0.0 && width.is_finite() && depth.is_finite()) {
         return Err(err("a base needs a width and a depth of 0 or more (cm)"));
     }
-    if !facing.is_finite() {
-        return Err(err(format!("a base's facing must be a finite number of degrees, got {facing}")));
-    }
-    if let Some(front) = t.get::<Option<Value>>("front")? {
-        return Ok(Base::from_front(point_from_value(&front)?, facing, width, depth));
-    }
-    let centre = match t.get::<Option<Value>>("centre")? {
-        Some(c) => point_from_value(&c)?,
-        None => point_from_value(&Value::Table(t.clone()))?,
+    check_bearing("a base's facing", facing).map_err(err)?;
+    let b = match t.get::<Option<Value>>("front")? {
+        Some(front) => Base::from_front(point_from_value(&front)?, facing, width, depth),
+        None => {
+            let centre = match t.get::<Option<Value>>("centre")? {
+                Some(c) => point_from_value(&c)?,
+                None => point_from_value(&Value::Table(t.clone()))?,
+            };
+            Base::new(centre, facing, width, depth)
+        }
     };
-    Ok(Base::new(centre, facing, width, depth))
+    check_base(&b).map_err(err)?;
+    Ok(b)
 }
 
 /// Reads a point, a base table or a unit. With `strict`, a unit without a
 /// base size is an error; otherwise it counts as its centre point.
 fn shape(lua: &Lua, v: &Value, strict: bool) -> mlua::Result<Shape> {
+    let of_unit = |u: &UnitRef| -> mlua::Result<Shape> {
+        match unit_shape(lua, u)? {
+            Ok((bases, footprint)) => Ok(Shape::Bases { bases, footprint }),
+            Err((e, _)) if strict => Err(err(e)),
+            Err((_, at)) => Ok(Shape::Point(at)),
+        }
+    };
     match v {
         Value::UserData(ud) => {
-            let u = ud.borrow::<UnitRef>().map_err(|_| err("expected a point, a base or a unit"))?;
-            match unit_shape(lua, &u)? {
-                Ok((bases, footprint)) => Ok(Shape::Bases { bases, footprint }),
-                Err((e, _)) if strict => Err(err(e)),
-                Err((_, at)) => Ok(Shape::Point(at)),
-            }
+            of_unit(&*ud.borrow::<UnitRef>().map_err(|_| err("expected a point, a base or a unit"))?)
         }
+        // A unit's id works wherever the unit does.
+        Value::String(_) => of_unit(&UnitArg::from_lua(v.clone(), lua)?.0),
         Value::Table(t) if t.contains_key("width")? => {
             let b = base_from_table(t)?;
             Ok(Shape::Bases { bases: vec![b], footprint: b })
         }
-        _ => Ok(Shape::Point(point_from_value(v)?)),
+        _ => Ok(Shape::Point(check_point(point_from_value(v)?).map_err(err)?)),
     }
 }
 
@@ -186,18 +269,15 @@ fn arc_table(lua: &Lua, a: &Arc) -> mlua::Result<Table> {
 }
 
 fn arc_from(v: &Table) -> mlua::Result<Arc> {
-    let left = point_from_value(&v.get::<Value>("left")?)?;
-    let right = point_from_value(&v.get::<Value>("right")?)?;
-    let bearing: f64 = v.get("bearing")?;
+    let left = check_point(point_from_value(&v.get::<Value>("left")?)?).map_err(err)?;
+    let right = check_point(point_from_value(&v.get::<Value>("right")?)?).map_err(err)?;
+    let bearing = check_bearing("an arc's bearing", v.get("bearing")?).map_err(err)?;
     let angle = checked_angle(v.get("angle")?)?;
     Ok(Arc { left, right, bearing: tabletop::normalise(bearing), angle })
 }
 
 fn checked_angle(angle: f64) -> mlua::Result<f64> {
-    if !(angle > 0.0 && angle <= 360.0) {
-        return Err(err(format!("an arc's angle must be more than 0 and at most 360 degrees, got {angle}")));
-    }
-    Ok(angle)
+    check_angle(angle).map_err(err)
 }
 
 fn path_table(lua: &Lua, p: &Path) -> mlua::Result<Table> {
@@ -206,12 +286,17 @@ fn path_table(lua: &Lua, p: &Path) -> mlua::Result<Table> {
 
 fn path_from(t: &Table) -> mlua::Result<Path> {
     let kind: String = t.get::<Option<String>>("kind")?.unwrap_or_else(|| "line".into());
-    let from = point_from_value(&t.get::<Value>("from")?)?;
-    match kind.as_str() {
-        "line" => Ok(Path::Line(Segment::new(from, point_from_value(&t.get::<Value>("to")?)?))),
-        "zone" => Ok(Path::Zone { from, bearing: t.get("bearing")?, width: t.get("width")?, length: t.get("length")? }),
-        other => Err(err(format!("a path's kind is \"line\" or \"zone\", not \"{other}\""))),
-    }
+    let from = check_point(point_from_value(&t.get::<Value>("from")?)?).map_err(err)?;
+    let path = match kind.as_str() {
+        "line" => {
+            let to = check_point(point_from_value(&t.get::<Value>("to")?)?).map_err(err)?;
+            Path::Line(Segment::new(from, to))
+        }
+        "zone" => Path::Zone { from, bearing: t.get("bearing")?, width: t.get("width")?, length: t.get("length")? },
+        other => return Err(err(format!("a path's kind is \"line\" or \"zone\", not \"{other}\""))),
+    };
+    check_path(&path).map_err(err)?;
+    Ok(path)
 }
 
 fn edge_arg(name: &str) -> mlua::Result<Edge> {

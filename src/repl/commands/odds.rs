@@ -18,7 +18,7 @@ impl Session {
         let mut trials: u64 = 10_000;
         if let Some(i) = expr.rfind("--trials") {
             let n = expr[i + "--trials".len()..].trim();
-            trials = n.parse().map_err(|_| CmdError::Text(format!("--trials wants a whole number, got '{n}'")))?;
+            trials = crate::analysis::cli::parse_positive(n).map_err(|e| CmdError::Text(format!("--trials: {e}")))?;
             expr.truncate(i);
         }
         let expr = expr.trim();

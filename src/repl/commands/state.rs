@@ -23,12 +23,8 @@ impl Session {
             return Ok(());
         }
         let [file] = args else { return Err(Self::usage(cmd.name)) };
-        let path = resolve_scenario(file).ok_or_else(|| {
-            CmdError::Text(format!(
-                "no scenario file '{file}' (looked in {}, with and without .yaml)",
-                crate::paths::looked_in()
-            ))
-        })?;
+        let path = resolve_scenario(file)
+            .ok_or_else(|| CmdError::Text(crate::paths::not_found(Path::new(file), "scenario file")))?;
         let before = self.snapshot(&format!(":{} {file}", cmd.name));
         let name_before = std::mem::take(&mut self.scenario_name);
         match load_scenario(self, &path, &ScenarioOverrides::default()) {

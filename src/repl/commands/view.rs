@@ -53,7 +53,21 @@ impl Session {
             Some((a, b)) => {
                 let (ha, hb) = {
                     let w = self.host.state.world.borrow();
-                    (parse_hex(&w, &a).map_err(CmdError::Text)?, parse_hex(&w, &b).map_err(CmdError::Text)?)
+                    // The line is drawn on the map: both ends must be on it.
+                    let on_map = |given: &str| -> Result<Hex, CmdError> {
+                        let h = parse_hex(&w, given).map_err(CmdError::Text)?;
+                        if !w.on_map(h) {
+                            let map = match w.map {
+                                Map::Hex { cols, rows, offset } => {
+                                    format!("{cols} columns by {rows} rows, {}", offset.name())
+                                }
+                                Map::Table { .. } => "a tabletop, which has no hexes".into(),
+                            };
+                            return Err(CmdError::Text(format!(":map --los: hex {h} is not on the map ({map})")));
+                        }
+                        Ok(h)
+                    };
+                    (on_map(&a)?, on_map(&b)?)
                 };
                 Some(self.line_of_sight(ha, hb)?)
             }

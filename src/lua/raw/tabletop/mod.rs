@@ -30,7 +30,7 @@ use mlua::{ffi, Lua, Table};
 
 use super::fast::{self, fast_fn, Frame, Out};
 use crate::battlefield::World;
-use crate::lua::tabletop_api::Shape;
+use crate::lua::tabletop_api::{check_angle, check_base, check_bearing, check_path, check_point, Shape};
 use crate::lua::State;
 use crate::tabletop::{self, Arc, Base, Path, Point, Segment};
 use crate::unit::Position;
@@ -95,12 +95,12 @@ fn nil_field(f: Frame<'_>, i: c_int, k: &CStr) -> bool {
     }
 }
 
-/// A point table `{x=, y=}` at `i` (finite numbers).
+/// A point table `{x=, y=}` at `i` (finite numbers, within the table's reach).
 fn point_at(f: Frame<'_>, i: c_int) -> Option<Point> {
     if !plain_table(f, i) {
         return None;
     }
-    Some(Point::new(finite_field(f, i, c"x")?, finite_field(f, i, c"y")?))
+    check_point(Point::new(finite_field(f, i, c"x")?, finite_field(f, i, c"y")?)).ok()
 }
 
 /// A point table held in field `k` of the plain table at `i`.
@@ -130,7 +130,9 @@ fn base_at(f: Frame<'_>, i: c_int) -> Option<Base> {
         return None;
     }
     let centre = Point::new(finite_field(f, i, c"x")?, finite_field(f, i, c"y")?);
-    Some(Base::new(centre, facing, width, depth))
+    let b = Base::new(centre, facing, width, depth);
+    check_base(&b).ok()?;
+    Some(b)
 }
 
 /// Argument `i` as a point, a base or a tabletop unit, as
@@ -170,11 +172,8 @@ fn arc_at(f: Frame<'_>, i: c_int) -> Option<Arc> {
     }
     let left = point_field(f, i, c"left")?;
     let right = point_field(f, i, c"right")?;
-    let bearing = num_field(f, i, c"bearing").ok()??;
-    let angle = num_field(f, i, c"angle").ok()??;
-    if !(angle > 0.0 && angle <= 360.0) {
-        return None;
-    }
+    let bearing = check_bearing("", num_field(f, i, c"bearing").ok()??).ok()?;
+    let angle = check_angle(num_field(f, i, c"angle").ok()??).ok()?;
     Some(Arc { left, right, bearing: tabletop::normalise(bearing), angle })
 }
 
@@ -211,7 +210,9 @@ fn path_at(f: Frame<'_>, i: c_int) -> Option<Path> {
     let bearing = num_field(f, i, c"bearing").ok()??;
     let width = num_field(f, i, c"width").ok()??;
     let length = num_field(f, i, c"length").ok()??;
-    Some(Path::Zone { from, bearing, width, length })
+    let zone = Path::Zone { from, bearing, width, length };
+    check_path(&zone).ok()?;
+    Some(zone)
 }
 
 /// `through`'s options at `i` (nil, absent, or `{exclude=unit?}`): the
@@ -277,11 +278,12 @@ macro_rules! tabletop_fn {
 
 tabletop_fn!(fast_point, |l, _st| {
     let (x, y) = (fast::num_arg(l, 1)?, fast::num_arg(l, 2)?);
-    geo(Geo::Point(Point::new(x, y)))
+    geo(Geo::Point(check_point(Point::new(x, y)).ok()?))
 });
 
 tabletop_fn!(fast_angle_between, |l, _st| {
-    let (a, b) = (fast::num_arg(l, 1)?, fast::num_arg(l, 2)?);
+    let a = check_bearing("", fast::num_arg(l, 1)?).ok()?;
+    let b = check_bearing("", fast::num_arg(l, 2)?).ok()?;
     Some(Out::Num(tabletop::angle_between(a, b)))
 });
 
