@@ -90,7 +90,7 @@ mod tests {
         let m = not_found(Path::new("scripts/great_war"), "scenario file");
         assert!(m.starts_with("'scripts/great_war' is a folder ("), "{m}");
         assert!(m.ends_with("not a scenario file"), "{m}");
-        let m = not_found(Path::new("great_war"), "scenario file");
+        let m = not_found(Path::new("rulesets/great_war"), "scenario file");
         assert!(m.contains("is a ruleset's folder"), "{m}");
         let m = not_found(Path::new("no/such/file"), "scenario file");
         assert!(m.starts_with("no scenario file 'no/such/file' (looked in "), "{m}");

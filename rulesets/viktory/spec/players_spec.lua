@@ -7,7 +7,8 @@
 
 scenario("viktory/mountain_pass.yaml")
 
-local decisions = require("spec/support/events").decisions
+local events = require("spec/support/events")
+local decisions, refused = events.decisions, events.refused
 
 describe("seat order [Base]", function()
   it("orders the players by seat, not by name", function()
@@ -36,6 +37,12 @@ describe("seat order [Base]", function()
     world:set_pool("B", "seat", 5000)
     world:set_pool("C", "seat", 1000)
     expect(viktory.players()):to_equal({ "C", "B", "A" })
+  end)
+
+  it("says so on a board without players, where there is no turn to finish or start", function()
+    scenario("fixtures/no_players.yaml")
+    refused(function() turn.finish() end, "there is no player's turn to finish: the scenario has no sides (Viktory has 2 to 8 players)")
+    refused(function() turn.start() end, "there is no player to start a turn for: the scenario has no sides (Viktory has 2 to 8 players)")
   end)
 
   it("starts each player's turn in the bombard phase, and leaves the last one in reserve placement", function()
