@@ -18,6 +18,24 @@ pub fn sandbox_globals() -> &'static [String] {
     GLOBALS.get().map_or(&[], Vec::as_slice)
 }
 
+/// Fills [`GLOBALS`] once, from the first host made: the API's names and
+/// the sandbox's base table `base`.
+fn record_globals(entries: &[api::ApiEntry], base: &Table) -> mlua::Result<()> {
+    if GLOBALS.get().is_some() {
+        return Ok(());
+    }
+    let mut names: Vec<String> = api::global_names(entries).into_iter().map(String::from).collect();
+    for pair in base.pairs::<Value, Value>() {
+        if let (Value::String(k), _) = pair? {
+            names.push(k.to_string_lossy());
+        }
+    }
+    names.sort_unstable();
+    names.dedup();
+    let _ = GLOBALS.set(names);
+    Ok(())
+}
+
 impl Host {
     pub(super) fn install(&self) -> mlua::Result<()> {
         let lua = &self.lua;
@@ -100,17 +118,7 @@ impl Host {
             let base: Value = base_mt.raw_get("__index")?;
             if let Value::Table(t) = &base {
                 super::load::install_loader(lua, t, &proxy, !self.state.options.no_jit)?;
-                if GLOBALS.get().is_none() {
-                    let mut names: Vec<String> = api::global_names(&entries).into_iter().map(String::from).collect();
-                    for pair in t.pairs::<Value, Value>() {
-                        if let (Value::String(k), _) = pair? {
-                            names.push(k.to_string_lossy());
-                        }
-                    }
-                    names.sort_unstable();
-                    names.dedup();
-                    let _ = GLOBALS.set(names);
-                }
+                record_globals(&entries, t)?;
             }
             let mt = lua.create_table()?;
             mt.set("__index", base)?;

@@ -47,7 +47,8 @@ fn bearing(lua: &Lua, (a, b): (Value, Value)) -> mlua::Result<f64> {
 /// `cm` may be negative (backwards along the bearing).
 fn travel(lua: &Lua, (a, bearing, dist): (Value, f64, f64)) -> mlua::Result<Table> {
     let bearing = check_bearing("the bearing", bearing).map_err(err)?;
-    if !(dist.abs() <= tabletop::MAX_CM) {
+    // NaN fails every comparison: refuse it by name.
+    if dist.is_nan() || dist.abs() > tabletop::MAX_CM {
         return Err(err(format!(
             "the distance must be from -{0} to {0} cm (back or forth along the bearing), got {1}",
             tabletop::MAX_CM,
