@@ -244,6 +244,28 @@ fn sim_result_is_the_same_for_any_thread_count() {
     assert_eq!(a.1, b.1);
 }
 
+/// Native code comes in the middle of a run (`SANDTABLE_NATIVE_AFTER_MS`,
+/// see `lua::hot_after`): at once (0, during the scenario's and the
+/// script's top level, from the interrupt, and between the worker's trials)
+/// or never; the trials give the same answer byte for byte.
+#[test]
+fn native_code_generated_mid_run_changes_nothing() {
+    let run = |after: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_sandtable"))
+            .args(["sim", "scripts/analysis/ra_bombard.lua", "--trials", "20000", "--threads", "2", "--json"])
+            .current_dir(root())
+            .env("NO_COLOR", "1")
+            .env("SANDTABLE_NATIVE_AFTER_MS", after)
+            .output()
+            .expect("run sandtable");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let at_once = run("0");
+    assert_eq!(at_once, run("100000000"));
+    assert!(at_once.contains("\"trials\": 20000"), "{at_once}");
+}
+
 #[test]
 fn sim_seed_changes_the_trials() {
     let a = sandtable(&["sim", "scripts/analysis/crater_odds.lua", "--trials", "2000", "--seed", "1", "--json"]);

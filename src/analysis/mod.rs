@@ -362,6 +362,9 @@ impl Worker {
             };
             match end {
                 trial::BatchEnd::Finished => return Ok(()),
+                trial::BatchEnd::Hot => {
+                    crate::lua::compile_deferred(&self.host.lua).map_err(|e| ScriptError::from_lua(&e))?
+                }
                 trial::BatchEnd::Declined(v) => {
                     self.read_metrics(v)?;
                     let more = block.after(&mut self.host.state.world.borrow_mut(), &self.names, &self.values);

@@ -22,9 +22,11 @@ impl Host {
             | StdLib::OS
             | StdLib::DEBUG;
         let lua = Lua::new_with(libs, LuaOptions::new())?;
-        lua.enable_jit(!options.no_jit);
+        // Native code is generated only once the session runs hot
+        // (`load::hot_after`), never by mlua as a chunk loads.
+        lua.enable_jit(false);
         raw::stack::check(&lua);
-        set_compiler(&lua, &[], options.coverage);
+        set_compiler(&lua, &[], options.coverage, !options.no_jit);
         let limits = Limits {
             time_ms: options.time_ms.unwrap_or(Limits::default().time_ms),
             memory_mb: options.memory_mb.unwrap_or(Limits::default().memory_mb),
@@ -35,6 +37,7 @@ impl Host {
             limits: Cell::new(limits),
             guard: Guard {
                 deadline: Cell::new(None),
+                started: Cell::new(None),
                 ticks: Cell::new(0),
                 tripped: Cell::new(None),
                 cancel: Arc::new(AtomicBool::new(false)),
@@ -79,13 +82,16 @@ impl Host {
     pub fn guarded<R>(&self, f: impl FnOnce(&Lua) -> mlua::Result<R>) -> mlua::Result<R> {
         let g = &self.state.guard;
         let ms = self.state.limits.get().time_ms;
-        g.deadline.set(Some(Instant::now() + Duration::from_millis(ms)));
+        let now = Instant::now();
+        g.deadline.set(Some(now + Duration::from_millis(ms)));
+        g.started.set(Some(now));
         g.tripped.set(None);
         g.cancel.store(false, Ordering::Relaxed);
         self.state.output_written.set(0);
         let r = f(&self.lua);
         let tripped = g.tripped.take();
         g.deadline.set(None);
+        g.started.set(None);
         if r.is_err() {
             // Luau does not collect on a failed allocation: after a memory bomb the
             // garbage is still there, so collect it now or the next command fails too.

@@ -80,7 +80,7 @@ pub(super) fn unload_ruleset_into(lua: &Lua, st: &State) -> mlua::Result<()> {
         t.set_readonly(false);
         t.clear()?;
     }
-    set_compiler(lua, &[], st.options.coverage);
+    set_compiler(lua, &[], st.options.coverage, !st.options.no_jit);
     st.limits.set(Limits {
         time_ms: st.options.time_ms.unwrap_or(Limits::default().time_ms),
         memory_mb: st.options.memory_mb.unwrap_or(Limits::default().memory_mb),
@@ -134,11 +134,70 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
 /// be named mutable so every access looks them up.
 /// With `coverage`, Luau records statement hits (at optimization level 1, so
 /// no function is inlined away from its own lines).
-pub(super) fn set_compiler(lua: &Lua, modules: &[String], coverage: bool) {
+/// `native`: whether chunks get native code once they run hot (see [`hot_after`]).
+pub(super) fn set_compiler(lua: &Lua, modules: &[String], coverage: bool, native: bool) {
     let mut c = lua.remove_app_data::<Compiling>().unwrap_or_default();
     c.modules = modules.to_vec();
     c.coverage = coverage;
+    c.native = native;
     lua.set_app_data(c);
+}
+
+/// How long a top-level call, or a worker's trials together, run before the
+/// chunks loaded so far get native code. Luau's code generator costs about
+/// 20 ms for a big ruleset (110 M instructions for republique's modules) and
+/// gains 5–15% on a trial, so it pays only for runs of a second or so:
+/// compiling once a run has gone on this long bounds what a short run
+/// (a spec, `sim --trials 1`, a REPL command) pays to nothing and what a long
+/// run loses to the few hundred milliseconds before it (the rent-or-buy
+/// rule).
+///
+/// `SANDTABLE_NATIVE_AFTER_MS` sets it (in ms): under valgrind, which runs
+/// the program some fifty times slower, scale it by as much so that the
+/// generator starts after as much work as it would outside (see
+/// docs/PERFORMANCE.md).
+pub fn hot_after() -> Duration {
+    static AFTER: std::sync::OnceLock<Duration> = std::sync::OnceLock::new();
+    *AFTER.get_or_init(|| {
+        let ms = std::env::var("SANDTABLE_NATIVE_AFTER_MS").ok().and_then(|v| v.trim().parse().ok());
+        Duration::from_millis(ms.unwrap_or(200))
+    })
+}
+
+/// Gives `f` (a chunk just loaded) native code now if the session already
+/// runs hot, else keeps it for [`compile_deferred`].
+fn want_native(lua: &Lua, f: &Function) -> mlua::Result<()> {
+    let hot = match lua.app_data_mut::<Compiling>() {
+        Some(mut c) if c.native => {
+            if !c.hot {
+                c.deferred.push(f.clone());
+            }
+            c.hot
+        }
+        _ => false,
+    };
+    if hot {
+        raw::load::compile_native(lua, f)?;
+    }
+    Ok(())
+}
+
+/// Generates native code for every chunk loaded so far (functions already
+/// running finish in the interpreter; their next calls run native), and
+/// for every chunk loaded from now on as it loads. Called when the session
+/// runs hot ([`hot_after`]).
+pub fn compile_deferred(lua: &Lua) -> mlua::Result<()> {
+    let deferred = match lua.app_data_mut::<Compiling>() {
+        Some(mut c) if c.native => {
+            c.hot = true;
+            std::mem::take(&mut c.deferred)
+        }
+        _ => return Ok(()),
+    };
+    for f in &deferred {
+        raw::load::compile_native(lua, f)?;
+    }
+    Ok(())
 }
 
 fn compiler(coverage: bool) -> mlua::chunk::Compiler {
@@ -155,8 +214,13 @@ struct Compiling {
     /// The loaded ruleset's modules.
     modules: Vec<String>,
     coverage: bool,
-    /// Whether Luau's native code generator compiles what loads.
-    jit: bool,
+    /// Whether Luau's native code generator compiles what loads, once the
+    /// session runs hot ([`hot_after`]).
+    native: bool,
+    /// The session has run hot: chunks get native code as they load.
+    hot: bool,
+    /// Chunks loaded before the session ran hot, waiting for native code.
+    deferred: Vec<Function>,
     /// What a loading chunk's imports resolve against (see [`install_loader`]).
     imports: Option<Table>,
     /// The globals the imports view could not answer while a chunk loaded.
@@ -172,7 +236,7 @@ struct Compiling {
 /// name) and the ruleset's modules (a reload refills a module's table in
 /// place). Anything else, such as a global a script set, is looked up at
 /// each access (see [`compile_chunk`]).
-pub(super) fn install_loader(lua: &Lua, base: &Table, globals: &Table, jit: bool) -> mlua::Result<()> {
+pub(super) fn install_loader(lua: &Lua, base: &Table, globals: &Table) -> mlua::Result<()> {
     let (base, globals) = (base.clone(), globals.clone());
     let index = lua.create_function(move |lua, (_, k): (Value, mlua::LuaString)| {
         let module =
@@ -197,7 +261,6 @@ pub(super) fn install_loader(lua: &Lua, base: &Table, globals: &Table, jit: bool
     imports.set_metatable(Some(mt))?;
     raw::load::set_safeenv(lua, &imports)?;
     let mut c = lua.remove_app_data::<Compiling>().unwrap_or_default();
-    c.jit = jit;
     c.imports = Some(imports);
     lua.set_app_data(c);
     Ok(())
@@ -221,9 +284,9 @@ pub(super) fn install_loader(lua: &Lua, base: &Table, globals: &Table, jit: bool
 /// The source is always compiled as text ([`chunk`]): a chunk that starts
 /// with a control byte is a syntax error, never bytecode.
 pub fn compile_chunk(lua: &Lua, source: &str, name: &str) -> mlua::Result<Function> {
-    let Some((coverage, modules, imports, jit)) = lua.app_data_ref::<Compiling>().and_then(|c| {
+    let Some((coverage, modules, imports)) = lua.app_data_ref::<Compiling>().and_then(|c| {
         let imports = c.imports.clone()?;
-        Some((c.coverage, c.modules.clone(), imports, c.jit))
+        Some((c.coverage, c.modules.clone(), imports))
     }) else {
         return load_text(lua, source, name);
     };
@@ -245,9 +308,7 @@ pub fn compile_chunk(lua: &Lua, source: &str, name: &str) -> mlua::Result<Functi
             c.unresolved.clear();
         }
     }
-    if jit {
-        raw::load::compile_native(lua, &f)?;
-    }
+    want_native(lua, &f)?;
     Ok(f)
 }
 
@@ -288,7 +349,9 @@ pub fn load_text(lua: &Lua, source: &str, name: &str) -> mlua::Result<Function> 
         Some(c) => compiler(c.coverage).set_mutable_globals(mutable_globals(&c.modules)),
         None => mlua::chunk::Compiler::new(),
     };
-    chunk::load(lua, &chunk::compile(&compiler, source, name)?, name)
+    let f = chunk::load(lua, &chunk::compile(&compiler, source, name)?, name)?;
+    want_native(lua, &f)?;
+    Ok(f)
 }
 
 fn mutable_globals(modules: &[String]) -> Vec<String> {
@@ -327,7 +390,7 @@ pub(super) fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Rules
     };
     let saved: Vec<Value> =
         SCRIPT_REGISTRY.iter().map(|k| lua.named_registry_value::<Value>(k)).collect::<mlua::Result<_>>()?;
-    set_compiler(lua, &rs.modules, st.options.coverage);
+    set_compiler(lua, &rs.modules, st.options.coverage, !st.options.no_jit);
     let was_subscribed = st.subscribed.replace(false);
     let run = || -> mlua::Result<Vec<(String, Value)>> {
         publish_ruleset(lua, &rs)?;

@@ -40,7 +40,10 @@ mod trace;
 pub use convert::{display_path, display_value, format_number, json_to_lua};
 pub use host::Host;
 use load::{apply_limits, set_compiler};
-pub use load::{compile_chunk, load_ruleset_into, load_scenario_into, load_text, reload_into, ScenarioOverrides};
+pub use load::{
+    compile_chunk, compile_deferred, hot_after, load_ruleset_into, load_scenario_into, load_text, reload_into,
+    ScenarioOverrides,
+};
 pub use sandbox::sandbox_globals;
 use state::Trip;
 pub use state::{DecisionMode, Guard, HostOptions, Output, State, UnitHandle, OUTPUT_LIMIT};

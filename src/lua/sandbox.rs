@@ -117,7 +117,7 @@ impl Host {
             // Luau's sandbox makes that metatable read-only; give the proxy a new one.
             let base: Value = base_mt.raw_get("__index")?;
             if let Value::Table(t) = &base {
-                super::load::install_loader(lua, t, &proxy, !self.state.options.no_jit)?;
+                super::load::install_loader(lua, t, &proxy)?;
                 record_globals(&entries, t)?;
             }
             let mt = lua.create_table()?;
@@ -158,11 +158,17 @@ impl Host {
             let t = g.ticks.get().wrapping_add(1);
             g.ticks.set(t);
             if t.is_multiple_of(256) {
+                let now = Instant::now();
                 if let Some(deadline) = g.deadline.get() {
-                    if Instant::now() > deadline {
+                    if now > deadline {
                         g.tripped.set(Some(Trip::Time));
                         return Err(mlua::Error::runtime(trip_message(g.tripped.get(), &state)));
                     }
+                }
+                // A long call: its chunks get native code from here on.
+                if g.started.get().is_some_and(|s| now.duration_since(s) >= super::hot_after()) {
+                    g.started.set(None);
+                    super::compile_deferred(lua)?;
                 }
                 // What the script made the host keep (logged rolls, marks)
                 // counts against the memory limit too.

@@ -13,6 +13,9 @@ pub enum Output {
 /// The budget guard shared with the interrupt callback.
 pub struct Guard {
     pub(super) deadline: Cell<Option<Instant>>,
+    /// When the running top-level call started, until its chunks get native
+    /// code (see `load::hot_after`).
+    pub(super) started: Cell<Option<Instant>>,
     pub(super) ticks: Cell<u32>,
     pub(super) tripped: Cell<Option<Trip>>,
     /// Set from another thread (Ctrl-C) to stop the running script.

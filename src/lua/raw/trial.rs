@@ -72,6 +72,10 @@ struct Watch {
     slot: Slot,
     /// Set when the worker goes: the watchdog thread ends.
     done: AtomicBool,
+    /// Set by the watchdog once the worker has run trials for
+    /// `crate::lua::hot_after` in all (seen at its looks); taken by the worker,
+    /// which then gives its chunks native code.
+    hot: AtomicBool,
 }
 
 /// The address of a Lua state's interrupt pointer.
@@ -101,16 +105,33 @@ impl Watch {
 /// The watchdog thread: each look, a trial seen running for its whole budget
 /// gets the interrupt (again at every look, in case the worker's interrupt
 /// cleared it in between for an older trial).
+///
+/// It also adds up the time between looks that found a trial running (about
+/// the time the worker spent in trials) and marks the worker hot
+/// ([`Watchdog::take_hot`]) when that reaches `crate::lua::hot_after`.
 fn keep_watch(w: Arc<Watch>) {
     let mut seen: Option<(u64, Instant)> = None;
+    let mut busy = Some(Duration::ZERO);
+    let mut last_look = Instant::now();
     while !w.done.load(Ordering::Acquire) {
         let budget = w.budget_ms.load(Ordering::Relaxed);
+        let now = Instant::now();
+        if let Some(b) = busy {
+            if budget != 0 {
+                let b = b + now.duration_since(last_look);
+                busy = Some(b);
+                if b >= crate::lua::hot_after() {
+                    w.hot.store(true, Ordering::Relaxed);
+                    busy = None;
+                }
+            }
+        }
+        last_look = now;
         let look = if budget == 0 {
             seen = None;
             IDLE_LOOK
         } else {
             let n = w.started.load(Ordering::Relaxed);
-            let now = Instant::now();
             match seen {
                 Some((m, since)) if m == n => {
                     if now.duration_since(since) >= Duration::from_millis(budget) {
@@ -194,6 +215,12 @@ impl Watchdog {
         DEADLINE.with(|d| d.set(None));
         TRIPPED.with(|c| c.replace(false))
     }
+
+    /// Whether the worker has run hot since it last asked (see
+    /// `crate::lua::hot_after`): true once.
+    pub fn take_hot(&self) -> bool {
+        self.watch.hot.load(Ordering::Relaxed) && self.watch.hot.swap(false, Ordering::Relaxed)
+    }
 }
 
 impl Drop for Watchdog {
@@ -234,6 +261,7 @@ pub fn install_interrupt(lua: &Lua) -> std::io::Result<Watchdog> {
         over: AtomicU64::new(u64::MAX),
         slot: Slot(slot),
         done: AtomicBool::new(false),
+        hot: AtomicBool::new(false),
     });
     let w = watch.clone();
     let thread = thread::Builder::new().name("trial watchdog".into()).spawn(move || keep_watch(w))?;
@@ -296,6 +324,9 @@ pub trait Trials {
 pub enum BatchEnd {
     /// `before` or `after` ended it.
     Finished,
+    /// The worker has run hot ([`Watchdog::take_hot`]): the block goes on
+    /// with the next trial after its chunks get native code.
+    Hot,
     /// The trial's result is not a set of metrics this reader handles: it is
     /// handed back for the safe reader, and `after` was not called for it.
     Declined(Value),
@@ -321,6 +352,7 @@ pub fn run_batch(
     trials: &mut dyn Trials,
 ) -> BatchEnd {
     let mut declined = false;
+    let mut hot = false;
     // SAFETY: exec_raw pushes `trial` (stack index 1 of the protected call)
     // and runs the closure in a protected call. Each round pushes a copy of
     // the function and `read_raw` pops it with its result (read) or leaves
@@ -348,6 +380,10 @@ pub fn run_batch(
                 if !trials.after(names, values) {
                     break;
                 }
+                if dog.take_hot() {
+                    hot = true;
+                    break;
+                }
             }
             ffi::lua_settop(l, 0);
         })
@@ -355,6 +391,7 @@ pub fn run_batch(
     let tripped = dog.stop();
     match r {
         Ok(v) if declined => BatchEnd::Declined(v),
+        Ok(_) if hot => BatchEnd::Hot,
         Ok(_) => BatchEnd::Finished,
         Err(error) => BatchEnd::Failed { error, tripped },
     }
