@@ -240,7 +240,12 @@ fn product(xs: &[u128]) -> Option<u128> {
 /// Random executions the leaf estimate samples, at most, and the time it
 /// may take (it stops early past it, after at least one).
 const ESTIMATE_PATHS: u32 = 64;
-const ESTIMATE_TIME: Duration = Duration::from_millis(300);
+const ESTIMATE_TIME: Duration = Duration::from_millis(250);
+
+/// How long the walk runs before one worker estimates the tree: a tree it
+/// has walked by then is plainly small and never pays for the estimate
+/// (which replays the trial once per roll of each of its samples).
+const ESTIMATE_AFTER: Duration = Duration::from_millis(50);
 
 /// Knuth's estimate of how many leaves the trial's tree has: follow random
 /// outcomes from the first roll to a leaf; the product of the widths met on
@@ -254,12 +259,16 @@ fn estimate_leaves(worker: &mut Worker, seed: u64) -> Result<(f64, u32), LeafErr
     let mut rng = Pcg64Mcg::new(u128::from(seed) | 1);
     let mut walk = Enumeration::default();
     let (mut total, mut paths) = (0.0, 0u32);
-    while paths < ESTIMATE_PATHS && (paths == 0 || started.elapsed() < ESTIMATE_TIME) {
+    'paths: while paths < ESTIMATE_PATHS {
         walk.path.clear();
         walk.widths.clear();
         let mut depth = 0;
         loop {
             walk = run_leaf(worker, walk)?;
+            // Out of time: the executions sampled to the end so far tell.
+            if paths > 0 && started.elapsed() >= ESTIMATE_TIME {
+                break 'paths;
+            }
             if walk.path.len() <= depth {
                 break;
             }
@@ -286,6 +295,8 @@ fn estimate_says_too_big(estimate: f64, paths: u32, max_leaves: u64) -> Option<S
 
 struct Shared<'a> {
     cfg: &'a ExactConfig,
+    /// When the enumeration started (for [`ESTIMATE_AFTER`]).
+    started: Instant,
     setup: &'a Setup,
     next_branch: AtomicU64,
     branches_done: AtomicU64,
@@ -371,8 +382,11 @@ enum LeafStop {
 /// The leaves under one outcome `c` of the first roll, walked depth first
 /// as one [`Block`] of trials: each execution replays `walk` and branches at
 /// its next roll; the block ends every [`LEAF_BLOCK`] leaves (for the shared
-/// counter) and when the walk leaves the subtree.
+/// counter), when the walk leaves the subtree, when another worker stopped
+/// the run (checked at every leaf, so that a fall-back to `sim` is not kept
+/// waiting) and when the tree is due to be estimated.
 struct Leaves<'a> {
+    sh: &'a Shared<'a>,
     /// The walk, here between executions, in the world's dice during one.
     walk: Option<Enumeration>,
     /// The width of the first roll.
@@ -386,6 +400,9 @@ struct Leaves<'a> {
     boundary: bool,
     /// The walk has left the subtree.
     done: bool,
+    /// The walk has gone on for [`ESTIMATE_AFTER`] and nobody has estimated
+    /// the tree yet.
+    estimate: bool,
     stop: Option<LeafStop>,
 }
 
@@ -415,7 +432,16 @@ impl Block for Leaves<'_> {
         self.boundary = self.count.is_multiple_of(LEAF_BLOCK);
         self.done = !walk.advance() || walk.path[0] != self.c;
         self.walk = Some(walk);
-        !(self.done || self.boundary)
+        if self.sh.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        if self.count.is_multiple_of(16)
+            && !self.sh.estimating.load(Ordering::Relaxed)
+            && self.sh.started.elapsed() >= ESTIMATE_AFTER
+        {
+            self.estimate = true;
+        }
+        !(self.done || self.boundary || self.estimate)
     }
 }
 
@@ -469,22 +495,27 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
             return None;
         }
     };
-    // One worker estimates the tree before it walks it: a tree far past
-    // --max-leaves falls back to sim now, not after the budget of leaves.
-    if !probe.widths.is_empty() && !sh.estimating.swap(true, Ordering::Relaxed) {
-        match estimate_leaves(&mut worker, sh.cfg.seed) {
-            Ok((estimate, paths)) => {
-                if let Some(why) = estimate_says_too_big(estimate, paths, sh.cfg.max_leaves) {
+    // One worker estimates the tree once the walk has gone on for
+    // ESTIMATE_AFTER: a tree far past --max-leaves falls back to sim then,
+    // not after the budget of leaves; a small tree is walked by then.
+    let estimate = |worker: &mut Worker| -> bool {
+        if sh.estimating.swap(true, Ordering::Relaxed) {
+            return true;
+        }
+        match estimate_leaves(worker, sh.cfg.seed) {
+            Ok((estimate, paths)) => match estimate_says_too_big(estimate, paths, sh.cfg.max_leaves) {
+                Some(why) => {
                     too_big(why);
-                    return None;
+                    false
                 }
-            }
+                None => true,
+            },
             Err(b) => {
                 leaf_failed(b);
-                return None;
+                false
             }
         }
-    }
+    };
     let mut sums = Tally::default();
     let root_width = probe.widths.first().copied();
     sh.branches.store(root_width.unwrap_or(1) as u64, Ordering::Relaxed);
@@ -511,6 +542,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
             walk.path.push(c);
             walk.widths.push(width);
             let mut leaves = Leaves {
+                sh,
                 walk: Some(walk),
                 width,
                 c,
@@ -518,6 +550,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
                 count: 0,
                 boundary: false,
                 done: false,
+                estimate: false,
                 stop: None,
             };
             loop {
@@ -533,6 +566,15 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
                     }
                     Some(LeafStop::FirstRollChanged) => {
                         fail(AnalysisError::plain(FIRST_ROLL_CHANGED));
+                        return None;
+                    }
+                }
+                if sh.stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+                if leaves.estimate {
+                    leaves.estimate = false;
+                    if !estimate(&mut worker) {
                         return None;
                     }
                 }
@@ -575,6 +617,7 @@ fn enumerate(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, St
     let threads = cfg.threads.max(1);
     let sh = Shared {
         cfg,
+        started,
         setup,
         next_branch: AtomicU64::new(0),
         branches_done: AtomicU64::new(0),
