@@ -28,6 +28,10 @@
 //! turn: 3
 //! params: { reserve_artillery.crater_at: 4 }  # param values, applied after the variant
 //! marks: [{ hex: [6, 3], label: "1" }]        # labels rules put on hexes for maps
+//! # a tabletop unit that lost bases: the id of the base in each place of
+//! # its formation (0: the place is empty), on the unit:  bases: [1, 0, 3]
+//! traces:                                     # where bases stood (tabletop.trace)
+//!   - { unit: b1, label: lost, bases: [[2, 30, 40, 270, 4, 1.5]] }  # [id, x, y, facing, width, depth]
 //! ```
 //!
 //! Every error, syntax or meaning, names the file, line and column; loading
@@ -97,6 +101,18 @@ struct RawScenario {
     /// Labels on hexes for maps (a saved battlefield's marks).
     #[serde(default)]
     marks: Vec<Spanned<RawMark>>,
+    /// Where units' bases stood (a saved battlefield's traces).
+    #[serde(default)]
+    traces: Vec<Spanned<RawTrace>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTrace {
+    unit: String,
+    label: String,
+    /// `[id, x, y, facing, width, depth]` per base.
+    bases: Vec<[f64; 6]>,
 }
 
 #[derive(Deserialize)]
@@ -162,6 +178,9 @@ struct RawUnit {
     leader: Option<String>,
     #[serde(default)]
     props: BTreeMap<String, Value>,
+    /// A tabletop unit's bases by place (0: empty), when it lost some.
+    #[serde(default)]
+    bases: Option<Spanned<Vec<u16>>>,
 }
 
 /// A number as YAML writes it (`.nan`, `.inf`), for errors about the file.
@@ -481,7 +500,7 @@ impl Scenario {
                 })?;
                 props.push((Rc::from(k.as_str()), p));
             }
-            let unit = Unit {
+            let mut unit = Unit {
                 id: r.id.value.as_str().into(),
                 side: r.side.value.as_str().into(),
                 kind: r.kind.value.as_str().into(),
@@ -490,7 +509,17 @@ impl Scenario {
                 leader: r.leader.as_deref().map(Rc::from),
                 pos,
                 props,
+                bases: Vec::new(),
             };
+            if let Some(b) = &r.bases {
+                if !matches!(world.map, Map::Table { .. }) {
+                    return Err(self.err(b.referenced, "`bases` are for tabletop units"));
+                }
+                if b.value.len() > crate::tabletop::MAX_BASES as usize {
+                    return Err(self.err(b.referenced, "too many places for bases"));
+                }
+                unit.set_bases(b.value.clone()).map_err(|e| self.err(b.referenced, e))?;
+            }
             world.add_unit(unit).map_err(|e| {
                 let loc = match e {
                     crate::battlefield::WorldError::DuplicateUnit(_) => r.id.referenced,
@@ -507,8 +536,41 @@ impl Scenario {
             }
             world.marks.push((hex, m.value.label.as_str().into()));
         }
+        for t in &raw.traces {
+            world.traces.push(self.trace(&world, t)?);
+        }
         world.log = crate::log::EventLog::new();
         Ok(world)
+    }
+
+    /// A saved trace, checked: a unit of the scenario, and each base as
+    /// `[id, x, y, facing, width, depth]` with a whole id and finite numbers.
+    fn trace(&self, world: &World, t: &Spanned<RawTrace>) -> Result<crate::tabletop::Trace, Box<LocatedError>> {
+        let r = &t.value;
+        let Ok(i) = world.unit_index(&r.unit) else {
+            return Err(self.err(t.referenced, format!("trace '{}': no unit '{}'", r.label, r.unit)));
+        };
+        let mut bases = Vec::with_capacity(r.bases.len());
+        for [id, x, y, facing, width, depth] in r.bases.iter().copied() {
+            let whole = id.fract() == 0.0 && (1.0..=crate::tabletop::MAX_BASES as f64).contains(&id);
+            let finite = [x, y, facing, width, depth].iter().all(|v| v.is_finite());
+            if !whole || !finite || width < 0.0 || depth < 0.0 {
+                return Err(self.err(
+                    t.referenced,
+                    format!(
+                        "trace '{}' of unit '{}': a base is [id, x, y, facing, width, depth] (a whole id from 1, \
+                         finite numbers, width and depth from 0)",
+                        r.label, r.unit
+                    ),
+                ));
+            }
+            bases.push((id as u16, crate::tabletop::Base::new(Point::new(x, y), facing, width, depth)));
+        }
+        Ok(crate::tabletop::Trace {
+            label: r.label.as_str().into(),
+            unit: world.units[i].id.clone(),
+            bases: bases.into(),
+        })
     }
 
     /// A tabletop's terrain areas and the unit types' base sizes, checked.

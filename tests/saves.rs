@@ -141,6 +141,24 @@ fn what_save_writes_open_reads() {
     let saved =
         std::fs::read_to_string(&nan).expect("the refused values never reached the world, so the save is whole");
     assert!(!saved.contains("NaN") && !saved.contains(".nan") && !saved.contains(".inf"), "{saved}");
+
+    // A tabletop unit's lost bases and the traces of where bases stood come back.
+    let bases = home.path().join("bases.yaml");
+    let input = format!(
+        "u = world:add_unit{{id = 'a', side = 'french', type = 'line_infantry', at = {{x = 40, y = 40}}, facing = 30}}
+         tabletop.trace(u, 'lost', {{2}})
+world:hit(u, {{2}})
+before = tabletop.bases(u)[3].x
+:save {b}
+:open {b}
+         u = world:unit('a')
+u.strength, tabletop.bases(u)[3].id, tabletop.bases(u)[3].x == before, tabletop.traces('lost')[1].bases[1].id
+",
+        b = bases.display()
+    );
+    let (code, out, err) = sandtable(&["repl", "--scenario", table], home.path(), &input);
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.ends_with("3, 4, true, 2\n"), "{out}\n{err}");
 }
 
 #[test]

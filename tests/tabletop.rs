@@ -127,3 +127,48 @@ fn tabletop_move_events_give_places() {
         "{json}"
     );
 }
+
+/// Bases have ids: `tabletop.bases` gives them, a loss names them and the
+/// other bases stay where they stood, a formation change closes up, and a
+/// trace remembers where bases stood.
+#[test]
+fn tabletop_bases_have_ids_and_traces_remember_them() {
+    let h = Host::new(Default::default()).unwrap();
+    h.load_scenario(&write("good.yaml", GOOD), &ScenarioOverrides::default()).unwrap();
+    let out = h
+        .exec(
+            "local a = world:unit('a1')\n\
+             local before = tabletop.bases(a)\n\
+             local ids = {}\n\
+             for _, b in ipairs(before) do table.insert(ids, b.id) end\n\
+             assert(table.concat(ids, ',') == '1,2,3,4', table.concat(ids, ','))\n\
+             tabletop.trace(a, 'fired_upon')\n\
+             tabletop.trace(a, 'lost', {2})\n\
+             local taken, alive = world:hit(a, {2}, 'fire')\n\
+             assert(taken == 1 and alive and a.strength == 3)\n\
+             local after = tabletop.bases(a)\n\
+             assert(#after == 3 and after[2].id == 3 and after[2].x == before[3].x and after[2].y == before[3].y)\n\
+             assert(math.abs(tabletop.footprint(a).width - 16) < 1e-9, 'a gap in the middle')\n\
+             world:hit(a, 1)\n\
+             assert(tabletop.bases(a)[2].id == 3 and #tabletop.bases(a) == 2)\n\
+             assert(math.abs(tabletop.footprint(a).width - 12) < 1e-9, 'the end base gone')\n\
+             local ok, e = pcall(world.hit, world, a, {2})\n\
+             assert(not ok and string.find(tostring(e), 'has no base 2'), tostring(e))\n\
+             tabletop.set_formation(a, 'line')\n\
+             local closed = tabletop.bases(a)\n\
+             assert(closed[1].id == 1 and closed[2].id == 3 and closed[1].x ~= before[1].x)\n\
+             local t = tabletop.traces('lost')\n\
+             assert(#t == 1 and t[1].unit == a and t[1].label == 'lost' and t[1].bases[1].id == 2)\n\
+             assert(t[1].bases[1].x == before[2].x and tabletop.distance(t[1].bases[1], before[2]) == 0)\n\
+             assert(#tabletop.traces() == 2 and #tabletop.traces(nil, world:unit('f1')) == 0)\n\
+             tabletop.clear_traces('lost')\n\
+             assert(#tabletop.traces() == 1 and tabletop.traces()[1].label == 'fired_upon' and #tabletop.traces()[1].bases == 4)\n\
+             a.strength = 4\n\
+             local back = {}\n\
+             for _, b in ipairs(tabletop.bases(a)) do table.insert(back, b.id) end\n\
+             return table.concat(back, ',')",
+            "bases.lua",
+        )
+        .unwrap();
+    assert_eq!(format!("{:?}", out[0]), "String(\"1,3,2,4\")");
+}

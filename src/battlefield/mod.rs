@@ -16,7 +16,7 @@ use std::rc::Rc;
 use crate::dice::DiceBox;
 use crate::hex::Hex;
 use crate::log::{Event, EventLog};
-use crate::tabletop::Point;
+use crate::tabletop::{Point, Trace};
 use crate::unit::{Position, Unit};
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -59,6 +59,10 @@ pub struct World {
     /// Shapes a rule draws on a tabletop (an arc of fire, a frontage zone):
     /// the tabletop's marks.
     pub table_marks: Vec<crate::tabletop::TableMark>,
+    /// Where units' bases stood at moments rules chose to remember
+    /// (`tabletop.trace`), in the order they were taken. Rule state, unlike
+    /// the marks: rules read it back.
+    pub traces: Vec<Trace>,
 }
 
 impl Default for World {
@@ -77,6 +81,7 @@ impl Default for World {
             marks: Vec::new(),
             stacking: false,
             table_marks: Vec::new(),
+            traces: Vec::new(),
         }
     }
 }
@@ -268,6 +273,14 @@ impl World {
         if self.units.iter().any(|u| u.id == unit.id) {
             return Err(WorldError::DuplicateUnit(unit.id.to_string()));
         }
+        if self.on_tabletop() && unit.max_strength > crate::tabletop::MAX_BASES {
+            return Err(WorldError::Invalid(format!(
+                "unit '{}': a tabletop unit has at most {} bases, not {}",
+                unit.id,
+                crate::tabletop::MAX_BASES,
+                unit.max_strength
+            )));
+        }
         if let Position::Hex(h) = unit.pos {
             if !self.on_map(h) {
                 return Err(WorldError::OffMap(h));
@@ -280,12 +293,26 @@ impl World {
         Ok(self.units.len() - 1)
     }
 
+    /// True for a tabletop, where units are bases with ids.
+    pub fn on_tabletop(&self) -> bool {
+        matches!(self.map, Map::Table { .. })
+    }
+
     /// Removes `hits` figures (never below zero); returns figures actually
     /// removed. A unit that loses its last figure leaves the battlefield.
+    /// On a tabletop the unit's highest-numbered bases go, and the others
+    /// stay where they stand (a rule that chooses names them:
+    /// [`World::remove_bases`]).
     pub fn hit(&mut self, idx: usize, hits: i32, reason: &str) -> i32 {
+        let table = self.on_tabletop();
         let u = &mut self.units[idx];
         let taken = hits.clamp(0, u.strength.max(0));
-        u.strength -= taken;
+        if table && taken > 0 {
+            let ids = u.last_bases(taken as usize);
+            u.remove_bases(&ids).expect("the unit's own bases");
+        } else {
+            u.strength -= taken;
+        }
         let (id, strength) = (u.id.clone(), u.strength);
         self.log.push_with(|| Event::Hit { unit: id.to_string(), hits: taken, strength, reason: reason.into() });
         if strength == 0 && taken > 0 {
@@ -294,10 +321,81 @@ impl World {
         taken
     }
 
+    /// Removes a tabletop unit's named bases (a loss the rule chooses); the
+    /// others stay where they stand. Returns how many went; a unit left
+    /// with none leaves the battlefield. A base the unit does not have, or
+    /// one named twice, is an error that changes nothing.
+    pub fn remove_bases(&mut self, idx: usize, ids: &[u16], reason: &str) -> Result<i32, WorldError> {
+        if !self.on_tabletop() {
+            return Err(WorldError::Invalid("bases have ids only on a tabletop".into()));
+        }
+        let u = &mut self.units[idx];
+        u.remove_bases(ids).map_err(WorldError::Invalid)?;
+        let (id, strength, taken) = (u.id.clone(), u.strength, ids.len() as i32);
+        self.log.push_with(|| Event::Hit { unit: id.to_string(), hits: taken, strength, reason: reason.into() });
+        if strength == 0 && taken > 0 {
+            self.eliminate(idx, reason);
+        }
+        Ok(taken)
+    }
+
+    /// Sets a unit's strength (0 eliminates). On a tabletop a lower strength
+    /// removes the highest-numbered bases, a higher one adds bases with the
+    /// lowest free ids, into empty places first.
+    pub fn set_strength(&mut self, idx: usize, strength: i32, reason: &str) -> Result<(), WorldError> {
+        let table = self.on_tabletop();
+        let u = &mut self.units[idx];
+        if !(0..=u.max_strength).contains(&strength) {
+            return Err(WorldError::Invalid(format!(
+                "strength must be a whole number from 0 to {}, got {strength}",
+                u.max_strength
+            )));
+        }
+        if strength == 0 {
+            self.eliminate(idx, reason);
+            return Ok(());
+        }
+        let now = u.strength.max(0);
+        if !table {
+            u.strength = strength;
+        } else if strength < now {
+            let ids = u.last_bases((now - strength) as usize);
+            u.remove_bases(&ids).expect("the unit's own bases");
+        } else {
+            u.add_bases((strength - now) as usize);
+        }
+        Ok(())
+    }
+
+    /// A tabletop unit closes up: its bases fill the first places of its
+    /// formation block, keeping their ids (a formation change does this).
+    pub fn close_up(&mut self, idx: usize) {
+        self.units[idx].close_up();
+    }
+
+    /// Remembers where a tabletop unit's bases stand now (all, or those
+    /// named), under `label`; returns how many bases the trace holds.
+    pub fn trace(&mut self, idx: usize, label: &str, ids: Option<&[u16]>) -> Result<usize, WorldError> {
+        let u = &self.units[idx];
+        let bases = self.board.tabletop.placed_bases(u, ids).map_err(WorldError::Invalid)?;
+        let n = bases.len();
+        self.traces.push(Trace { label: label.into(), unit: u.id.clone(), bases: bases.into() });
+        Ok(n)
+    }
+
+    /// Forgets the traces with this label (every trace when `None`).
+    pub fn clear_traces(&mut self, label: Option<&str>) {
+        match label {
+            Some(l) => self.traces.retain(|t| &*t.label != l),
+            None => self.traces.clear(),
+        }
+    }
+
     /// Takes a unit off the battlefield.
     pub fn eliminate(&mut self, idx: usize, reason: &str) {
         let u = &mut self.units[idx];
         u.strength = 0;
+        u.bases.clear();
         u.pos = Position::Off;
         let id = u.id.clone();
         self.log.push_with(|| Event::Eliminate { unit: id.to_string(), reason: reason.into() });
@@ -456,6 +554,7 @@ impl World {
             marks,
             stacking,
             table_marks,
+            traces,
         } = self;
         let same_dice = dice.unused_forced() == other.dice.unused_forced()
             && format!("{:?}", dice.kinds()) == format!("{:?}", other.dice.kinds())
@@ -474,6 +573,7 @@ impl World {
             && *marks == other.marks
             && *stacking == other.stacking
             && *table_marks == other.table_marks
+            && *traces == other.traces
             && log.events.len() == other.log.events.len()
             && same_dice
     }
@@ -502,6 +602,7 @@ impl World {
             marks,
             stacking,
             table_marks,
+            traces,
         } = template;
         self.map.clone_from(map);
         if !Rc::ptr_eq(&self.board, board) {
@@ -528,6 +629,9 @@ impl World {
         self.stacking = *stacking;
         if !(self.table_marks.is_empty() && table_marks.is_empty()) {
             self.table_marks.clone_from(table_marks);
+        }
+        if !(self.traces.is_empty() && traces.is_empty()) {
+            self.traces.clone_from(traces);
         }
     }
 }

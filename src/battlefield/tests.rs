@@ -13,6 +13,7 @@ fn unit(id: &str, h: Hex) -> Unit {
         leader: None,
         pos: Position::Hex(h),
         props: Vec::new(),
+        bases: Vec::new(),
     }
 }
 
@@ -103,6 +104,11 @@ fn busy_world() -> World {
     w.add_token(Hex::new(1, 1), "crater");
     w.marks.push((Hex::new(2, 2), "1".into()));
     w.note("set up");
+    w.traces.push(crate::tabletop::Trace {
+        label: "lost".into(),
+        unit: "a".into(),
+        bases: vec![(2, crate::tabletop::Base::new(Point::new(1.0, 2.0), 90.0, 4.0, 1.5))].into(),
+    });
     w
 }
 
@@ -113,7 +119,7 @@ fn same_as_sees_every_field() {
     assert!(World::default().same_as(&World::default()));
     // One change per field, each touching that field only.
     type Change = (&'static str, fn(&mut World));
-    let changes: [Change; 13] = [
+    let changes: [Change; 15] = [
         ("map", |w| w.map = Map::Table { width: 10.0, height: 10.0 }),
         ("board", |w| w.set_terrain(Hex::new(3, 3), Some("hills"))),
         ("tokens", |w| w.tokens.add(Hex::new(2, 1), "wire")),
@@ -129,6 +135,8 @@ fn same_as_sees_every_field() {
         ("table_marks", |w| {
             w.table_marks.push(crate::tabletop::TableMark { label: "arc".into(), points: Vec::new(), closed: true })
         }),
+        ("traces", |w| w.traces.clear()),
+        ("a unit's bases", |w| w.units[0].bases = vec![1, 0, 3, 4]),
     ];
     for (field, change) in changes {
         let mut other = w.clone();
@@ -159,6 +167,7 @@ fn reset_from_equals_a_clone_and_keeps_shared_parts_shared() {
     assert_eq!(w.units, template.units);
     // A trial that changes everything is undone by the next reset.
     w.hit(0, 1, "test");
+    w.clear_traces(None);
     w.add_token(Hex::new(4, 4), "wire");
     w.dice.seed(1);
     w.set_terrain(Hex::new(1, 1), None);
@@ -228,4 +237,84 @@ fn reset_from_puts_sides_and_pools_back() {
     let mut other = World { sides: vec![side("reds", &[("gold", 1), ("hq", 2), ("x", 3)])], ..World::default() };
     other.reset_from(&template);
     assert!(other.same_as(&template));
+}
+
+/// A four-base unit on a 100 x 60 cm table.
+fn table_world() -> (World, usize) {
+    let mut w = World { map: Map::Table { width: 100.0, height: 60.0 }, ..World::default() };
+    let mut u = unit("a", Hex::new(0, 0));
+    u.pos = Position::Table { at: Point::new(50.0, 30.0), facing: 270.0 };
+    let i = w.add_unit(u).unwrap();
+    (w, i)
+}
+
+#[test]
+fn tabletop_losses_remove_named_bases_and_the_rest_stay() {
+    let (mut w, i) = table_world();
+    assert!(w.units[i].bases.is_empty(), "a whole unit carries no list");
+    assert_eq!(w.remove_bases(i, &[2], "fire"), Ok(1));
+    assert_eq!(w.units[i].strength, 3);
+    assert_eq!(w.units[i].bases, [1, 0, 3, 4]);
+    assert_eq!(w.units[i].base_ids().collect::<Vec<_>>(), [(0, 1), (2, 3), (3, 4)]);
+    // A base it no longer has, or one named twice, changes nothing.
+    assert!(w.remove_bases(i, &[2], "again").is_err());
+    assert!(w.remove_bases(i, &[3, 3], "twice").is_err());
+    assert_eq!(w.units[i].strength, 3);
+    // An unnamed loss takes the highest-numbered base.
+    assert_eq!(w.hit(i, 1, "fire"), 1);
+    assert_eq!(w.units[i].bases, [1, 0, 3, 0]);
+    // Refilled: the lowest free ids, into the empty places first.
+    w.set_strength(i, 4, "reinforced").unwrap();
+    assert!(w.units[i].bases.is_empty(), "1, 2, 3, 4 in order is the default again");
+    w.remove_bases(i, &[1, 3], "fire").unwrap();
+    w.close_up(i);
+    assert_eq!(w.units[i].bases, [2, 4]);
+    assert_eq!(w.remove_bases(i, &[2, 4], "fire"), Ok(2));
+    assert!(!w.units[i].alive());
+    assert!(w.units[i].bases.is_empty());
+    // A hex map has no base ids.
+    let mut hexes = World::default();
+    let h = hexes.add_unit(unit("h", Hex::new(1, 1))).unwrap();
+    assert!(hexes.remove_bases(h, &[1], "x").is_err());
+    assert_eq!(hexes.hit(h, 1, "x"), 1);
+    assert!(hexes.units[h].bases.is_empty());
+}
+
+#[test]
+fn a_tabletop_unit_that_lost_bases_keeps_the_others_in_place() {
+    let (mut w, i) = table_world();
+    let mut layout = crate::tabletop::Layout::default();
+    layout.bases.insert(
+        "infantry".into(),
+        crate::tabletop::BaseSpec { width: 4.0, depth: 1.5, formations: vec![("line".into(), 0)] },
+    );
+    w.board = Rc::new(Board { tabletop: layout, ..Board::default() });
+    let (before, _) = w.board.tabletop.unit_bases(&w.units[i]).unwrap();
+    w.remove_bases(i, &[1], "fire").unwrap();
+    let (after, footprint) = w.board.tabletop.unit_bases(&w.units[i]).unwrap();
+    assert_eq!(after, before[1..]);
+    assert!((footprint.width - 12.0).abs() < 1e-9);
+    assert!(footprint.centre.distance(before[2].centre) < 1e-9, "around the three left");
+    // A trace remembers where they stood; the loss changes nothing in it.
+    assert_eq!(w.trace(i, "fired_upon", None), Ok(3));
+    assert_eq!(w.trace(i, "lost", Some(&[3])), Ok(1));
+    assert!(w.trace(i, "lost", Some(&[1])).is_err(), "base 1 is gone");
+    w.hit(i, 3, "fire");
+    assert_eq!(w.traces.len(), 2);
+    assert_eq!(
+        w.traces[0].bases.iter().map(|(id, b)| (*id, b.centre)).collect::<Vec<_>>(),
+        [(2, before[1].centre), (3, before[2].centre), (4, before[3].centre)]
+    );
+    w.clear_traces(Some("lost"));
+    assert_eq!(w.traces.len(), 1);
+    w.clear_traces(None);
+    assert!(w.traces.is_empty());
+}
+
+#[test]
+fn a_tabletop_unit_has_at_most_max_bases() {
+    let (mut w, _) = table_world();
+    let mut big = unit("big", Hex::new(0, 0));
+    big.max_strength = crate::tabletop::MAX_BASES + 1;
+    assert!(w.add_unit(big).is_err());
 }

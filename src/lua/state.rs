@@ -170,6 +170,10 @@ impl State {
             + w.marks.len() * MARK_BYTES
             + w.table_marks.len() * TABLE_MARK_BYTES
             + w.units.len() * UNIT_BYTES
+            + w.traces
+                .iter()
+                .map(|t| crate::tabletop::trace::TRACE_BYTES + t.bases.len() * crate::tabletop::trace::TRACE_BASE_BYTES)
+                .sum::<usize>()
     }
 
     /// Checks that the battlefield's own records and Lua's heap fit the
@@ -183,15 +187,15 @@ impl State {
         if limit == 0 || host.saturating_add(heap) <= limit {
             return Ok(());
         }
-        let (events, marks, table_marks, units) = self
+        let (events, marks, table_marks, units, traces) = self
             .world
             .try_borrow()
-            .map(|w| (w.log.events.len(), w.marks.len(), w.table_marks.len(), w.units.len()))
+            .map(|w| (w.log.events.len(), w.marks.len(), w.table_marks.len(), w.units.len(), w.traces.len()))
             .unwrap_or_default();
         Err(mlua::Error::runtime(format!(
             "memory limit: the battlefield's records ({events} events in the log, {marks} marks, {table_marks} \
-             tabletop marks, {units} units: about {}) and Lua's heap ({}) are over the {} limit (--memory-limit); \
-             clear marks with world:clear_marks(), or raise the limit",
+             tabletop marks, {units} units, {traces} traces: about {}) and Lua's heap ({}) are over the {} limit \
+             (--memory-limit); clear marks with world:clear_marks(), or raise the limit",
             human_bytes(host as u64),
             human_bytes(heap as u64),
             human_bytes(limit as u64)

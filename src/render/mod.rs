@@ -447,6 +447,7 @@ mod tests {
             leader: None,
             pos: Position::Hex(Hex::new(2, 2)),
             props: vec![],
+            bases: Vec::new(),
         })
         .unwrap();
         let from = Hex::new(2, 2);

@@ -3,7 +3,8 @@
 //!
 //! It writes the scenario format of `src/scenario.rs`: map, sections, sides
 //! and pools, whose turn it is, terrain, tokens, units (strength, leader,
-//! props, eliminated ones with strength 0), plus the state a scenario file
+//! props, a tabletop unit's bases by place, eliminated ones with strength 0),
+//! the traces of where bases stood, plus the state a scenario file
 //! otherwise would not carry: the turn number, param values changed from the
 //! ruleset's defaults and variant, and the marks. What it cannot carry is
 //! said in the file's header: the event log, dice queued with `:force`, and
@@ -391,6 +392,10 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
                     .collect();
                 parts.push(format!("props: {}", flow(&p, "{ ", " }", 4, 8)));
             }
+            if !u.bases.is_empty() {
+                let ids: Vec<String> = u.bases.iter().map(u16::to_string).collect();
+                parts.push(format!("bases: {}", flow(&ids, "[", "]", 12, 8)));
+            }
             let _ = writeln!(y, "  - {}", flow(&parts, "{ ", " }", 4, 6));
         }
     }
@@ -398,6 +403,25 @@ pub fn scenario_yaml(world: &World, info: &SaveInfo) -> String {
         let _ = writeln!(y, "marks:");
         for (h, label) in &world.marks {
             let _ = writeln!(y, "  - {{ hex: [{}, {}], label: {} }}", h.q, h.r, yaml_str(label));
+        }
+    }
+    if !world.traces.is_empty() {
+        let _ = writeln!(y, "traces:");
+        for t in &world.traces {
+            let bases: Vec<String> = t
+                .bases
+                .iter()
+                .map(|(id, b)| {
+                    let n = [b.centre.x, b.centre.y, b.facing, b.width, b.depth].map(yaml_number);
+                    format!("[{id}, {}]", n.join(", "))
+                })
+                .collect();
+            let parts = vec![
+                format!("unit: {}", yaml_str(&t.unit)),
+                format!("label: {}", yaml_str(&t.label)),
+                format!("bases: {}", flow(&bases, "[", "]", 12, 8)),
+            ];
+            let _ = writeln!(y, "  - {}", flow(&parts, "{ ", " }", 4, 6));
         }
     }
     y
@@ -433,6 +457,7 @@ mod tests {
             leader: None,
             pos: Position::Table { at: crate::tabletop::Point::new(1.0, 2.0), facing: f64::NAN },
             props: Vec::new(),
+            bases: Vec::new(),
         };
         world.units.push(unit.clone());
         let err = check_savable(&world).unwrap_err();

@@ -16,6 +16,7 @@
 //!   swung through its arc) and which bases they pass through, in order.
 //! - [`terrain`]: terrain areas as polygons with a kind, an elevation level
 //!   and a cover class; how much of a base lies in each.
+//! - [`trace`]: where a unit's bases stood at a moment a rule remembers.
 //!
 //! Polygon work (intersections, clipping, areas, distances) is done with the
 //! `geo` crate; this module only builds the shapes.
@@ -24,6 +25,7 @@ pub mod arc;
 pub mod base;
 pub mod clip;
 pub mod terrain;
+pub mod trace;
 pub mod zone;
 
 #[cfg(test)]
@@ -42,10 +44,14 @@ pub const MAX_CM: f64 = 1e6;
 pub use arc::Arc;
 pub use base::{layout, Base, BaseSpec, Edge, Segment};
 pub use terrain::{Area, Layout, TableMark};
+pub use trace::Trace;
 pub use zone::{crossings, Crossing, Path};
 
 /// A tiny length (cm) that absorbs rounding in comparisons.
 pub const EPS: f64 = 1e-9;
+
+/// The most bases a unit may have on a tabletop (base ids are 1..=this).
+pub const MAX_BASES: i32 = 4096;
 
 /// A point on the table, in centimetres.
 #[derive(Clone, Copy, Debug, PartialEq, Default, Serialize, Deserialize)]

@@ -97,9 +97,12 @@ impl Layout {
 }
 
 impl Layout {
-    /// A tabletop unit's bases (front rank first, left to right) and its
-    /// footprint, from its position, strength (one base per strength point),
-    /// type's base size and `formation` property.
+    /// A tabletop unit's bases (in place order: front rank first, left to
+    /// right) and its footprint (the rectangle around them), from its
+    /// position, its bases (one per strength point, each in its place of the
+    /// formation block: see `Unit::bases`), its type's base size and its
+    /// `formation` property. A unit that lost bases keeps the others where
+    /// they stood, so its footprint is the rectangle around those left.
     pub fn unit_bases(&self, unit: &crate::unit::Unit) -> Result<(Vec<Base>, Base), String> {
         let crate::unit::Position::Table { at, facing } = unit.pos else {
             return Err(format!("unit '{}' is not on the tabletop", unit.id));
@@ -123,8 +126,48 @@ impl Layout {
                 spec.formations.iter().map(|f| &*f.0).collect::<Vec<_>>().join(", ")
             )
         })?;
-        Ok(super::layout(at, facing, unit.strength.max(1) as u32, files, spec.width, spec.depth))
+        let (places, block) = super::layout(at, facing, unit.places().max(1) as u32, files, spec.width, spec.depth);
+        if unit.bases.is_empty() {
+            return Ok((places, block));
+        }
+        let bases: Vec<Base> = unit.base_ids().filter_map(|(p, _)| places.get(p).copied()).collect();
+        if bases.len() == places.len() || bases.is_empty() {
+            return Ok((places, block));
+        }
+        let footprint = around(&bases, &block);
+        Ok((bases, footprint))
     }
+
+    /// Where a unit's bases stand now, with their ids: all of them, or
+    /// those named (each must be one of the unit's bases).
+    pub fn placed_bases(&self, unit: &crate::unit::Unit, ids: Option<&[u16]>) -> Result<Vec<(u16, Base)>, String> {
+        if let Some(ids) = ids {
+            if let Some(id) = ids.iter().find(|id| !unit.has_base(**id)) {
+                return Err(format!("unit '{}' has no base {id} (its bases: {})", unit.id, unit.base_list()));
+            }
+        }
+        let (bases, _) = self.unit_bases(unit)?;
+        Ok(unit
+            .base_ids()
+            .zip(bases)
+            .map(|((_, id), b)| (id, b))
+            .filter(|(id, _)| ids.is_none_or(|want| want.contains(id)))
+            .collect())
+    }
+}
+
+/// The rectangle around bases that share the facing of `frame` (a unit's
+/// bases around what is left of its block).
+fn around(bases: &[Base], frame: &Base) -> Base {
+    let (mut lo_a, mut hi_a, mut lo_r, mut hi_r) = (f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY);
+    for b in bases {
+        let (ahead, right) = frame.local(b.centre);
+        lo_a = lo_a.min(ahead - b.depth / 2.0);
+        hi_a = hi_a.max(ahead + b.depth / 2.0);
+        lo_r = lo_r.min(right - b.width / 2.0);
+        hi_r = hi_r.max(right + b.width / 2.0);
+    }
+    Base::new(frame.at_local((lo_a + hi_a) / 2.0, (lo_r + hi_r) / 2.0), frame.facing, hi_r - lo_r, hi_a - lo_a)
 }
 
 /// Reads a unit type's `base: { width, depth }`, `formations: { name:

@@ -87,12 +87,73 @@ fn base(lua: &Lua, spec: Table) -> mlua::Result<Table> {
     base_table(lua, &base_from_table(&spec)?)
 }
 
-/// `tabletop.bases(unit) -> {base}`: a unit's bases, front rank first, left to right.
+/// `tabletop.bases(unit) -> {base}`: a unit's bases in place order (front
+/// rank first, left to right), each with its `id`.
 fn bases(lua: &Lua, u: Value) -> mlua::Result<Table> {
     let Shape::Bases { bases, .. } = shape(lua, &u, true)? else {
         return Err(err("tabletop.bases: expected a tabletop unit or a base"));
     };
-    geo_table(lua, &Geo::Bases(bases))
+    let ids = match &u {
+        Value::UserData(ud) => {
+            let r = ud.borrow::<UnitRef>()?;
+            state(lua)?.with_world(|w| {
+                let i = r.resolve(w)?;
+                Ok::<_, mlua::Error>(w.units[i].base_ids().map(|(_, id)| id).collect())
+            })??
+        }
+        _ => Vec::new(),
+    };
+    geo_table(lua, &Geo::Bases(bases, ids))
+}
+
+/// `tabletop.trace(u, label, ids?) -> n`: remembers where the unit's bases
+/// (or the bases named) stand now, under `label`; returns how many.
+fn trace(lua: &Lua, (u, label, ids): (UnitArg, String, Option<Table>)) -> mlua::Result<usize> {
+    let ids = ids.map(|t| crate::lua::world::base_ids(&t, "tabletop.trace")).transpose()?;
+    let st = state(lua)?;
+    st.check_text(&label, "the label")?;
+    st.check_memory(lua)?;
+    st.with_world(|w| {
+        let i = u.0.resolve(w)?;
+        w.trace(i, &label, ids.as_deref()).map_err(|e| err(format!("tabletop.trace: {e}")))
+    })?
+}
+
+/// `tabletop.traces(label?, u?) -> {{unit=, label=, bases={base}}}`: the
+/// traces kept, oldest first (those with the label, of the unit); each base
+/// with its `id`.
+fn traces(lua: &Lua, (label, u): (Option<String>, Option<UnitArg>)) -> mlua::Result<Table> {
+    let st = state(lua)?;
+    let found = st.with_world(|w| {
+        let unit = u.as_ref().map(|u| u.0.resolve(w).map(|i| w.units[i].id.clone())).transpose()?;
+        Ok::<_, mlua::Error>(
+            w.traces
+                .iter()
+                .filter(|t| label.as_deref().is_none_or(|l| &*t.label == l))
+                .filter(|t| unit.as_ref().is_none_or(|id| *id == t.unit))
+                .map(|t| (w.unit_index(&t.unit).ok(), t.clone()))
+                .collect::<Vec<_>>(),
+        )
+    })??;
+    let out = lua.create_table_with_capacity(found.len(), 0)?;
+    for (idx, t) in found {
+        let row = lua.create_table_with_capacity(0, 3)?;
+        match idx {
+            Some(i) => row.set("unit", crate::lua::world::unit_handle(lua, &st, i, t.unit.clone())?)?,
+            None => row.set("unit", &*t.unit)?,
+        }
+        row.set("label", &*t.label)?;
+        let (ids, bases): (Vec<u16>, Vec<Base>) = t.bases.iter().copied().unzip();
+        row.set("bases", geo_table(lua, &Geo::Bases(bases, ids))?)?;
+        out.push(row)?;
+    }
+    Ok(out)
+}
+
+/// `tabletop.clear_traces(label?)`: forgets the traces with the label (all
+/// of them without one).
+fn clear_traces(lua: &Lua, label: Option<String>) -> mlua::Result<()> {
+    state(lua)?.with_world(|w| w.clear_traces(label.as_deref()))
 }
 
 /// `tabletop.footprint(unit) -> base`: the rectangle around a unit's bases.
@@ -131,6 +192,7 @@ fn set_formation(lua: &Lua, (u, name): (UnitArg, String)) -> mlua::Result<()> {
             )));
         }
         w.units[i].set_prop("formation", Some(crate::unit::Prop::Str(name.as_str().into())));
+        w.close_up(i);
         Ok(())
     })?
 }
@@ -168,8 +230,19 @@ pub(super) fn install(api: &mut Api) -> mlua::Result<()> {
         "a base (an oriented rectangle)",
         |lua, _, args| base(lua, args),
     )?;
-    api.function("tabletop.bases(u)", "a unit's bases, front rank first, left to right", |lua, _, args| {
-        bases(lua, args)
+    api.function(
+        "tabletop.bases(u)",
+        "a unit's bases with their ids, front rank first, left to right",
+        |lua, _, args| bases(lua, args),
+    )?;
+    api.function(
+        "tabletop.trace(u, label, ids?)",
+        "remember where the unit's bases (or those named) stand now",
+        |lua, _, args| trace(lua, args),
+    )?;
+    api.function("tabletop.traces(label?, u?)", "the traces kept, oldest first", |lua, _, args| traces(lua, args))?;
+    api.function("tabletop.clear_traces(label?)", "forget the traces (with that label)", |lua, _, args| {
+        clear_traces(lua, args)
     })?;
     api.function("tabletop.footprint(u)", "the rectangle around a unit's bases", |lua, _, args| footprint(lua, args))?;
     api.function("tabletop.edges(b)", "front, right, rear and left edges as {a=, b=}", |lua, _, args| {
@@ -182,7 +255,7 @@ pub(super) fn install(api: &mut Api) -> mlua::Result<()> {
     )?;
     api.function(
         "tabletop.set_formation(u, name)",
-        "change a unit's formation (its type's formations)",
+        "change a unit's formation (its type's formations); its bases close up",
         |lua, _, args| set_formation(lua, args),
     )?;
     Ok(())

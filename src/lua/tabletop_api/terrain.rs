@@ -33,9 +33,10 @@ fn areas(lua: &Lua, p: Option<Value>) -> mlua::Result<Table> {
     Ok(t)
 }
 
-/// `tabletop.areas_crossed(path) -> {{kind=, level=, cover=, name=, from=, to=}}`:
+/// `tabletop.areas_crossed(path) -> {{kind=, level=, cover=, name=, from=, to=, amount=}}`:
 /// the terrain areas a line or zone passes through, nearest its start first
-/// (`from`/`to`: the distances along the path where it enters and leaves).
+/// (`from`/`to`: the distances along the path where it enters and leaves;
+/// `amount`: the length of line, or the area of zone, inside it).
 fn areas_crossed(lua: &Lua, p: Table) -> mlua::Result<Table> {
     let path = path_from(&p)?;
     let mut found = state(lua)?.with_world(|w| {
@@ -45,7 +46,7 @@ fn areas_crossed(lua: &Lua, p: Table) -> mlua::Result<Table> {
             .iter()
             .filter_map(|a| {
                 path.meets_polygon(&a.polygon())
-                    .map(|(from, to, _)| AreaRow { span: Some((from, to)), ..AreaRow::new(a) })
+                    .map(|(from, to, amount)| AreaRow { span: Some((from, to, amount)), ..AreaRow::new(a) })
             })
             .collect::<Vec<_>>()
     })?;

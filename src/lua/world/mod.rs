@@ -11,7 +11,7 @@ mod sides;
 pub mod units;
 
 pub use events::emit;
-pub use units::{point_from_value, prop_from_lua, prop_to_lua, unit_handle, UnitArg, UnitRef};
+pub use units::{base_ids, point_from_value, prop_from_lua, prop_to_lua, unit_handle, UnitArg, UnitRef};
 
 use super::api::{Api, Returns};
 use super::raw;
@@ -57,7 +57,7 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     api.method("world:place(u, h)", "put a unit on a hex (nil takes it off); no adjacency check", units::place)?;
     api.method(
         "world:hit(u, n, reason?)",
-        "remove n figures; returns figures removed and whether the unit is still alive; 0 left eliminates",
+        "remove n figures (a tabletop unit: its highest-numbered bases, or n = {id, ...} names them); returns figures removed and whether the unit is still alive; 0 left eliminates",
         units::hit,
     )?;
     api.method("world:eliminate(u, reason?)", "take a unit off the battlefield", units::eliminate)?;

@@ -195,12 +195,8 @@ fn unit_set(lua: &Lua, u: &UnitRef, key: &str, v: Value) -> mlua::Result<()> {
                         "strength must be a whole number from 0 to {max}, got {v}"
                     )));
                 }
-                if v == 0.0 {
-                    w.eliminate(i, "strength set to 0");
-                } else {
-                    w.units[i].strength = v as i32;
-                }
-                Ok(())
+                let reason = if v == 0.0 { "strength set to 0" } else { "strength set" };
+                w.set_strength(i, v as i32, reason).map_err(mlua::Error::external)
             })
         }
         "leader" => {
@@ -447,6 +443,7 @@ pub fn add_unit(l: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoL
         leader: spec.get::<Option<String>>("leader")?.map(|s| Rc::from(s.as_str())),
         pos,
         props,
+        bases: Vec::new(),
     };
     let added = st.with_world(|w| {
         w.side_index(&side).map_err(mlua::Error::external)?;
@@ -498,16 +495,64 @@ pub fn place(_l: &Lua, st: &Rc<State>, (u, to): (UnitArg, Value)) -> mlua::Resul
     })?
 }
 
-/// `world:hit(u, n, reason?)`: remove n figures; returns figures removed; 0 left eliminates.
-pub fn hit(_l: &Lua, st: &Rc<State>, (u, n, reason): (UnitArg, f64, Option<Name>)) -> mlua::Result<impl IntoLuaMulti> {
+/// `world:hit(u, n | {id, ...}, reason?)`: remove n figures (on a tabletop
+/// the highest-numbered bases), or the named bases of a tabletop unit;
+/// returns figures removed and whether the unit is alive; 0 left eliminates.
+pub fn hit(
+    _l: &Lua,
+    st: &Rc<State>,
+    (u, n, reason): (UnitArg, Value, Option<Name>),
+) -> mlua::Result<impl IntoLuaMulti> {
+    let reason = reason.as_deref().unwrap_or("");
+    let n = match n {
+        Value::Integer(i) => i as f64,
+        Value::Number(n) => n,
+        Value::Table(t) => {
+            let ids = base_ids(&t, "world:hit")?;
+            return st.with_world(|w| {
+                let i = u.0.resolve(w)?;
+                let taken =
+                    w.remove_bases(i, &ids, reason).map_err(|e| mlua::Error::runtime(format!("world:hit: {e}")))?;
+                Ok((taken, w.units[i].alive()))
+            })?;
+        }
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "world:hit: give a number of hits or a list of base ids, not {}",
+                other.type_name()
+            )))
+        }
+    };
     if n.fract() != 0.0 || n < 0.0 {
         return Err(mlua::Error::runtime(format!("world:hit: hits must be a whole number from 0, got {n}")));
     }
     st.with_world(|w| {
         let i = u.0.resolve(w)?;
-        let taken = w.hit(i, n as i32, reason.as_deref().unwrap_or(""));
+        let taken = w.hit(i, n as i32, reason);
         Ok((taken, w.units[i].alive()))
     })?
+}
+
+/// A list of base ids `{1, 3}` (whole numbers from 1).
+pub fn base_ids(t: &Table, call: &str) -> mlua::Result<Vec<u16>> {
+    let mut ids = Vec::new();
+    for v in t.clone().sequence_values::<Value>() {
+        let id = match v? {
+            Value::Integer(i) => i as f64,
+            Value::Number(n) => n,
+            other => {
+                return Err(mlua::Error::runtime(format!("{call}: a base id is a number, not {}", other.type_name())))
+            }
+        };
+        if id.fract() != 0.0 || !(1.0..=crate::tabletop::MAX_BASES as f64).contains(&id) {
+            return Err(mlua::Error::runtime(format!(
+                "{call}: a base id is a whole number from 1 to {}, not {id}",
+                crate::tabletop::MAX_BASES
+            )));
+        }
+        ids.push(id as u16);
+    }
+    Ok(ids)
 }
 
 /// `world:eliminate(u, reason?)`: take a unit off the battlefield.

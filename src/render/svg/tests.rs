@@ -28,6 +28,7 @@ fn world() -> World {
         leader: None,
         pos: Position::Hex(Hex::new(0, 3)),
         props: vec![],
+        bases: Vec::new(),
     })
     .unwrap();
     w.marks.push((Hex::new(3, 0), Rc::from("6")));
@@ -186,6 +187,7 @@ fn tabletop_svg_draws_bases_areas_and_marks() {
         leader: None,
         pos: Position::Table { at: Point::new(50.0, 25.0), facing: 270.0 },
         props: vec![],
+        bases: Vec::new(),
     })
     .unwrap();
     w.table_marks.push(TableMark {

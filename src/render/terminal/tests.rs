@@ -23,6 +23,7 @@ fn world() -> World {
         leader: None,
         pos: Position::Hex(Hex::new(0, 0)),
         props: vec![],
+        bases: Vec::new(),
     })
     .unwrap();
     w.add_unit(Unit {
@@ -34,6 +35,7 @@ fn world() -> World {
         leader: Some("Haig".into()),
         pos: Position::Hex(Hex::new(2, 1)),
         props: vec![],
+        bases: Vec::new(),
     })
     .unwrap();
     w.marks.push((Hex::new(1, 2), Rc::from("3")));
@@ -150,6 +152,7 @@ fn tabletop_is_plotted() {
         leader: None,
         pos: Position::Table { at: crate::tabletop::Point::new(30.0, 40.0), facing: 270.0 },
         props: vec![],
+        bases: Vec::new(),
     })
     .unwrap();
     let text = render(&w, &MapOptions::default());

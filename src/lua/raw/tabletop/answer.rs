@@ -40,6 +40,7 @@ pub(super) const KEYS: &[&CStr] = &[
     c"line",
     c"zone",
     c"exclude",
+    c"id",
 ];
 
 /// The registry name of the table that pins [`KEYS`].
@@ -54,8 +55,9 @@ pub struct AreaRow {
     pub name: Option<Rc<str>>,
     /// `fraction=` (cover).
     pub fraction: Option<f64>,
-    /// `from=`, `to=` (areas crossed).
-    pub span: Option<(f64, f64)>,
+    /// `from=`, `to=`, `amount=` (areas crossed: where the path enters and
+    /// leaves, and the length of line or the area of zone inside).
+    pub span: Option<(f64, f64, f64)>,
 }
 
 impl AreaRow {
@@ -78,7 +80,8 @@ pub enum Geo {
     Segment(Segment),
     /// `{front=, right=, rear=, left=}`, each `{a=, b=}`.
     Edges(Base),
-    Bases(Vec<Base>),
+    /// Bases, and their ids when they are a unit's (empty: none).
+    Bases(Vec<Base>, Vec<u16>),
     Arc(Arc),
     Path(Path),
     Areas(Vec<AreaRow>),
@@ -129,10 +132,13 @@ pub unsafe fn push(l: *mut ffi::lua_State, g: &Geo) {
                     ffi::lua_rawsetfield(l, -2, key(e));
                 }
             }
-            Geo::Bases(list) => {
+            Geo::Bases(list, ids) => {
                 ffi::lua_createtable(l, list.len() as c_int, 0);
                 for (i, b) in list.iter().enumerate() {
                     push_base(l, b);
+                    if let Some(id) = ids.get(i) {
+                        set_num(l, c"id", *id as f64);
+                    }
                     ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
                 }
             }
@@ -242,7 +248,7 @@ unsafe fn push_point(l: *mut ffi::lua_State, p: Point) {
 unsafe fn push_base(l: *mut ffi::lua_State, b: &Base) {
     // SAFETY: the caller's contract.
     unsafe {
-        ffi::lua_createtable(l, 0, 5);
+        ffi::lua_createtable(l, 0, 6);
         set_num(l, c"x", b.centre.x);
         set_num(l, c"y", b.centre.y);
         set_num(l, c"facing", b.facing);
@@ -269,7 +275,7 @@ unsafe fn push_segment(l: *mut ffi::lua_State, s: Segment) {
 unsafe fn push_area(l: *mut ffi::lua_State, r: &AreaRow) {
     // SAFETY: the caller's contract.
     unsafe {
-        ffi::lua_createtable(l, 0, 6);
+        ffi::lua_createtable(l, 0, 7);
         set_str(l, c"kind", &r.kind);
         set_num(l, c"level", r.level as f64);
         if let Some(c) = &r.cover {
@@ -281,9 +287,10 @@ unsafe fn push_area(l: *mut ffi::lua_State, r: &AreaRow) {
         if let Some(f) = r.fraction {
             set_num(l, c"fraction", f);
         }
-        if let Some((from, to)) = r.span {
+        if let Some((from, to, amount)) = r.span {
             set_num(l, c"from", from);
             set_num(l, c"to", to);
+            set_num(l, c"amount", amount);
         }
     }
 }

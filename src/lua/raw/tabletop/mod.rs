@@ -310,7 +310,14 @@ tabletop_fn!(fast_edges, |l, st| {
 tabletop_fn!(fast_bases, |l, st| {
     let w = st.world.try_borrow().ok()?;
     let (bases, _) = bases_arg(l, st, &w, 1)?;
-    geo(Geo::Bases(bases))
+    // A unit's bases carry their ids; a base table's none.
+    let ids = if plain_table(l, 1) {
+        Vec::new()
+    } else {
+        let i = fast::unit_arg(l, st, &w, 1)?;
+        w.units[i].base_ids().map(|(_, id)| id).collect()
+    };
+    geo(Geo::Bases(bases, ids))
 });
 
 tabletop_fn!(fast_base, |l, _st| {
