@@ -3,28 +3,32 @@
 -- Implements chapter 3 of the Republique rules (shared/rules/
 -- miniatures-artillery-fire.txt), the artillery parts, clause by clause;
 -- each function names the part it implements:
---   [3.2]       Artillery Fire: the four steps, who may fire, arc of fire,
---               no fire through friends, simultaneous fire
+--   [3.2]       Artillery Fire: who may fire, simultaneous fire
+--   [3.2 step N] the document's four steps, one function each:
+--               1 range_points, 2 point_modifiers, 3 die_modifiers and
+--               roll, 4 read_chart (fire runs them in order)
 --   [3.2 Save]  Saving Fire
 --   [3.3]       Fire point modifiers (saved fire, enfilade, damaged, disordered+)
 --   [3.4]       Die modifiers (deep target, artillery leader, cavalry, cover,
 --               passing fire, skirmishers, elevation)
 --   [3.5 Main]  Main targets and convergence
---   [3.5 Sec]   Secondary targets: tandem and adjacent
+--   [3.5 Sec]   Secondary targets: sharing the hits
 --   [3.5 Compound] Compound targets: the modifiers best for the battery
---   [3.5 Zone]  The frontage zone
 --   [3.5 Pass]  Passing fire, as a reaction to moves (`leaves` events)
 --   [3.2 Moves] How moves touch fire: moving, turning, limbering or
 --               prolonging loses saved fire (moves.lua makes the moves)
--- The geometry (arcs, zones, what the centre of fire crosses) is the core's
--- `tabletop` API. Chart numbers are ruleset.yaml's illustrative ones.
+-- The geometry of targets (arcs, zones, what the centre of fire crosses,
+-- spotting, enfilade) is in targets.lua, on the core's `tabletop` API; its
+-- functions are re-exported here. Every modifier value is a param in
+-- ruleset.yaml; chart numbers are its illustrative ones.
 --
--- At a prompt:
+-- At a prompt (turn.lua walks the steps for you):
 --   artillery.begin_phase()
 --   artillery.fire{ battery = "fb1" }          -- or batteries = {"fb1", "fb2"}
 --   artillery.end_phase()
 
 local common = require("common")
+local targets = require("targets")
 
 local artillery = {}
 
@@ -101,6 +105,8 @@ end
 -- Batteries
 ------------------------------------------------------------------------------
 
+local TOL = common.TOL
+
 local function battery(u, what)
   u = common.unit(u, what)
   if not common.is_battery(u) then
@@ -116,6 +122,21 @@ end
 local function where(u)
   local p = u.pos
   return string.format("%.3f,%.3f,%.3f", p.x, p.y, u.facing)
+end
+
+-- The geometry of targets (targets.lua), under the names the rules use.
+artillery.bracket = targets.bracket
+artillery.spotted = targets.spotted
+artillery.candidates = targets.candidates
+artillery.main_target = targets.main_target
+artillery.blocked_by = targets.blocked_by
+artillery.secondary_targets = targets.secondary_targets
+artillery.deep_target = targets.deep_target
+artillery.enfilade = targets.enfilade
+
+-- True in the artillery fire segment (hits on batteries wait for its end).
+local function in_segment()
+  return common.step() == "artillery"
 end
 
 -- [3.2] Why a battery may not fire now, or nil when it may: limbered; shaken
@@ -144,8 +165,10 @@ function artillery.why_not(b)
   return nil
 end
 
--- [3.2] The start of an artillery phase: batteries may fire again; a
--- battery that passed fire since the last phase sits this one out.
+-- [3.2] Opens the artillery fire segment: batteries may fire again; a
+-- battery that passed fire since the last segment sits this one out; the
+-- morale that halves a battery's points is the one it begins with; hits on
+-- batteries wait until end_phase.
 function artillery.begin_phase()
   for _, u in ipairs(world:units{}) do
     if common.is_battery(u) then
@@ -154,6 +177,7 @@ function artillery.begin_phase()
       u.passing_rest = u.passed_fire or nil
       u.passed_fire = nil
       u.began_step = common.morale(u) -- [3.3] the morale that halves its fire this phase
+      artillery.clear_tracks(u)
     end
     -- [3.6 Panic] who began the phase demoralized, unless the skirmish
     -- step opened the phase already
@@ -161,18 +185,26 @@ function artillery.begin_phase()
       u.began_demoralized = common.morale(u) == "demoralized" or nil
     end
   end
+  common.set_step("artillery")
 end
 
--- [3.2 Save] Announces that an ordered, stationary battery in command saves
--- its fire: it may not fire this phase, and its next fire is doubled. One
--- saved fire marker at most; moving in any way (facing too) loses it.
+-- [3.2 Save] Announces, at the start of the artillery fire segment (before
+-- any battery has fired in it), that an ordered, stationary battery in
+-- command saves its fire: it may not fire this phase, and its next fire is
+-- doubled. One saved fire marker at most; moving in any way (facing too)
+-- loses it.
 function artillery.save_fire(b)
   b = battery(b, "artillery.save_fire")
+  for _, u in ipairs(world:units{}) do
+    if u.fired then
+      error(string.format("%s may not save fire: saving is announced at the start of the artillery fire segment, and %s has fired in it", b.id, u.id), 2)
+    end
+  end
   if common.morale(b) ~= "normal" then
     error(b.id .. " may not save fire: only an ordered battery may (it is " .. common.morale(b) .. ")", 2)
   end
   if b.moved then
-    error(b.id .. " may not save fire: it must stay completely stationary", 2)
+    error(b.id .. " may not save fire: it must stay completely stationary, and it moved this turn", 2)
   end
   if b.in_command == false then
     error(b.id .. " may not save fire: it is out of command radius", 2)
@@ -192,14 +224,14 @@ function artillery.save_fire(b)
   world:note(b.id .. " saves its fire")
 end
 
--- [3.2 Save] True when the battery still holds saved fire; a battery that
--- moved or turned since saving loses it here.
+-- [3.2 Save] True when the battery still holds saved fire; a battery put
+-- elsewhere or turned since saving (not by a move) loses it here.
 function artillery.has_saved_fire(b)
   b = battery(b, "artillery.has_saved_fire")
   if not b.saved_fire then
     return false
   end
-  if b.saved_at ~= where(b) or b.moved then
+  if b.saved_at ~= where(b) then
     b.saved_fire = nil
     b.saved_at = nil
     world:note(b.id .. " moved and loses its saved fire")
@@ -236,132 +268,6 @@ function artillery.assault_contact(list, contact)
   return bonus, with
 end
 
--- [3.2 Moves] A battery that moves in any way (a leg of world:move, a turn
--- in place, limbering, prolonging) loses its saved fire at once.
-on("leaves", function(u)
-  if common.is_battery(u) and u.saved_fire then
-    u.saved_fire = nil
-    u.saved_at = nil
-    world:note(u.id .. " moves and loses its saved fire")
-  end
-end)
-
-------------------------------------------------------------------------------
--- Ranges and targets
-------------------------------------------------------------------------------
-
--- [3.2 step 1] The range bracket (1 = nearest) of a target from a battery,
--- by the closest points of their bases, and the distance; nil beyond range.
-function artillery.bracket(b, target)
-  local ranges = charts.ranges[gun(b)]
-  local d = tabletop.distance(b, target)
-  for i, limit in ipairs(ranges) do
-    if d <= limit + 1e-9 then
-      return i, d
-    end
-  end
-  return nil, d
-end
-
-local function enemy_targets(b)
-  local out = {}
-  for _, u in ipairs(world:units{}) do
-    if u.side ~= b.side and u.pos and common.arm(u) ~= "leader" then
-      table.insert(out, u)
-    end
-  end
-  return out
-end
-
--- [3.4 Cover] Artillery sees units only up to cover_depth_cm inside cover:
--- a base wholly inside a cover area even when grown by that depth on every
--- side is hidden.
-function artillery.spotted(u)
-  local grow = params.artillery.cover_depth_cm * 2
-  for _, b in ipairs(tabletop.bases(u)) do
-    local big = tabletop.base{ x = b.x, y = b.y, facing = b.facing, width = b.width + grow, depth = b.depth + grow }
-    local hidden = false
-    for _, a in ipairs(tabletop.cover(big)) do
-      if a.cover and a.fraction >= 0.999 then
-        hidden = true
-      end
-    end
-    if not hidden then
-      return true
-    end
-  end
-  return false
-end
-
--- How far the centre of fire of battery b (from mid, the middle of its
--- front edge) must swing from straight ahead to pass through the unit (0
--- when the straight line already does).
-local function swing_to(b, u, ahead, mid)
-  if ahead[u.id] then
-    return 0
-  end
-  local best = 180
-  for _, base in ipairs(tabletop.bases(u)) do
-    local e = tabletop.edges(base)
-    for _, p in ipairs({ e.front.a, e.front.b, e.rear.a, e.rear.b, base }) do
-      best = math.min(best, tabletop.angle_between(tabletop.bearing(mid, p), b.facing))
-    end
-  end
-  return best
-end
-
--- [3.5 Main] Every enemy unit the battery could fire on: some of it inside
--- its arc of fire, in range, and spotted. Each entry: unit, bracket,
--- distance, swing (degrees from straight ahead), sorted into the main
--- target rule's order: closest bracket first, then (param main_target) the
--- least swing of the centre of fire, then the nearest.
--- hot: `spotted` (optional) keeps which units are spotted, for the batteries
--- of one massed fire (nothing moves between them).
-function artillery.candidates(b, spotted)
-  b = battery(b, "artillery.candidates")
-  spotted = spotted or {}
-  local arc = tabletop.arc_of_fire(b, params.artillery.arc)
-  local front = tabletop.edges(b).front
-  local mid = tabletop.point((front.a.x + front.b.x) / 2, (front.a.y + front.b.y) / 2)
-  -- the units the straight-ahead centre of fire passes through
-  local ahead = {}
-  for _, c in ipairs(tabletop.through(tabletop.centre_line(b, b.facing, 500), { exclude = b })) do
-    ahead[c.unit.id] = true
-  end
-  local out = {}
-  for _, u in ipairs(enemy_targets(b)) do
-    local bracket, d = artillery.bracket(b, u)
-    if bracket and tabletop.area_in_arc(arc, u) > 1e-9 then
-      if spotted[u] == nil then
-        spotted[u] = artillery.spotted(u)
-      end
-      if spotted[u] then
-        table.insert(out, { unit = u, bracket = bracket, distance = d, swing = swing_to(b, u, ahead, mid) })
-      end
-    end
-  end
-  local by_centre = params.artillery.main_target == "centre_line"
-  table.sort(out, function(x, y)
-    if x.bracket ~= y.bracket then
-      return x.bracket < y.bracket
-    end
-    if by_centre and math.abs(x.swing - y.swing) > 1e-6 then
-      return x.swing < y.swing
-    end
-    if math.abs(x.distance - y.distance) > 1e-9 then
-      return x.distance < y.distance
-    end
-    return x.unit.id < y.unit.id
-  end)
-  return out
-end
-
--- [3.5 Main] The unit a battery must fire on (nil when none).
-function artillery.main_target(b)
-  local c = artillery.candidates(b)
-  return c[1] and c[1].unit or nil, c[1]
-end
-
 -- [3.4 Leader] The good artillery leader attached to the firing batteries:
 -- an artillery officer rated 1 or better, attached to one of them, in the
 -- chain of command (its `command`) of half or more of them; massed
@@ -370,7 +276,7 @@ function artillery.leader_for(batteries)
   for i = 2, #batteries do
     local touching = false
     for j = 1, #batteries do
-      if j ~= i and tabletop.distance(batteries[i], batteries[j]) <= 0.01 then
+      if j ~= i and tabletop.distance(batteries[i], batteries[j]) <= TOL then
         touching = true
       end
     end
@@ -398,159 +304,199 @@ function artillery.leader_for(batteries)
 end
 
 ------------------------------------------------------------------------------
--- Fire
+-- The four steps
 ------------------------------------------------------------------------------
 
-local function clamp_bearing(b, bearing)
-  local half = params.artillery.arc / 2
-  local off = ((bearing - b.facing + 540) % 360) - 180
-  off = math.max(-half, math.min(half, off))
-  return (b.facing + off) % 360
+-- [3.2 step 1] "Use the range lines on the fire chart to find the fire
+-- points": one battery's fire points at a target, and the bracket.
+function artillery.range_points(b, target)
+  local bracket = targets.bracket(b, target)
+  if bracket == nil then
+    return nil
+  end
+  return charts.fire_points[gun(b)][bracket], bracket
 end
 
--- The bearing of the centre of fire at a target: towards the middle of its
--- nearest base, swung no further than the arc allows.
-local function aim(b, target)
-  local e = tabletop.edges(b).front
-  local mid = tabletop.point((e.a.x + e.b.x) / 2, (e.a.y + e.b.y) / 2)
-  local best, bd = nil, math.huge
-  for _, base in ipairs(tabletop.bases(target)) do
-    local d = tabletop.distance(b, base)
-    if d < bd then
-      best, bd = base, d
-    end
-  end
-  return clamp_bearing(b, tabletop.bearing(mid, best)), mid
-end
-
--- [3.3 Enfilade] True when more than half of the battery's frontage lies in
--- the target's enfilade arc, aligned to the target's edge nearest the
--- battery. Squares are always enfiladed; a unit in full cover never is.
-function artillery.enfilade(b, target)
-  if common.cover(target).full then
-    return false, "in full cover"
-  end
-  if target.formation == "square" then
-    return true, "square"
-  end
-  local edge = tabletop.edge_towards(target, b)
-  if edge == "front" and not params.artillery.enfilade_from_front then
-    return false, "facing the battery"
-  end
-  local arc = tabletop.edge_arc(target, edge, params.artillery.arc)
-  local f = tabletop.frontage_in_arc(arc, b)
-  return f > 0.5 + 1e-9, string.format("%.0f%% of its frontage in the %s enfilade arc", f * 100, edge), arc, edge
-end
-
--- [3.3] One battery's fire points against a target in a bracket, with the
--- point modifiers: saved fire x2, enfilade x2, damaged /2, disordered or
--- rattled /2 (cumulative). In the artillery phase the morale that counts is
+-- [3.2 step 2][3.3] "Double or halve fire points according to the point
+-- modifiers", cumulatively: saved fire x saved_fire_factor, enfilade x
+-- enfilade_factor, damaged / damaged_divisor, disordered or rattled /
+-- disordered_divisor. In the artillery phase the morale that counts is
 -- the battery's when the phase began (a prolonged battery hit earlier in
 -- the phase keeps its points); passing fire takes it as it stands.
-function artillery.fire_points(b, target, bracket)
-  local base = charts.fire_points[gun(b)][bracket]
-  local points, why = base, { string.format("%s %s at %s range: %d", b.id, gun(b), BRACKETS[bracket], base) }
+-- Returns the points and how they were made.
+function artillery.point_modifiers(b, target, points, passing)
+  local p = params.artillery
+  local why = {}
   if artillery.has_saved_fire(b) then
-    points *= 2
-    table.insert(why, "saved fire x2")
+    points *= p.saved_fire_factor
+    table.insert(why, string.format("saved fire x%g", p.saved_fire_factor))
   end
-  local enf, reason = artillery.enfilade(b, target)
+  local enf, reason = targets.enfilade(b, target)
   if enf then
-    local f = params.artillery.enfilade_factor
-    points *= f
-    table.insert(why, string.format("enfilade x%g (%s)", f, reason))
+    points *= p.enfilade_factor
+    table.insert(why, string.format("enfilade x%g (%s)", p.enfilade_factor, reason))
   end
   if b.damaged then
-    points /= 2
-    table.insert(why, "damaged /2")
+    points /= p.damaged_divisor
+    table.insert(why, string.format("damaged /%g", p.damaged_divisor))
   end
-  local m = artillery.in_phase and b.began_step or common.morale(b)
+  local m = (in_segment() and not passing) and b.began_step or common.morale(b)
   if m == "disordered" or m == "rattled" then
-    points /= 2
-    table.insert(why, m .. " /2")
+    points /= p.disordered_divisor
+    table.insert(why, string.format("%s /%g", m, p.disordered_divisor))
   end
+  return points, why
+end
+
+-- [3.2 steps 1-2] One battery's fire points against a target in a bracket,
+-- with the point modifiers, and a note of how they were made.
+function artillery.fire_points(b, target, bracket, passing)
+  local base = charts.fire_points[gun(b)][bracket]
+  local points, why = artillery.point_modifiers(b, target, base, passing)
+  table.insert(why, 1, string.format("%s %s at %s range: %d", b.id, gun(b), BRACKETS[bracket], base))
   return points, table.concat(why, ", ")
 end
 
--- [3.4 Deep] The centre of fire passes through deep_bases or more combat
--- bases in the main target's bracket, all in open terrain and none beyond an
--- obstacle (a river, a redoubt: terrain with `obstacle: true`). Returns
--- whether it does, and the units whose bases count.
-function artillery.deep_target(b, bearing, bracket)
-  local line = tabletop.centre_line(b, bearing, 500)
-  local first_obstacle = math.huge
-  for _, a in ipairs(tabletop.areas_crossed(line)) do
-    if (ruleset.terrain[a.kind] or {}).obstacle then
-      first_obstacle = math.min(first_obstacle, a.from)
+-- [3.4 Cover] The cover modifier of a fire at its main target (half or
+-- more of the target in solid or heavy cover), and the ids of the bases
+-- the fire may not kill. "If an artillery battery's center of fire is
+-- closest to the uncovered base(s) of an otherwise covered unit, the
+-- battery may fire without cover modifiers at the uncovered portions ...
+-- enemy bases still in cover may not be killed": the base nearest the
+-- centre of fire decides, and the battery's side chooses (decision
+-- "artillery.uncovered", default the uncovered bases: no modifier).
+function artillery.cover_modifier(f)
+  local cov = common.cover(f.target)
+  if cov.modifier == 0 then
+    return 0, {}
+  end
+  local lead, bearing = f.group[1], f.rec.batteries[1].bearing
+  local to_frame = targets.frame(targets.front_mid(lead), bearing)
+  local nearest, off, along = nil, math.huge, math.huge
+  for _, base in ipairs(tabletop.bases(f.target)) do
+    local lo, hi, first = math.huge, -math.huge, math.huge
+    for _, c in ipairs(targets.corners(base)) do
+      local a, across = to_frame(c)
+      lo, hi, first = math.min(lo, across), math.max(hi, across), math.min(first, a)
+    end
+    local miss = math.max(0, lo, -hi) -- how far the centre of fire passes from the base
+    if miss < off - TOL or (miss <= off + TOL and first < along) then
+      nearest, off, along = base, miss, first
     end
   end
-  local count, units = 0, {}
-  for _, c in ipairs(tabletop.through(line, { exclude = b })) do
-    local u = c.unit
-    if u.side ~= b.side and common.is_combat(u) then
-      local base = tabletop.bases(u)[c.base]
-      if artillery.bracket(b, base) == bracket then
-        if not common.base_in_open(base) or c.from >= first_obstacle then
-          return false, {}
-        end
-        count += 1
-        units[u.id] = u
-      end
+  if common.base_covered(nearest) then
+    return cov.modifier, {}
+  end
+  local choice = decide{ side = lead.side, id = "artillery.uncovered", default = "uncovered",
+    options = { "uncovered", "covered" },
+    prompt = function()
+      return string.format("%s's centre of fire is closest to uncovered bases of %s: fire at them without the %s cover modifier (its covered bases cannot be killed), or take the modifier?",
+        lead.id, f.target.id, cov.class)
+    end }
+  if choice ~= "uncovered" then
+    return cov.modifier, {}
+  end
+  local protected = {}
+  for _, base in ipairs(tabletop.bases(f.target)) do
+    if common.base_covered(base) then
+      protected[base.id] = true
     end
   end
-  return count >= params.artillery.deep_bases, units
+  table.insert(f.rec.notes, "centre of fire on uncovered bases: no cover modifier; covered bases cannot be killed")
+  return 0, protected
 end
 
--- [3.5 Sec] Tandem and adjacent secondary targets of a fire: enemy units in
--- the frontage zone, in the main target's bracket. Tandem: behind the main
--- target (overlapping it across the line of fire) with its front no more
--- than tandem_cm behind the main target's front, in open terrain, not a
--- fully deployed light regiment. Adjacent: beside the main target (no
--- overlap across the line of fire) within adjacent_cm of it. Each list
--- nearest first.
-function artillery.secondary_targets(b, main, zone, bracket)
-  local rad = math.rad(zone.bearing)
-  local fx, fy = math.cos(rad), math.sin(rad)
-  local function along(p)
-    return (p.x - zone.from.x) * fx + (p.y - zone.from.y) * fy
-  end
-  -- the unit's extent across the line of fire (lo, hi), and its nearest
-  -- point along it
-  local function extent(u)
-    local lo, hi, near = math.huge, -math.huge, math.huge
-    for _, base in ipairs(tabletop.bases(u)) do
-      local e = tabletop.edges(base)
-      for _, p in ipairs({ e.front.a, e.front.b, e.rear.a, e.rear.b }) do
-        local v = -(p.x - zone.from.x) * fy + (p.y - zone.from.y) * fx
-        lo, hi, near = math.min(lo, v), math.max(hi, v), math.min(near, along(p))
-      end
-    end
-    return lo, hi, near
-  end
-  local mlo, mhi, main_along = extent(main)
-  local seen, tandem, adjacent = { [main.id] = true }, {}, {}
-  for _, c in ipairs(tabletop.through(zone, { exclude = b })) do
-    local u = c.unit
-    if not seen[u.id] and u.side ~= b.side and common.arm(u) ~= "leader" then
+-- [3.5 Compound] The units targeted by a fire: the main target, its
+-- secondary targets and the units whose bases make it a deep target.
+local function involved(f)
+  local out, seen = {}, {}
+  local function add(u)
+    if not seen[u.id] then
       seen[u.id] = true
-      if artillery.bracket(b, u) == bracket then
-        local lo, hi, near = extent(u)
-        local overlaps = math.min(hi, mhi) - math.max(lo, mlo) > 1e-6
-        local behind = near - main_along
-        local deployed_light = common.type_of(u).light and (u.skirmishers_out or 0) >= u.strength
-        if overlaps then
-          if behind > 1e-9 and behind <= params.artillery.tandem_cm + 1e-9 and common.cover(u).open
-            and not deployed_light and common.arm(u) ~= "skirmish" then
-            table.insert(tandem, u)
-          end
-        elseif tabletop.distance(u, main) <= params.artillery.adjacent_cm + 1e-9 then
-          table.insert(adjacent, u)
-        end
-      end
+      table.insert(out, u)
     end
   end
-  return tandem, adjacent
+  add(f.target)
+  for _, u in ipairs(f.tandem) do add(u) end
+  for _, u in ipairs(f.adjacent) do add(u) end
+  local ids = {}
+  for id in pairs(f.deep_units) do table.insert(ids, id) end
+  table.sort(ids)
+  for _, id in ipairs(ids) do add(f.deep_units[id]) end
+  return out
 end
+
+-- [3.2 step 3][3.4] The die modifiers of a fire, each named, each a param:
+-- deep target, good artillery leader, cavalry, cover, passing fire,
+-- skirmishers, elevation. [3.5 Compound] With several units targeted (by
+-- the deep target or secondary target rules), the modifiers most
+-- favourable to the battery: the cavalry and skirmisher modifiers count
+-- only when every unit targeted is cavalry (skirmishers).
+function artillery.die_modifiers(f)
+  local p = params.artillery
+  local mods = {}
+  local function add(name, v)
+    if v ~= 0 then
+      table.insert(mods, { name = name, value = v })
+    end
+  end
+  if f.deep then
+    add("deep target", p.deep_target)
+  end
+  if f.leader then
+    add("artillery leader " .. f.leader.id, p.artillery_leader)
+  end
+  local all_cavalry, all_skirmish = true, true
+  for _, u in ipairs(involved(f)) do
+    all_cavalry = all_cavalry and common.arm(u) == "cavalry"
+    all_skirmish = all_skirmish and (common.arm(u) == "skirmish" or targets.deployed_light(u))
+  end
+  if all_cavalry then
+    add("cavalry", p.cavalry)
+  end
+  local cover, protected = artillery.cover_modifier(f)
+  f.protected = protected
+  if cover ~= 0 then
+    add(common.cover(f.target).class .. " cover", cover)
+  end
+  if f.passing then
+    add("passing fire", p.passing_fire)
+  end
+  if all_skirmish then
+    add("skirmishers", p.skirmishers)
+  end
+  local levels = math.floor(math.abs(tabletop.level(f.group[1]) - tabletop.level(f.target)))
+  add("elevation", levels * p.per_level)
+  return mods
+end
+
+-- [3.2 step 3] "Roll 1D10 and add or subtract the applicable die modifiers."
+function artillery.roll(f)
+  local rec = f.rec
+  rec.modifiers = artillery.die_modifiers(f)
+  rec.die_modifier = 0
+  for _, m in ipairs(rec.modifiers) do
+    rec.die_modifier += m.value
+  end
+  rec.roll = common.d10("artillery fire of " .. f.group[1].id .. " at " .. f.target.id)
+  rec.modified = rec.roll + rec.die_modifier
+end
+
+-- [3.2 step 4] "Cross index the appropriate line of the fire point column
+-- ... with the modified die results": the morale and base hits. [3.6] The
+-- fire could hit when the best die would score something on the chart.
+function artillery.read_chart(f)
+  local rec = f.rec
+  local res = artillery.result(rec.points, rec.modified)
+  rec.result = res.text
+  rec.morale_hits, rec.base_hits = res.morale, res.bases
+  local best = artillery.result(rec.points, 10 + rec.die_modifier)
+  rec.could_hit = (best.morale + best.bases) > 0
+end
+
+------------------------------------------------------------------------------
+-- Hits
+------------------------------------------------------------------------------
 
 -- Base hits a unit can lose to this fire: a battery two (damage, then
 -- destruction), others their strength, less covered bases protected.
@@ -562,55 +508,15 @@ local function capacity(u, protected)
   return math.max(0, u.strength - (protected or 0))
 end
 
--- [3.2] Simultaneous fire: hits on batteries wait for end_phase unless the
--- battery prolonged in the preceding movement.
-local function deferred(u)
-  return common.is_battery(u) and not u.prolonged and artillery.in_phase
-end
-
-local function morale(u, hits, reason)
-  if hits <= 0 then
-    return
-  end
-  if deferred(u) then
-    u.pending_morale = (u.pending_morale or 0) + hits
-  else
-    common.morale_hits(u, hits, reason)
-  end
-end
-
-local function bases(u, hits, reason)
-  if hits <= 0 then
-    return
-  end
-  if deferred(u) then
-    u.pending_bases = (u.pending_bases or 0) + hits
-    return
-  end
-  local p = u.pos
-  u.lost_x, u.lost_y = p.x, p.y -- [3.6] leaders near where it stood are at risk
-  if common.is_battery(u) then
-    if not u.damaged and hits == 1 then
-      u.damaged = true
-      world:note(u.id .. " is damaged (" .. reason .. ")")
-      return
-    end
-    world:eliminate(u, reason)
-    return
-  end
-  u.bases_lost = (u.bases_lost or 0) + math.min(hits, u.strength)
-  world:hit(u, hits, reason)
-end
-
 -- [3.5 Sec] Shares a result between the main target and its secondary
 -- targets: tandem targets take half the morale hits (rounded down) on top
 -- of the main target's and half the base hits (rounded down) out of them;
 -- once every base of the main target is killed, the base hits it cannot
 -- take carry over to the tandem targets; once the main and tandem targets
--- are all destroyed, the closest adjacent target takes what is left, with
--- half the morale hits. `protected` covered bases cannot be killed (3.4
--- cover), so a main target that keeps them is not destroyed and passes
--- nothing on.
+-- are all destroyed, the closest adjacent target (adjacent[1]) takes what
+-- is left, with half the morale hits. `protected` covered bases cannot be
+-- killed (3.4 cover), so a main target that keeps them is not destroyed
+-- and passes nothing on.
 function artillery.distribute(main, tandem, adjacent, m, b, protected)
   protected = protected or 0
   local out = { [main.id] = { morale = m, bases = 0 } }
@@ -637,56 +543,165 @@ function artillery.distribute(main, tandem, adjacent, m, b, protected)
   return out
 end
 
--- [3.5 Zone] The friendly unit in the battery's frontage zone (aimed at the
--- target) short of the target and inside its arc of fire, or nil; and the
--- bearing and zone of the fire.
-function artillery.blocked_by(b, target)
-  local bearing = aim(b, target)
-  local zone = tabletop.frontage_zone(b, bearing, charts.ranges[gun(b)][#BRACKETS])
-  local crossed = tabletop.through(zone, { exclude = b })
-  local target_far = 0
-  for _, c in ipairs(crossed) do
-    if c.unit == target then
-      target_far = math.max(target_far, c.to)
+-- [3.5 Sec] "the closest adjacent secondary target will suffer the
+-- balance": closest to the main target; between equally close ones the
+-- firing side chooses (decision "artillery.adjacent", default the first by
+-- id), asked only when the balance falls on one.
+local function closest_adjacent(f, m, b, protected)
+  local adj = f.adjacent
+  if #adj < 2 then
+    return adj
+  end
+  local tied = { adj[1].id }
+  for i = 2, #adj do
+    if adj.distance[adj[i].id] <= adj.distance[adj[1].id] + TOL then
+      table.insert(tied, adj[i].id)
     end
   end
-  local arc = tabletop.arc_of_fire(b, params.artillery.arc)
-  for _, c in ipairs(crossed) do
-    local base = c.unit.side == b.side and tabletop.bases(c.unit)[c.base]
-    if base and c.from < target_far and common.arm(c.unit) ~= "leader" and tabletop.area_in_arc(arc, base) > 1e-6 then
-      return c.unit, bearing, zone
-    end
+  if #tied == 1 or artillery.distribute(f.target, f.tandem, { adj[1] }, m, b, protected)[adj[1].id] == nil then
+    return adj
   end
-  return nil, bearing, zone
+  local pick = decide{ side = f.group[1].side, id = "artillery.adjacent", default = tied[1], options = tied,
+    prompt = "which adjacent target, equally close to " .. f.target.id .. ", suffers the balance?" }
+  return { world:unit(pick) }
 end
 
--- [3.2] Fires one battery, or several massed batteries, at their main
--- target (or, with a good artillery leader, any unit in the closest
--- bracket; `target=`). Checks every restriction, totals and modifies the
--- fire points, rolls 1D10, applies the die modifiers, reads the chart and
--- applies the hits to the main and secondary targets. Returns a record.
--- spec: { battery= | batteries={...}, target=?, passing=bool?, quiet=bool? }
-function artillery.fire(spec)
+-- [3.2] Simultaneous fire: hits on batteries wait for end_phase unless the
+-- battery prolonged in the preceding movement (or the fire is passing fire).
+local function deferred(u, passing)
+  return common.is_battery(u) and not u.prolonged and in_segment() and not passing
+end
+
+local function morale(u, hits, reason, passing)
+  if hits <= 0 then
+    return
+  end
+  if deferred(u, passing) then
+    u.pending_morale = (u.pending_morale or 0) + hits
+  else
+    common.morale_hits(u, hits, reason)
+  end
+end
+
+-- Which `n` of a unit's bases a fire kills, none of them `protected` (a
+-- set of ids): param base_losses "nearest", the bases nearest the firing
+-- battery's front first (by id between equally near ones); "owner", the
+-- unit's side chooses each (decision "artillery.base_lost", default the
+-- nearest).
+function artillery.choose_losses(u, n, from, protected)
+  local list = {}
+  for _, base in ipairs(tabletop.bases(u)) do
+    if not (protected and protected[base.id]) then
+      table.insert(list, { id = base.id, d = tabletop.distance(from, base) })
+    end
+  end
+  table.sort(list, function(x, y)
+    if math.abs(x.d - y.d) > TOL then
+      return x.d < y.d
+    end
+    return x.id < y.id
+  end)
+  local ids = {}
+  for i = 1, math.min(n, #list) do
+    if params.artillery.base_losses == "owner" then
+      local options = {}
+      for j = i, #list do table.insert(options, list[j].id) end
+      local pick = decide{ side = u.side, id = "artillery.base_lost", default = options[1], options = options,
+        prompt = string.format("%s loses a base: which one?", u.id) }
+      for j = i, #list do
+        if list[j].id == pick then
+          list[i], list[j] = list[j], list[i]
+        end
+      end
+    end
+    table.insert(ids, list[i].id)
+  end
+  return ids
+end
+
+local function bases(u, hits, reason, passing, from, protected)
+  if hits <= 0 then
+    return
+  end
+  if deferred(u, passing) then
+    u.pending_bases = (u.pending_bases or 0) + hits
+    return
+  end
+  if common.is_battery(u) then
+    if not u.damaged and hits == 1 then
+      u.damaged = true
+      world:note(u.id .. " is damaged (" .. reason .. ")")
+      return
+    end
+    world:eliminate(u, reason)
+    return
+  end
+  local ids = artillery.choose_losses(u, hits, from, protected)
+  tabletop.trace(u, "lost", ids) -- [3.6] where each lost base stood
+  world:hit(u, ids, reason)
+end
+
+-- [3.5 Sec] Shares the chart's hits between the targets and applies them:
+-- [3.6] a fire that could score a hit marks where the units it fell on
+-- stood (trace "fired_upon"), before any base goes.
+function artillery.apply_hits(f)
+  local rec = f.rec
+  local m, b = rec.morale_hits, rec.base_hits
+  local protected = 0
+  for _ in pairs(f.protected) do protected += 1 end
+  local adjacent = closest_adjacent(f, m, b, protected)
+  rec.hits = artillery.distribute(f.target, f.tandem, adjacent, m, b, protected)
+  local lead = f.group[1]
+  local reason = "artillery fire of " .. lead.id
+  -- the units hit, in order: the main target, the tandem targets, the adjacent one
+  local order = { f.target }
+  for _, u in ipairs(f.tandem) do table.insert(order, u) end
+  if adjacent[1] and rec.hits[adjacent[1].id] then table.insert(order, adjacent[1]) end
+  if rec.could_hit then
+    for _, u in ipairs(order) do
+      tabletop.trace(u, "fired_upon")
+    end
+  end
+  local from = targets.front_mid(lead)
+  for _, u in ipairs(order) do
+    local h = rec.hits[u.id]
+    morale(u, h.morale, reason, f.passing)
+    bases(u, h.bases, reason, f.passing, from, u == f.target and f.protected or nil)
+  end
+end
+
+------------------------------------------------------------------------------
+-- Fire
+------------------------------------------------------------------------------
+
+-- [3.2] The batteries of a fire, each checked: it may fire now. (Errors
+-- blame the caller of artillery.fire.)
+function artillery.firing_group(spec)
   local list = spec.batteries or { spec.battery }
   if #list == 0 then
-    error("artillery.fire: give battery= or batteries=", 2)
+    error("artillery.fire: give battery= or batteries=", 3)
   end
   local group = {}
   for i, b in ipairs(list) do
     group[i] = battery(b, "artillery.fire")
     local why = artillery.why_not(group[i])
     if why then
-      error(string.format("artillery.fire: %s may not fire: %s", group[i].id, why), 2)
+      error(string.format("artillery.fire: %s may not fire: %s", group[i].id, why), 3)
     end
   end
-  local leader = artillery.leader_for(group)
-  -- [3.5 Main] one target for the group
+  return group
+end
+
+-- [3.5 Main] The one target of a fire: each battery's main target (the
+-- same unit for all of a massed battery), or, with a good artillery leader,
+-- any unit in the closest bracket (`spec.target`); passing fire takes the
+-- mover.
+function artillery.fire_target(group, leader, spec)
   local target = spec.target and common.unit(spec.target, "artillery.fire") or nil
-  local spotted = {}
   for _, b in ipairs(group) do
-    local cands = artillery.candidates(b, spotted)
+    local cands = targets.candidates(b)
     if #cands == 0 then
-      error(string.format("artillery.fire: %s has no target in its arc of fire and range", b.id), 2)
+      error(string.format("artillery.fire: %s has no target in its arc of fire and range", b.id), 3)
     end
     local main = cands[1].unit
     if target == nil then
@@ -703,181 +718,119 @@ function artillery.fire(spec)
       if not allowed then
         error(string.format(
           "artillery.fire: %s must fire at its main target %s (the closest unit in the closest bracket, nearest its centre of fire), not %s%s",
-          b.id, main.id, target.id, leader and "; its leader lets it choose only within the closest bracket" or ""), 2)
+          b.id, main.id, target.id, leader and "; its leader lets it choose only within the closest bracket" or ""), 3)
       end
     end
   end
-  -- [3.5 Zone] the frontage zone must be free of friendly bases
-  local rec = { target = target.id, batteries = {}, notes = {}, modifiers = {} }
-  local points, bracket = 0, nil
-  for _, b in ipairs(group) do
-    local br = artillery.bracket(b, target)
-    if br == nil then
-      error(string.format("artillery.fire: %s is out of %s's range", target.id, b.id), 2)
+  return target
+end
+
+-- [3.5 Zone][3.2 steps 1-2] Each battery's centre of fire and frontage zone
+-- (free of friends), and its fire points; the total, rounded down.
+function artillery.total_fire_points(f)
+  local rec = f.rec
+  local points = 0
+  for _, b in ipairs(f.group) do
+    local p, br = artillery.range_points(b, f.target)
+    if p == nil then
+      error(string.format("artillery.fire: %s is out of %s's range", f.target.id, b.id), 3)
     end
-    bracket = bracket and math.min(bracket, br) or br
-    local friend, bearing, zone = artillery.blocked_by(b, target)
+    f.bracket = f.bracket and math.min(f.bracket, br) or br
+    local friend, bearing, zone = targets.blocked_by(b, f.target)
     if friend then
       error(string.format("artillery.fire: %s may not fire through or over friendly %s (in its frontage zone)",
-        b.id, friend.id), 2)
+        b.id, friend.id), 3)
     end
-    local p, why = artillery.fire_points(b, target, br)
-    points += p
+    local modified, why = artillery.fire_points(b, f.target, br, f.passing)
+    points += modified
     table.insert(rec.notes, why)
-    local entry = { id = b.id, bearing = bearing, zone = zone, points = p }
-    if not spec.quiet then
-      -- For the maps: the target's enfilade arc on the edge this battery sees.
-      local _, _, arc, edge = artillery.enfilade(b, target)
-      entry.enfilade_arc, entry.enfilade_edge = arc, edge
-    end
-    table.insert(rec.batteries, entry)
+    table.insert(rec.batteries, { id = b.id, bearing = bearing, zone = zone, points = modified,
+      reach = tabletop.distance(b, f.target) + 10 })
   end
-  rec.points = math.floor(points + 1e-9)
-  rec.bracket = BRACKETS[bracket]
-  -- [3.4] die modifiers, from the first battery's centre of fire
-  local lead = group[1]
-  local first = rec.batteries[1]
-  local mods, total = rec.modifiers, 0
-  local function add(name, v)
-    if v ~= 0 then
-      table.insert(mods, { name = name, value = v })
-      total += v
-    end
-  end
-  -- [3.5 Sec] main and secondary targets (needed for compound targets)
-  local tandem, adjacent = artillery.secondary_targets(lead, target, first.zone, bracket)
-  local involved = { target }
-  for _, t in ipairs(tandem) do table.insert(involved, t) end
-  local cov = common.cover(target)
-  local deep, deep_units = false, {}
-  if cov.open then
-    deep, deep_units = artillery.deep_target(lead, first.bearing, bracket)
-  end
-  if deep then
-    add("deep target", 1)
-    local counted = {}
-    for _, u in ipairs(involved) do counted[u.id] = true end
-    for id, u in pairs(deep_units) do
-      if not counted[id] then table.insert(involved, u) end
-    end
-  end
-  if leader then
-    add("artillery leader " .. leader.id, 1)
-  end
-  -- [3.5 Compound] with several units targeted, the modifiers most
-  -- favourable to the battery: cavalry counts by bases over the whole target,
-  -- skirmishers only when every unit targeted is skirmishers.
-  local cav, all_bases, all_skirmish = 0, 0, true
-  for _, u in ipairs(involved) do
-    all_bases += u.strength
-    if common.arm(u) == "cavalry" then
-      cav += u.strength
-    end
-    if not (common.arm(u) == "skirmish" or (common.type_of(u).light and (u.skirmishers_out or 0) >= u.strength)) then
-      all_skirmish = false
-    end
-  end
-  if cav * 2 > all_bases then
-    add("cavalry", -1)
-  end
-  local protected = 0
-  if cov.modifier ~= 0 then
-    -- [3.4 Cover] unless the centre of fire is closest to uncovered bases
-    local first_base = nil
-    for _, c in ipairs(tabletop.through(tabletop.centre_line(lead, first.bearing, 500), { exclude = lead })) do
-      if c.unit == target then
-        first_base = first_base or tabletop.bases(target)[c.base]
-      end
-    end
-    if first_base and #tabletop.cover(first_base) == 0 then
-      for _, base in ipairs(tabletop.bases(target)) do
-        if #tabletop.cover(base) > 0 then
-          protected += 1
-        end
-      end
-      table.insert(rec.notes, "centre of fire on uncovered bases: no cover modifier; covered bases cannot be killed")
-    else
-      add(cov.class .. " cover", cov.modifier)
-    end
-  end
-  if spec.passing then
-    add("passing fire", -2)
-  end
-  if all_skirmish then
-    add("skirmishers", -2)
-  end
-  local levels = math.abs(tabletop.level(lead) - tabletop.level(target))
-  if levels >= 1 then
-    add("elevation", -math.floor(levels))
-  end
-  rec.die_modifier = total
-  -- [3.2 steps 3-4]
-  rec.roll = common.d10("artillery fire of " .. lead.id .. " at " .. target.id)
-  rec.modified = rec.roll + total
-  local res = artillery.result(rec.points, rec.modified)
-  rec.result = res.text
-  rec.morale_hits, rec.base_hits = res.morale, res.bases
-  -- [3.6] a fire that could score a hit puts nearby leaders at risk
-  local best = artillery.result(rec.points, 10 + total)
-  rec.could_hit = (best.morale + best.bases) > 0
+  rec.points = math.floor(points + TOL)
+  rec.bracket = BRACKETS[f.bracket]
+end
+
+-- Draws the arcs, zones and centres of fire, and notes the fire in the log.
+local function show(f)
+  local rec = f.rec
+  tabletop.clear_marks()
   for _, bt in ipairs(rec.batteries) do
-    bt.reach = tabletop.distance(world:unit(bt.id), target) + 10
+    local u = world:unit(bt.id)
+    tabletop.mark(tabletop.arc_of_fire(u, params.artillery.arc), bt.id .. " arc of fire")
+    tabletop.mark(bt.zone, bt.id .. " frontage zone")
+    tabletop.mark(tabletop.centre_line(u, bt.bearing, bt.reach), bt.id .. " centre of fire")
   end
-  rec.tandem, rec.adjacent = {}, {}
-  for _, t in ipairs(tandem) do table.insert(rec.tandem, t.id) end
-  for _, a in ipairs(adjacent) do table.insert(rec.adjacent, a.id) end
-  rec.hits = artillery.distribute(target, tandem, adjacent, res.morale, res.bases, protected)
-  local reason = "artillery fire of " .. lead.id
-  for id, h in pairs(rec.hits) do
-    local u = world:unit(id)
-    morale(u, h.morale, reason)
-    bases(u, h.bases, reason)
-    if rec.could_hit then
-      u.fired_upon = true
-    end
+  world:note(string.format("%s fire at %s (%s range): %d points, die %d%+d = %d: %s", f.group[1].id, f.target.id,
+    rec.bracket, rec.points, rec.roll, rec.die_modifier, rec.modified, rec.result))
+end
+
+local RECORD = { __tostring = function(r)
+  local ids = {}
+  for _, b in ipairs(r.batteries) do table.insert(ids, b.id) end
+  return string.format("%s -> %s: %d points, die %d (%+d) = %d: %s", table.concat(ids, "+"), r.target, r.points,
+    r.roll, r.die_modifier, r.modified, r.result)
+end }
+
+-- [3.2] Fires one battery, or several massed batteries, at their main
+-- target (or, with a good artillery leader, any unit in the closest
+-- bracket; `target=`): checks who may fire and the frontage zones, then
+-- the document's four steps (fire points by range, point modifiers, 1D10
+-- with die modifiers, the chart), then shares and applies the hits.
+-- Returns a record: target, batteries, points, bracket, notes, modifiers,
+-- die_modifier, roll, modified, result, morale_hits, base_hits,
+-- could_hit, tandem, adjacent, hits.
+-- spec: { battery= | batteries={...}, target=?, passing=bool?, quiet=bool? }
+function artillery.fire(spec)
+  local group = artillery.firing_group(spec)
+  local leader = artillery.leader_for(group)
+  local target = artillery.fire_target(group, leader, spec)
+  local f = { group = group, leader = leader, target = target, passing = spec.passing,
+    rec = setmetatable({ target = target.id, batteries = {}, notes = {} }, RECORD) }
+  artillery.total_fire_points(f)
+  -- [3.5 Sec][3.4 Deep] who else the fire falls on (compound targets)
+  local first = f.rec.batteries[1]
+  f.tandem, f.adjacent = targets.secondary_targets(group[1], target, first.zone, f.bracket)
+  f.deep, f.deep_units = false, {}
+  if common.cover(target).open then
+    f.deep, f.deep_units = targets.deep_target(group[1], first.bearing, f.bracket)
   end
-  if rec.could_hit then
-    target.fired_upon = true
+  if not f.deep then
+    f.deep_units = {}
   end
+  artillery.roll(f)
+  artillery.read_chart(f)
+  f.rec.tandem, f.rec.adjacent = {}, {}
+  for _, t in ipairs(f.tandem) do table.insert(f.rec.tandem, t.id) end
+  for _, a in ipairs(f.adjacent) do table.insert(f.rec.adjacent, a.id) end
+  artillery.apply_hits(f)
   for _, b in ipairs(group) do
     b.fired = true
-    if b.saved_fire then
-      b.saved_fire = nil
-      b.saved_at = nil
-    end
+    b.saved_fire = nil
+    b.saved_at = nil
   end
   if not spec.quiet then
-    tabletop.clear_marks()
-    local enfilade_marked = {}
-    for _, b in ipairs(rec.batteries) do
-      local u = world:unit(b.id)
-      tabletop.mark(tabletop.arc_of_fire(u, params.artillery.arc), b.id .. " arc of fire")
-      tabletop.mark(b.zone, b.id .. " frontage zone")
-      tabletop.mark(tabletop.centre_line(u, b.bearing, b.reach), b.id .. " centre of fire")
-      local edge = b.enfilade_edge
-      if b.enfilade_arc and not enfilade_marked[edge] then
-        enfilade_marked[edge] = true
-        tabletop.mark(b.enfilade_arc, rec.target .. " " .. edge .. " enfilade arc")
-      end
-    end
-    world:note(string.format("%s fire at %s (%s range): %d points, die %d%+d = %d: %s", lead.id, target.id,
-      rec.bracket, rec.points, rec.roll, total, rec.modified, rec.result))
+    show(f)
   end
-  return setmetatable(rec, { __tostring = function(r)
-    return string.format("%s -> %s: %d points, die %d (%+d) = %d: %s", table.concat((function()
-      local ids = {}
-      for _, b in ipairs(r.batteries) do table.insert(ids, b.id) end
-      return ids
-    end)(), "+"), r.target, r.points, r.roll, r.die_modifier, r.modified, r.result)
-  end })
+  return f.rec
+end
+
+------------------------------------------------------------------------------
+-- Passing fire
+------------------------------------------------------------------------------
+
+-- [3.5 Pass] How far a move's bearing is from the perpendicular of the
+-- battery's front (0: straight at or away from it; 90: along it).
+local function off_perpendicular(b, bearing)
+  return math.min(tabletop.angle_between(bearing, b.facing), tabletop.angle_between(bearing, b.facing + 180))
 end
 
 -- [3.5 Pass] Passing fire at an enemy unit moving across the battery's
 -- front (its move more than 45 degrees from the perpendicular of the
 -- battery's front) that spent passing_infantry_cm (cavalry:
--- passing_cavalry_cm) of its move inside the arc of fire. -2 on the die; a
--- battery saving fire may not; the battery then misses the next artillery
--- phase and gains no saved fire from it.
+-- passing_cavalry_cm) of its move inside the arc of fire. passing_fire on
+-- the die; a battery saving fire may not; the battery then misses the
+-- next artillery phase and gains no saved fire from it.
 -- spec: { battery=, target=, from=, to= } with the mover's path from one
 -- point to another (its bearing, and the length of it inside the arc of
 -- fire, are measured), or { battery=, target=, move_bearing=, in_arc_cm= }.
@@ -895,33 +848,23 @@ function artillery.passing_fire(spec)
   if b.saving or artillery.has_saved_fire(b) then
     error(b.id .. " is saving fire and may not use passing fire", 2)
   end
-  local off = math.min(tabletop.angle_between(spec.move_bearing, b.facing),
-    tabletop.angle_between(spec.move_bearing, b.facing + 180))
-  if off <= 45 then
+  local off = off_perpendicular(b, spec.move_bearing)
+  if off <= 45 + TOL then
     error(string.format("passing fire: %s is not moving across %s's front (%.0f degrees from perpendicular, needs more than 45)",
       target.id, b.id, off), 2)
   end
   local need = common.arm(target) == "cavalry" and params.artillery.passing_cavalry_cm or params.artillery.passing_infantry_cm
-  if spec.in_arc_cm < need then
+  if spec.in_arc_cm < need - TOL then
     error(string.format("passing fire: %s moved %.1f cm inside %s's arc of fire; needs %d", target.id,
       spec.in_arc_cm, b.id, need), 2)
   end
-  local was = artillery.in_phase
-  artillery.in_phase = false
   local ok, rec = pcall(artillery.fire, { battery = b, target = target, passing = true, quiet = spec.quiet })
-  artillery.in_phase = was
   if not ok then
     error(rec, 2)
   end
   b.fired = nil
   b.passed_fire = true
   return rec
-end
-
--- [3.5 Pass] How far a move's bearing is from the perpendicular of the
--- battery's front (0: straight at or away from it; 90: along it).
-local function off_perpendicular(b, bearing)
-  return math.min(tabletop.angle_between(bearing, b.facing), tabletop.angle_between(bearing, b.facing + 180))
 end
 
 -- On each battery, per moving unit (property "passing:<id>"): cm of this
@@ -931,7 +874,8 @@ local function track_key(u)
   return "passing:" .. u.id
 end
 
-local function clear_tracks(b)
+-- Forgets what a battery counted of this turn's moves.
+function artillery.clear_tracks(b)
   for name in pairs(b.props) do
     if string.sub(name, 1, 8) == "passing:" then
       b:set(name, nil)
@@ -946,11 +890,11 @@ function artillery.may_pass_fire(b, u)
   if artillery.why_not(b) or b.saving or b.passed_fire or artillery.has_saved_fire(b) then
     return false
   end
-  local bracket = artillery.bracket(b, u)
-  if bracket == nil or tabletop.area_in_arc(tabletop.arc_of_fire(b, params.artillery.arc), u) <= 1e-9 then
+  local bracket = targets.bracket(b, u)
+  if bracket == nil or tabletop.area_in_arc(tabletop.arc_of_fire(b, params.artillery.arc), u) <= TOL then
     return false
   end
-  return artillery.blocked_by(b, u) == nil
+  return targets.blocked_by(b, u) == nil
 end
 
 -- [3.5 Pass] The point along a leg from `from` to `to` (length len) where
@@ -984,25 +928,25 @@ end
 -- could not fire there, where the leg ends). Once per battery and mover.
 function artillery.on_leg(u, from, to)
   local arm = common.arm(u)
-  if type(from) ~= "table" or from.x == nil or (arm ~= "infantry" and arm ~= "cavalry") then
+  if arm ~= "infantry" and arm ~= "cavalry" then
     return
   end
   local len = tabletop.distance(tabletop.point(from.x, from.y), tabletop.point(to.x, to.y))
-  if len < 1e-9 then
+  if len <= TOL then
     return
   end
   local bearing = tabletop.bearing(from, to)
   local need = arm == "cavalry" and params.artillery.passing_cavalry_cm or params.artillery.passing_infantry_cm
   local key = track_key(u)
   for _, b in ipairs(world:units{}) do
-    if common.is_battery(b) and b.side ~= u.side and b:get(key) ~= true and off_perpendicular(b, bearing) > 45 then
+    if common.is_battery(b) and b.side ~= u.side and b:get(key) ~= true and off_perpendicular(b, bearing) > 45 + TOL then
       local arc = tabletop.arc_of_fire(b, params.artillery.arc)
       local before = b:get(key) or 0
       local cm = before + tabletop.segment_in_arc(arc, from, to) * len
       b:set(key, cm)
-      if cm >= need - 1e-9 then
+      if cm >= need - TOL then
         -- where the mover stood when it reached the need, if within this leg
-        local spot = before < need - 1e-9 and point_after(arc, from, to, len, need - before) or nil
+        local spot = before < need - TOL and point_after(arc, from, to, len, need - before) or nil
         if spot then
           world:place(u, spot)
         end
@@ -1033,9 +977,26 @@ function artillery.on_leg(u, from, to)
   end
 end
 
+-- [3.2 Moves] A unit that makes a leg of a tabletop move (moving, turning
+-- in place, limbering, pivoting, prolonging) has moved this turn; a
+-- battery that does loses its saved fire at once. [3.5 Pass] Then passing
+-- fire reacts to the leg.
 on("leaves", function(u, from, to)
+  if type(from) ~= "table" then
+    return
+  end
+  u.moved = true
+  if common.is_battery(u) and u.saved_fire then
+    u.saved_fire = nil
+    u.saved_at = nil
+    world:note(u.id .. " moves and loses its saved fire")
+  end
   artillery.on_leg(u, from, to)
 end)
+
+------------------------------------------------------------------------------
+-- Turns and phases
+------------------------------------------------------------------------------
 
 -- A new player turn (its command phase): batteries may fire again, moves
 -- and passing fire count afresh.
@@ -1044,28 +1005,15 @@ function artillery.new_turn()
     u.moved = nil
     if common.is_battery(u) then
       u.fired = nil
-      clear_tracks(u)
+      artillery.clear_tracks(u)
     end
   end
-end
-
--- [3.2] Opens the artillery fire segment: see begin_phase; hits on
--- batteries wait until end_phase.
-local begin = artillery.begin_phase
-function artillery.begin_phase()
-  begin()
-  for _, u in ipairs(world:units{}) do
-    if common.is_battery(u) then
-      clear_tracks(u)
-    end
-  end
-  artillery.in_phase = true
 end
 
 -- [3.2] Ends the segment: damage and morale hits on batteries, held back
 -- for simultaneous fire, take effect now.
 function artillery.end_phase()
-  artillery.in_phase = false
+  common.set_step("injuries")
   for _, u in ipairs(world:units{}) do
     u.prolonged = nil -- it counted for the phase after the movement only
     u.began_step = nil
@@ -1079,7 +1027,6 @@ function artillery.end_phase()
         u.damaged = true
         world:note(u.id .. " is damaged (artillery fire this phase)")
       else
-        u.lost_x, u.lost_y = u.pos.x, u.pos.y -- [3.6] leaders near where it stood are at risk
         world:eliminate(u, "artillery fire this phase")
       end
     end

@@ -1,10 +1,50 @@
--- rulesets/republique/common.lua — what the three chapter-3 modules share:
--- the morale ladder, unit arms from ruleset data, the d10, cover and range
--- look-ups. Not a rules module of its own (required by the others).
+-- rulesets/republique/common.lua — what the chapter-3 modules share: the
+-- geometry's tolerance, the morale ladder, unit arms from ruleset data, the
+-- d10, cover look-ups and the turn's steps. Not a rules module of its own
+-- (required by the others).
 
 local common = {}
 
 local charts = ruleset.charts
+
+-- The one tolerance of every comparison the rules make on the table: two
+-- lengths (cm), angles (degrees) or fractions closer than this are equal.
+-- The tabletop geometry measures to about 1e-7 cm whichever way the table
+-- is turned (arcs are clipped as polygons), so "exactly 8 cm", "exactly
+-- half" and "exactly 45 degrees" hold at any angle and in a mirror, while
+-- anything a player could see (a tenth of a millimetre) still counts.
+common.TOL = 1e-6
+
+-- The steps of a player turn, in the document's order (its header:
+-- 1 Command, 2 Maneuver, 3 Artillery/Skirmish, 4 Assault, 5 Panic Test;
+-- chapter 3's own steps: skirmish fire, artillery fire, then leader
+-- injuries and panic hits). turn.lua walks them; the step is kept on the
+-- world, in the phasing side's pool `step` (1..7), so copies, undo and
+-- saves carry it.
+common.STEPS = { "command", "maneuver", "skirmish", "artillery", "injuries", "assault", "panic" }
+common.STEP_OF = {}
+for i, name in ipairs(common.STEPS) do
+  common.STEP_OF[name] = i
+end
+
+-- The side whose player turn it is (the scenario's `first` until a turn
+-- starts), or the first side.
+function common.phasing()
+  return world:current_side() or world:sides()[1]
+end
+
+-- The current step's name, or nil before any.
+function common.step()
+  local side = common.phasing()
+  return side and common.STEPS[world:pool(side, "step")] or nil
+end
+
+function common.set_step(name)
+  local side = common.phasing()
+  if side then
+    world:set_pool(side, "step", common.STEP_OF[name])
+  end
+end
 
 -- The morale ladder, best first (ruleset.yaml charts.morale).
 common.LADDER = charts.morale
@@ -79,7 +119,8 @@ function common.unit(u, what)
 end
 
 -- The cover class that half or more of a unit is in (the best such class),
--- and whether half or more is in full cover or outside open terrain.
+-- and whether half or more is in full cover or outside open terrain. Only
+-- terrain with a cover class covers (a hill does not).
 function common.cover(u)
   local by_class, full, closed = {}, 0, 0
   for _, a in ipairs(tabletop.cover(u)) do
@@ -97,22 +138,33 @@ function common.cover(u)
   local best, best_mod = nil, 0
   for class, f in pairs(by_class) do
     local mod = charts.cover_modifier[class] or 0
-    if f >= 0.5 - 1e-9 and (best == nil or mod < best_mod) then
+    if f >= 0.5 - common.TOL and (best == nil or mod < best_mod) then
       best, best_mod = class, mod
     end
   end
-  return { class = best, modifier = best_mod, full = full >= 0.5 - 1e-9, open = closed < 1e-9, any = next(by_class) ~= nil }
+  return { class = best, modifier = best_mod, full = full >= 0.5 - common.TOL, open = closed <= common.TOL }
 end
 
 -- True when a base lies in open terrain (no area that is not open).
 function common.base_in_open(b)
   for _, a in ipairs(tabletop.cover(b)) do
     local kind = ruleset.terrain[a.kind] or {}
-    if kind.open == false then
+    if kind.open == false and a.fraction > common.TOL then
       return false
     end
   end
   return true
+end
+
+-- True when half or more of a base lies in terrain with a cover class.
+function common.base_covered(b)
+  local f = 0
+  for _, a in ipairs(tabletop.cover(b)) do
+    if a.cover then
+      f += a.fraction
+    end
+  end
+  return f >= 0.5 - common.TOL
 end
 
 return common

@@ -36,70 +36,87 @@ local function is_leader(u)
   return common.arm(u) == "leader"
 end
 
--- Distance from a leader to a unit, or to where a destroyed unit stood.
-local function near(l, u)
-  if u.pos then
-    return tabletop.distance(l, u) <= params.leaders.risk_cm + 1e-9
-  end
-  if u.lost_x then
-    return tabletop.distance(l, tabletop.point(u.lost_x, u.lost_y)) <= params.leaders.risk_cm + 1e-9
-  end
-  return false
+local function within(l, shape)
+  return tabletop.distance(l, shape) <= params.leaders.risk_cm + common.TOL
 end
 
--- [3.6 Risk] The leaders within risk_cm of a unit fired upon this phase.
+-- [3.6 Risk] "Roll 1D10 for each leader who was within 8cm of any unit fired
+-- upon by artillery or skirmishers": the leaders within risk_cm of where a
+-- unit's bases stood when it was fired upon (the traces "fired_upon" the
+-- fire left, before its losses), in unit order.
 function leaders.at_risk()
+  local fired = tabletop.traces("fired_upon")
   local out = {}
   for _, l in ipairs(world:units{}) do
     if is_leader(l) then
-      for _, u in ipairs(world:units{ all = true }) do
-        if u.fired_upon and not is_leader(u) and near(l, u) then
-          table.insert(out, l)
-          break
+      local risk = false
+      for _, t in ipairs(fired) do
+        for _, base in ipairs(t.bases) do
+          risk = risk or within(l, base)
         end
+      end
+      if risk then
+        table.insert(out, l)
       end
     end
   end
   return out
 end
 
--- [3.6 Mods] The injury die modifiers of a leader, as a list of {name,
--- value}. opts: emergency_rally=true for the pre-rally test; phase="assault"
--- leaves out the skirmisher modifier.
-function leaders.modifiers(l, opts)
-  opts = opts or {}
-  local mods = {}
-  if opts.emergency_rally then
-    table.insert(mods, { name = "emergency rally", value = params.leaders.emergency_rally })
-  end
-  local skirmished, lost, units, covered = false, 0, 0, 0
-  for _, u in ipairs(world:units{ all = true }) do
-    if not is_leader(u) and near(l, u) then
-      if u.skirmished and u.side == l.side then
-        skirmished = true
-      end
-      if u.side == l.side and common.is_combat(u) then
-        lost += u.bases_lost or 0
-      end
-      if u.pos then
-        units += 1
-        if common.cover(u).class or common.cover(u).full then
-          covered += 1
+-- [3.6 Mods] The friendly combat bases lost within risk_cm of a leader this
+-- player turn: each lost base counted where it stood (traces "lost").
+function leaders.bases_lost_near(l)
+  local n = 0
+  for _, t in ipairs(tabletop.traces("lost")) do
+    if t.unit.side == l.side and common.is_combat(t.unit) then
+      for _, base in ipairs(t.bases) do
+        if within(l, base) then
+          n += 1
         end
       end
     end
   end
+  return n
+end
+
+-- [3.6 Mods] The injury die modifiers of a leader, as a list of {name,
+-- value}, each a param. opts: emergency_rally=true for the pre-rally test;
+-- phase="assault" leaves out the skirmisher modifier.
+function leaders.modifiers(l, opts)
+  opts = opts or {}
+  local p = params.leaders
+  local mods = {}
+  local function add(name, v)
+    if v ~= 0 then
+      table.insert(mods, { name = name, value = v })
+    end
+  end
+  if opts.emergency_rally then
+    add("emergency rally", p.emergency_rally)
+  end
+  local skirmished, units, covered = false, 0, 0
+  for _, u in ipairs(world:units{}) do
+    if not is_leader(u) and within(l, u) then
+      if u.skirmished and u.side == l.side then
+        skirmished = true
+      end
+      units += 1
+      local cov = common.cover(u)
+      if cov.class or cov.full then
+        covered += 1
+      end
+    end
+  end
   if skirmished and opts.phase ~= "assault" then
-    table.insert(mods, { name = "near a unit hit by skirmishers", value = params.leaders.near_skirmished })
+    add("near a unit hit by skirmishers", p.near_skirmished)
   end
   if l.attached_to then
-    table.insert(mods, { name = "attached to " .. l.attached_to, value = 1 })
+    add("attached to " .. l.attached_to, p.attached)
   end
-  if lost > 0 then
-    table.insert(mods, { name = lost .. " friendly base(s) lost nearby", value = lost })
-  end
+  local lost = leaders.bases_lost_near(l)
+  add(lost .. " friendly base(s) lost nearby", lost * p.per_base_lost)
   if units > 0 and covered * 2 >= units then
-    table.insert(mods, { name = "in cover", value = -1 })
+    add("in cover", p.in_cover)
   end
   return mods
 end
@@ -153,7 +170,14 @@ function leaders.execute_panic()
       table.insert(rec.rolls, roll)
       local n = math.min(PANIC[roll], u.strength)
       if n > 0 then
-        world:hit(u, n, "deserters (panic hit)")
+        -- base hits: the rear-most bases desert, and count as lost (3.6 Mods)
+        local ids = {}
+        local list = tabletop.bases(u)
+        for k = #list, #list - n + 1, -1 do
+          table.insert(ids, list[k].id)
+        end
+        tabletop.trace(u, "lost", ids)
+        world:hit(u, ids, "deserters (panic hit)")
         rec.deserters += n
       end
       if not u.alive then
@@ -170,17 +194,18 @@ function leaders.execute_panic()
 end
 
 -- [3.6] After all skirmish and artillery fire: injury tests for the leaders
--- at risk (skipped when no leader is at risk and no morale hits happened),
--- then the panic hits of units that began the phase demoralized. Clears
--- the phase's fire records and closes the phase.
+-- at risk (none when no leader is at risk), then the panic hits of units
+-- that began the phase demoralized. Clears the phase's fire records
+-- (traces "fired_upon", who was hit by skirmishers) and closes the phase.
 function leaders.after_fire()
   local results = {}
   for _, l in ipairs(leaders.at_risk()) do
     table.insert(results, leaders.injury_test(l))
   end
   local panic = leaders.execute_panic()
+  tabletop.clear_traces("fired_upon")
   for _, u in ipairs(world:units{ all = true }) do
-    u.fired_upon, u.skirmished = nil, nil
+    u.skirmished = nil
     u.began_demoralized, u.phase_open = nil, nil
   end
   return { injuries = results, panic = panic }
@@ -188,9 +213,7 @@ end
 
 -- A new player turn: bases lost nearby count from zero again.
 function leaders.new_turn()
-  for _, u in ipairs(world:units{ all = true }) do
-    u.bases_lost, u.lost_x, u.lost_y = nil, nil, nil
-  end
+  tabletop.clear_traces("lost")
 end
 
 return leaders

@@ -5,7 +5,11 @@
 --   [3.2 Limbered]  limbered batteries may not fire; limbering and
 --                   unlimbering are moves of the battery
 --   [3.2 Save]      a battery with saved fire that moves in any way
---                   (turning, limbering, prolonging too) loses it
+--                   (turning, pivoting, limbering, prolonging too) loses it;
+--                   every move here is a leg of world:move, and
+--                   artillery.lua's `leaves` handler marks the unit moved
+--   [3.2 Pivot]     an unlimbered battery changes facing by pivoting in
+--                   place: a move like any other
 --   [3.2 Prolong]   prolonging: an unlimbered battery moved by hand a short
 --                   way (prolong_cm); in the next artillery phase hits on it
 --                   land at once (no simultaneous fire)
@@ -17,6 +21,7 @@
 --   moves.move("a1", { { x = 40, y = 40 }, { x = 70, y = 40 } })  -- two legs
 --   moves.limber("fb1"); moves.move("fb1", { x = 52, y = 60 }); moves.unlimber("fb1", 270)
 --   moves.prolong("fb2", { x = 57, y = 63 })
+--   moves.pivot("fb2", 280)
 
 local common = require("common")
 
@@ -56,9 +61,8 @@ end
 function moves.move(u, path)
   u = common.unit(u, "moves.move")
   if common.is_battery(u) and not u.limbered then
-    error(string.format("moves.move: %s is unlimbered: it moves only by prolonging (moves.prolong) or limbers first (moves.limber)", u.id), 2)
+    error(string.format("moves.move: %s is unlimbered: it moves only by prolonging (moves.prolong) or pivoting (moves.pivot), or limbers first (moves.limber)", u.id), 2)
   end
-  u.moved = true
   return world:move(u, path)
 end
 
@@ -71,7 +75,6 @@ function moves.limber(b)
     error("moves.limber: " .. b.id .. " is already limbered", 2)
   end
   b.limbered = true
-  b.moved = true
   world:move(b, { x = b.pos.x, y = b.pos.y })
   world:note(b.id .. " limbers")
 end
@@ -84,9 +87,24 @@ function moves.unlimber(b, facing)
     error("moves.unlimber: " .. b.id .. " is not limbered", 2)
   end
   b.limbered = nil
-  b.moved = true
   world:move(b, { x = b.pos.x, y = b.pos.y, facing = facing or b.facing })
   world:note(b.id .. " unlimbers")
+end
+
+-- [3.2 Pivot] Pivots an unlimbered battery in place to `facing` (degrees):
+-- a move (a turn in place through world:move), so it is no longer
+-- stationary and loses any saved fire. A limbered battery turns as part of
+-- its move (moves.move with a facing).
+function moves.pivot(b, facing)
+  b = battery(b, "moves.pivot")
+  if b.limbered then
+    error("moves.pivot: " .. b.id .. " is limbered: it turns as it moves (moves.move with a facing)", 2)
+  end
+  if type(facing) ~= "number" then
+    error("moves.pivot: give the new facing in degrees, not " .. type(facing), 2)
+  end
+  world:move(b, { x = b.pos.x, y = b.pos.y, facing = facing })
+  world:note(string.format("%s pivots to %g degrees", b.id, facing))
 end
 
 -- [3.2 Prolong] Prolongs an unlimbered battery: moved by hand along legs of
@@ -101,7 +119,6 @@ function moves.prolong(b, path)
   if len > params.moves.prolong_cm + 1e-9 then
     error(string.format("moves.prolong: %s may prolong at most %g cm, not %.1f", b.id, params.moves.prolong_cm, len), 2)
   end
-  b.moved = true
   b.prolonged = true
   world:move(b, path)
   world:note(string.format("%s prolongs %.1f cm", b.id, len))

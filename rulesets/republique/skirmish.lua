@@ -55,52 +55,128 @@ function skirmish.begin_step()
   end
 end
 
--- [3.1 Opposed] Markers within opposed_cm of an enemy marker (any
--- direction) oppose each other. With uneven numbers the phasing player
--- decides which markers of the larger group are opposed (one decision per
--- marker, id "skirmish.opposed"). Returns the opposed markers' ids.
-function skirmish.pair_off(phasing)
-  local near = {}
-  local sides = {}
-  for _, s in ipairs(world:sides()) do
-    table.insert(sides, s)
-  end
-  for _, s in ipairs(sides) do
-    near[s] = {}
-    for _, m in ipairs(markers(s)) do
-      for _, e in ipairs(world:units{}) do
-        if e.side ~= s and common.arm(e) == "skirmish" and tabletop.distance(m, e) <= params.skirmish.opposed_cm + 1e-9 then
-          table.insert(near[s], m)
-          break
+-- Opposition is a pairing: each opposed marker is tied down by one enemy
+-- marker within opposed_cm, and a pairing is as large as the markers
+-- within reach of each other allow (a maximum matching). `edges[m]` lists
+-- the enemy markers within reach of m; `allowed` restricts either side.
+local function max_pairs(sources, edges, allowed)
+  local partner = {}
+  local function augment(m, seen)
+    for _, e in ipairs(edges[m]) do
+      if allowed[e] and not seen[e] then
+        seen[e] = true
+        if partner[e] == nil or augment(partner[e], seen) then
+          partner[e] = m
+          return true
         end
       end
     end
+    return false
   end
-  local fewest = math.huge
-  for _, s in ipairs(sides) do
-    fewest = math.min(fewest, #near[s])
+  local n = 0
+  for _, m in ipairs(sources) do
+    if allowed[m] and augment(m, {}) then
+      n += 1
+    end
   end
-  local out = {}
-  for _, s in ipairs(sides) do
-    local list = near[s]
-    if #list > fewest then
-      local left = {}
-      for _, m in ipairs(list) do table.insert(left, m.id) end
-      for _ = 1, fewest do
-        local pick = decide{ side = phasing, id = "skirmish.opposed", prompt = "which " .. s .. " skirmish marker is opposed?", options = left }
-        for i, id in ipairs(left) do
-          if id == pick then
-            table.remove(left, i)
-            break
+  return n
+end
+
+-- [3.1 Opposed] "A skirmish marker may declare any enemy skirmish marker in
+-- any direction and within 8cm of it to be opposed ... If uneven numbers
+-- of hostile skirmishers are opposing each other, the phasing (attacking)
+-- player decides which markers are considered opposed, and which are
+-- considered unopposed." Markers within opposed_cm of each other (any
+-- direction) face each other in groups (chains of such markers); in each
+-- group as many markers of each side are opposed as can be paired one to
+-- one. Where a side has more markers in a group than can be paired, the
+-- phasing player (default: the current side) picks its opposed markers one
+-- at a time (decision "skirmish.opposed", among those that still leave a
+-- full pairing possible). Returns the opposed markers' ids, sorted.
+function skirmish.pair_off(phasing)
+  phasing = phasing or common.phasing()
+  local all = {}
+  for _, s in ipairs(world:sides()) do
+    for _, m in ipairs(markers(s)) do
+      table.insert(all, m)
+    end
+  end
+  table.sort(all, function(a, b) return a.id < b.id end)
+  local edges, by_id = {}, {}
+  for _, m in ipairs(all) do
+    by_id[m.id] = m
+    edges[m.id] = {}
+    for _, e in ipairs(all) do
+      if e.side ~= m.side and tabletop.distance(m, e) <= params.skirmish.opposed_cm + common.TOL then
+        table.insert(edges[m.id], e.id)
+      end
+    end
+  end
+  -- the groups: markers linked through markers within reach
+  local group_of, groups = {}, {}
+  for _, m in ipairs(all) do
+    if group_of[m.id] == nil and #edges[m.id] > 0 then
+      local g = {}
+      local stack = { m.id }
+      group_of[m.id] = g
+      while #stack > 0 do
+        local id = table.remove(stack)
+        table.insert(g, id)
+        for _, e in ipairs(edges[id]) do
+          if group_of[e] == nil then
+            group_of[e] = g
+            table.insert(stack, e)
           end
         end
-        world:unit(pick).opposed = true
-        table.insert(out, pick)
       end
-    else
-      for _, m in ipairs(list) do
-        m.opposed = true
-        table.insert(out, m.id)
+      table.sort(g)
+      table.insert(groups, g)
+    end
+  end
+  local out = {}
+  for _, g in ipairs(groups) do
+    local side_a = by_id[g[1]].side
+    local lists = { {}, {} }
+    for _, id in ipairs(g) do
+      table.insert(lists[by_id[id].side == side_a and 1 or 2], id)
+    end
+    local allowed = {}
+    for _, id in ipairs(g) do allowed[id] = true end
+    local pairs_n = max_pairs(lists[1], edges, allowed)
+    -- each side in turn: its opposed markers (all of them, or the phasing player's picks)
+    for k = 1, 2 do
+      local list = lists[k]
+      if #list > pairs_n then
+        local keep = {}
+        for _, id in ipairs(g) do
+          keep[id] = by_id[id].side ~= by_id[list[1]].side and allowed[id] or false
+        end
+        local picked = {}
+        for _ = 1, pairs_n do
+          local options = {}
+          for _, id in ipairs(list) do
+            if not keep[id] then
+              keep[id] = true
+              if max_pairs(lists[k], edges, keep) == #picked + 1 then
+                table.insert(options, id)
+              end
+              keep[id] = false
+            end
+          end
+          local pick = decide{ side = phasing, id = "skirmish.opposed", options = options,
+            prompt = "which " .. by_id[list[1]].side .. " skirmish marker is opposed?" }
+          keep[pick] = true
+          table.insert(picked, pick)
+        end
+        for _, id in ipairs(list) do
+          allowed[id] = keep[id] or nil
+        end
+      end
+    end
+    for _, id in ipairs(g) do
+      if allowed[id] then
+        by_id[id].opposed = true
+        table.insert(out, id)
       end
     end
   end
@@ -132,7 +208,7 @@ function skirmish.fire(m, target)
   local d = tabletop.distance(m, target)
   local band = nil
   for i, r in ipairs(chart.ranges) do
-    if band == nil and d <= r + 1e-9 then
+    if band == nil and d <= r + common.TOL then
       band = i
     end
   end
@@ -143,7 +219,7 @@ function skirmish.fire(m, target)
   m.skirmish_fired = true
   local roll = common.d10("skirmish fire of " .. m.id .. " at " .. target.id)
   local hit = roll >= chart.hit_on[band]
-  target.fired_upon = true
+  tabletop.trace(target, "fired_upon") -- [3.6] leaders near it are at risk
   if hit then
     target.pending_skirmish = (target.pending_skirmish or 0) + 1
     target.skirmished = true

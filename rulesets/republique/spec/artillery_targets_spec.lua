@@ -662,3 +662,147 @@ describe("the centre of fire", function()
     expect(c[1].unit.id):to_be("L")
   end)
 end)
+
+-- [3.5 Sec] "An adjacent secondary target is any unit within the firing
+-- battery's frontage zone which is next to, and within the same range
+-- bracket as, the main target." "A tandem secondary target is any unit
+-- which is within the firing battery's frontage zone, within the same range
+-- bracket as the main target, and no further than 5cm behind the main
+-- target's front." Judged by the units' own edges, whatever way the centre
+-- of fire swings, in every layout.
+local units = require("spec/support/units")
+
+describe("an adjacent target is next to the main target, however the zone swings", function()
+  -- A heavy battery 12 cm below A, off to A's side, so that the centre of
+  -- fire swings about 16 degrees to reach A's middle; B touches A's side,
+  -- its front level with A's, and reaches into the frontage zone.
+  units.each_layout("takes the balance as the adjacent target, not as a tandem one", function(s)
+    local b = s.add("bat", "french", "heavy_battery", 0, 12, 270)
+    s.add("A", "austrian", "line_infantry", 3, 0, 90, nil, 1)   -- x 1..5
+    s.add("B", "austrian", "line_infantry", 9, 0, 90, nil, 2)   -- x 5..13 (one base reaches into the zone)
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    expect(artillery.main_target(b).id):to_be("A")
+    dice.force("d10", { 10 })
+    local rec = artillery.fire{ battery = "bat" } -- close range 4, saved x2 = 8: die 10 reads 3M2B
+    expect(math.abs(rec.batteries[1].bearing - b.facing) > 10):to_be(true)
+    expect(rec.result):to_be("3M2B")
+    expect(rec.tandem):to_equal({})
+    expect(rec.adjacent):to_equal({ "B" })
+    expect(world:unit("A").alive):to_be(false)
+    expect(world:unit("B").strength):to_be(1)         -- the balance: one base
+    expect(world:unit("B").morale):to_be("disordered") -- half of 3 morale hits
+  end)
+end)
+
+describe("a tandem target is no further than 5 cm behind the main target's front", function()
+  -- A as above (the centre of fire swings about 16 degrees); C square
+  -- behind A, its front exactly 5 cm behind A's front, measured square to
+  -- A's front.
+  units.each_layout("takes one exactly 5 cm behind at an oblique aim, not one 5.1 cm behind", function(s)
+    local b = s.add("bat", "french", "heavy_battery", 0, 12, 270)
+    local A = s.add("A", "austrian", "line_infantry", 3, 0, 90, nil, 1)    -- front at y 0.75
+    local C = s.add("C", "austrian", "line_infantry", 3, -5, 90, nil, 1)   -- front at y -4.25
+    artillery.begin_phase()
+    local _, bearing = artillery.blocked_by(b, A)
+    local zone = tabletop.frontage_zone(b, bearing, 48)
+    local tandem = artillery.secondary_targets(b, A, zone, 2)
+    expect(#tandem):to_be(1)
+    expect(tandem[1].id):to_be("C")
+    s.place(C, 3, -5.1, 90)
+    expect(#(artillery.secondary_targets(b, A, zone, 2))):to_be(0)
+  end)
+
+  units.each_layout("shares the hits with it through a fire", function(s)
+    -- C behind A's outer half (x 3..7), its front 5 cm behind A's
+    local b = s.add("bat", "french", "heavy_battery", 0, 12, 270)
+    s.add("A", "austrian", "line_infantry", 3, 0, 90, nil, 1)
+    s.add("C", "austrian", "line_infantry", 5, -5, 90, nil, 1)
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    local rec = artillery.fire{ battery = "bat" } -- 3M2B: A takes 1 base hit, C its half
+    expect(rec.target):to_be("A")
+    expect(rec.tandem):to_equal({ "C" })
+    expect(world:unit("A").alive):to_be(false)
+    expect(world:unit("C").alive):to_be(false)
+  end)
+end)
+
+describe("the closest adjacent target suffers the balance", function()
+  -- A straight ahead of the battery; B1 beside it 0.3 cm away on one
+  -- side, added first and first by id; B2 touching it on the other. Both
+  -- reach into the frontage zone.
+  units.each_layout("is the one closest to the main target, not the first found", function(s)
+    local b = s.add("bat", "french", "heavy_battery", 0, 12, 270)
+    s.add("B1", "austrian", "line_infantry", -6.3, 0, 90, nil, 2) -- x -10.3..-2.3
+    s.add("A", "austrian", "line_infantry", 0, 0, 90, nil, 1)     -- x -2..2
+    s.add("B2", "austrian", "line_infantry", 6, 0, 90, nil, 2)    -- x 2..10
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    local rec = artillery.fire{ battery = "bat" } -- 3M2B
+    expect(rec.adjacent):to_equal({ "B2", "B1" })
+    expect(world:unit("B2").strength):to_be(1)
+    expect(world:unit("B1").strength):to_be(2)
+    expect(world:unit("B1").morale):to_be_nil()
+  end)
+
+  units.each_layout("between two equally close, is the firing side's choice", function(s)
+    local b = s.add("bat", "french", "heavy_battery", 0, 12, 270)
+    s.add("B1", "austrian", "line_infantry", -6, 0, 90, nil, 2)   -- x -10..-2, touching A
+    s.add("A", "austrian", "line_infantry", 0, 0, 90, nil, 1)
+    s.add("B2", "austrian", "line_infantry", 6, 0, 90, nil, 2)    -- x 2..10, touching A
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    answers{ "B2" }
+    artillery.fire{ battery = "bat" }
+    expect(world:unit("B2").strength):to_be(1)
+    expect(world:unit("B1").strength):to_be(2)
+  end)
+
+  it("is not asked for when the balance falls on nobody", function()
+    local b = add("bat", "french", "heavy_battery", 60, 52, 270)
+    add("B1", "austrian", "line_infantry", 54, 40, 90, nil, 2) -- x 50..58, touching A
+    add("A", "austrian", "line_infantry", 60, 40, 90, nil, 1)  -- x 58..62
+    add("B2", "austrian", "line_infantry", 66, 40, 90, nil, 2) -- x 62..70, touching A
+    artillery.begin_phase()
+    dice.force("d10", { 5 })
+    local rec = artillery.fire{ battery = b } -- 4 points, die 5: 1M; A stands
+    expect(rec.adjacent):to_equal({ "B1", "B2" })
+    expect(world:unit("A").morale):to_be("disordered")
+    expect(world:unit("B1").morale):to_be_nil()
+    expect(world:unit("B2").morale):to_be_nil()
+  end)
+end)
+
+describe("no fire through or over friends, judged by the target's own edges", function()
+  units.each_layout("fires at a four-base line with a friend 1 cm behind it", function(s)
+    s.add("bat", "french", "foot_battery", 1, 12, 270)
+    s.add("A", "austrian", "line_infantry", 0, 0, 90)               -- x -8..8
+    s.add("f", "french", "line_infantry", 0, -2.5, 270, nil, 2)     -- 1 cm behind A's rear edge
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "bat" }.target):to_be("A")
+  end)
+
+  units.each_layout("fires at a one-base target with a friend touching its rear, at an oblique aim", function(s)
+    s.add("bat", "french", "foot_battery", 0, 12, 270)
+    s.add("A", "austrian", "line_infantry", 3, 0, 90, nil, 1)
+    s.add("f", "french", "line_infantry", 3, -1.5, 270, nil, 1)     -- touching A's rear
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "bat" }.target):to_be("A")
+  end)
+
+  units.each_layout("may not fire past a friend level with the target in the zone, nor one in front of it", function(s)
+    local b = s.add("bat", "french", "foot_battery", 0, 12, 270)
+    s.add("A", "austrian", "line_infantry", 0, 0, 90, nil, 1)       -- x -2..2
+    local f = s.add("f", "french", "line_infantry", 4, 0, 270, nil, 1) -- x 2..6: in the zone, level with A
+    artillery.begin_phase()
+    expect_error(function() artillery.fire{ battery = b } end, "may not fire through or over friendly f")
+    s.place(f, 0, 6, 270)                                            -- between the battery and A
+    expect_error(function() artillery.fire{ battery = b } end, "may not fire through or over friendly f")
+  end)
+end)

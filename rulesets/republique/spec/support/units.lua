@@ -32,4 +32,89 @@ function units.duel(target_type, props, strength)
   return b, a
 end
 
+-- The layouts every geometric clause is checked in: the table as drawn,
+-- turned by odd angles, and mirrored (left for right) then turned.
+units.LAYOUTS = {
+  { angle = 0, mirror = false, name = "as drawn" },
+  { angle = 7.4, mirror = false, name = "turned 7.4 degrees" },
+  { angle = 30, mirror = false, name = "turned 30 degrees" },
+  { angle = 143, mirror = false, name = "turned 143 degrees" },
+  { angle = 0, mirror = true, name = "mirrored" },
+  { angle = 7.4, mirror = true, name = "mirrored, turned 7.4 degrees" },
+  { angle = 30, mirror = true, name = "mirrored, turned 30 degrees" },
+  { angle = 143, mirror = true, name = "mirrored, turned 143 degrees" },
+}
+
+-- A scene laid out in its own frame (x right, y down the table, facings as
+-- on the table: 270 faces up) and put on the table at (ox, oy), default
+-- the middle of the open field (60, 40), in a layout of units.LAYOUTS. In
+-- open_field.yaml anything within 28 cm of the middle stays clear of its
+-- terrain whichever way it turns. Returns:
+--   s.add(id, side, type, x, y, facing, props, strength)  -- a unit
+--   s.at(x, y) -> {x=, y=}        -- a point on the table
+--   s.facing(f) -> degrees        -- a facing on the table
+--   s.place(u, x, y, facing)      -- world:place in the scene's frame
+function units.scene(layout, ox, oy)
+  ox, oy = ox or 60, oy or 40
+  local r = math.rad(layout.angle)
+  local c, sn = math.cos(r), math.sin(r)
+  local s = {}
+  function s.at(x, y)
+    if layout.mirror then
+      x = -x
+    end
+    return { x = ox + x * c - y * sn, y = oy + x * sn + y * c }
+  end
+  function s.facing(f)
+    if layout.mirror then
+      f = 180 - f
+    end
+    return (f + layout.angle) % 360
+  end
+  function s.add(id, side, ty, x, y, facing, props, strength)
+    local p = s.at(x, y)
+    -- Runs `body(s, layout)` as one case per layout on the ground of
+-- scripts/republique/turned_cover.yaml (loaded for each case): a thin wood
+-- at x -12..0, y -8..-3 of the scene's frame and a hill beside it at x
+-- 0..12, each layout in its own region of the 240 x 80 cm table.
+function units.each_cover_layout(name, body)
+  for i, layout in ipairs(units.LAYOUTS) do
+    it(name .. " (" .. layout.name .. ")", function()
+      scenario("republique/turned_cover.yaml")
+      body(units.scene(layout, 30 + 60 * ((i - 1) % 4), i <= 4 and 20 or 60), layout)
+    end)
+  end
+end
+
+return units.add(id, side, ty, p.x, p.y, s.facing(facing), props, strength)
+  end
+  function s.place(u, x, y, facing)
+    local p = s.at(x, y)
+    world:place(u, { x = p.x, y = p.y, facing = s.facing(facing) })
+  end
+  return s
+end
+
+-- Runs `body(s, layout)` as one case per layout, each named after it.
+function units.each_layout(name, body, ox, oy)
+  for _, layout in ipairs(units.LAYOUTS) do
+    it(name .. " (" .. layout.name .. ")", function()
+      body(units.scene(layout, ox, oy), layout)
+    end)
+  end
+end
+
+-- Runs `body(s, layout)` as one case per layout on the ground of
+-- scripts/republique/turned_cover.yaml (loaded for each case): a thin wood
+-- at x -12..0, y -8..-3 of the scene's frame and a hill beside it at x
+-- 0..12, each layout in its own region of the 240 x 80 cm table.
+function units.each_cover_layout(name, body)
+  for i, layout in ipairs(units.LAYOUTS) do
+    it(name .. " (" .. layout.name .. ")", function()
+      scenario("republique/turned_cover.yaml")
+      body(units.scene(layout, 30 + 60 * ((i - 1) % 4), i <= 4 and 20 or 60), layout)
+    end)
+  end
+end
+
 return units
