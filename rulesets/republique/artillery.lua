@@ -584,10 +584,10 @@ local function morale(u, hits, reason, passing)
 end
 
 -- Which `n` of a unit's bases a fire kills, none of them `protected` (a
--- set of ids): param base_losses "nearest", the bases nearest the firing
--- battery's front first (by id between equally near ones); "owner", the
--- unit's side chooses each (decision "artillery.base_lost", default the
--- nearest).
+-- set of ids): param base_losses "nearest", the bases nearest `from` (the
+-- middle of the firing battery's front, where its centre of fire starts)
+-- first, by id between equally near ones; "owner", the unit's side chooses
+-- each (decision "artillery.base_lost", default the nearest).
 function artillery.choose_losses(u, n, from, protected)
   local list = {}
   for _, base in ipairs(tabletop.bases(u)) do

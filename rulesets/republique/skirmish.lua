@@ -92,7 +92,8 @@ end
 -- one. Where a side has more markers in a group than can be paired, the
 -- phasing player (default: the current side) picks its opposed markers one
 -- at a time (decision "skirmish.opposed", among those that still leave a
--- full pairing possible). Returns the opposed markers' ids, sorted.
+-- full pairing possible; not asked when only one does). Returns the
+-- opposed markers' ids, sorted.
 function skirmish.pair_off(phasing)
   phasing = phasing or common.phasing()
   local all = {}
@@ -163,8 +164,11 @@ function skirmish.pair_off(phasing)
               keep[id] = false
             end
           end
-          local pick = decide{ side = phasing, id = "skirmish.opposed", options = options,
-            prompt = "which " .. by_id[list[1]].side .. " skirmish marker is opposed?" }
+          local pick = options[1]
+          if #options > 1 then
+            pick = decide{ side = phasing, id = "skirmish.opposed", options = options,
+              prompt = "which " .. by_id[list[1]].side .. " skirmish marker is opposed?" }
+          end
           keep[pick] = true
           table.insert(picked, pick)
         end

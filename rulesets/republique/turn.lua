@@ -74,9 +74,10 @@ local function enter(name)
   return f and f() or nil
 end
 
--- Starts a player turn: by default the other side's (a new full turn, the
--- turn number one higher, when the first side plays again); enters its
--- command step. Returns the side.
+-- Starts a player turn: by default the next side's; enters its command
+-- step. A side that has played in this turn already starts a new full
+-- turn (the turn number one higher); each side's pool `played` holds the
+-- last turn it played. Returns the side.
 function turn.start(side)
   local sides = world:sides()
   if side == nil then
@@ -87,9 +88,6 @@ function turn.start(side)
         side = sides[i % #sides + 1]
       end
     end
-    if cur ~= nil and side == sides[1] then
-      world:set_turn(world:turn() + 1)
-    end
   else
     local known = false
     for _, s in ipairs(sides) do
@@ -99,6 +97,10 @@ function turn.start(side)
       error(string.format("turn.start: no side '%s' (sides: %s)", tostring(side), table.concat(sides, ", ")), 2)
     end
   end
+  if world:pool(side, "played") == world:turn() then
+    world:set_turn(world:turn() + 1)
+  end
+  world:set_pool(side, "played", world:turn())
   world:set_current_side(side)
   enter("command")
   return side

@@ -28,7 +28,8 @@ describe("fire point modifiers", function()
 
   it("does not double with exactly half of the frontage inside", function()
     local a = add("A", "austrian", "line_infantry", 50, 40, 270)
-    -- the arc's lower ray crosses x = 73.5 at y = 40.75 + 15.5 tan 30
+    -- the battery stands behind A's middle, so the arc is flush with A's
+    -- rear edge: its rear ray crosses x = 73.5 at y = 40.75 + 15.5 tan 30
     local edge_y = 40.75 + 15.5 * math.tan(math.rad(30))
     local b = add("b", "french", "foot_battery", 75, edge_y, 180)
     local arc = tabletop.edge_arc(a, "right", 60)
@@ -36,11 +37,11 @@ describe("fire point modifiers", function()
     expect((artillery.enfilade(b, a))):to_be(false)
   end)
 
-  it("slides the arc to the rear edges for a battery behind the target", function()
+  it("never enfilades from straight behind the target: the arc is on the flank", function()
     local a = add("A", "austrian", "line_infantry", 50, 40, 270)
     local b = add("b", "french", "foot_battery", 52, 55, 270)
     expect((tabletop.edge_towards(a, b))):to_be("rear")
-    expect((artillery.enfilade(b, a))):to_be(true)
+    expect((artillery.enfilade(b, a))):to_be(false)
   end)
 
   it("never enfilades from the front; squares always; full cover never", function()
@@ -139,6 +140,7 @@ describe("die modifiers", function()
     add("t", "austrian", "line_infantry", 90, 52, 270) -- x 82..98: half in the farm (x >= 90)
     artillery.begin_phase()
     dice.force("d10", { 1 })
+    answers{ answers.default } -- the battery may; by default it does
     local rec = artillery.fire{ battery = "b" }
     expect(modifier(rec, "cover")):to_be(0)
     expect(string.find(table.concat(rec.notes, "; "), "covered bases cannot be killed", 1, true) ~= nil):to_be(true)
@@ -289,10 +291,11 @@ describe("die modifiers, more", function()
     expect(modifier(rec, "deep target")):to_be(0)
   end)
 
-  it("counts the deep target's other units in a compound target: cavalry behind infantry", function()
+  it("counts the deep target's other units in a compound target: infantry before cavalry takes no cavalry modifier", function()
     -- one base of infantry in front, two one-base cavalry units behind it on
     -- the centre of fire, more than 5 cm back (not tandem): 2 of 3 bases
-    -- are cavalry
+    -- are cavalry, but the modifiers most favourable to the battery are
+    -- those against the infantry
     add("b", "french", "heavy_battery", 60, 60, 270)
     add("inf", "austrian", "line_infantry", 60, 49, 90, nil, 1)
     add("c1", "austrian", "cavalry", 60, 43, 90, nil, 1)
@@ -303,12 +306,13 @@ describe("die modifiers, more", function()
     expect(rec.target):to_be("inf")
     expect(#rec.tandem):to_be(0)
     expect(modifier(rec, "deep target")):to_be(1)
-    expect(modifier(rec, "cavalry")):to_be(-1)
+    expect(modifier(rec, "cavalry")):to_be(0)
   end)
 
   it("counts a unit that is both tandem and deep once in a compound target", function()
     -- cavalry in front, infantry in tandem 3 cm behind, a third base of
-    -- cavalry further back: 2 of 3 bases are cavalry
+    -- cavalry further back: the infantry makes it a compound target, so no
+    -- cavalry modifier
     add("b", "french", "heavy_battery", 60, 60, 270)
     add("c1", "austrian", "cavalry", 60, 49, 90, nil, 1)
     add("inf", "austrian", "line_infantry", 60, 45, 90, nil, 1)
@@ -319,7 +323,7 @@ describe("die modifiers, more", function()
     expect(rec.target):to_be("c1")
     expect(rec.tandem):to_equal({ "inf" })
     expect(modifier(rec, "deep target")):to_be(1)
-    expect(modifier(rec, "cavalry")):to_be(-1)
+    expect(modifier(rec, "cavalry")):to_be(0)
   end)
 
   it("takes 1 against a lone cavalry base, but not when exactly half the target is cavalry", function()
@@ -375,6 +379,7 @@ describe("die modifiers, more", function()
     artillery.save_fire(b)
     artillery.begin_phase()
     dice.force("d10", { 10 })
+    answers{ "uncovered" }
     local rec = artillery.fire{ battery = "b" }
     expect(modifier(rec, "cover")):to_be(0)
     expect(rec.result):to_be("3M2B")
@@ -486,5 +491,267 @@ describe("a good artillery leader, more", function()
     l.rating = 1
     l.artillery_officer = nil
     expect(artillery.leader_for({ g[1] })):to_be_nil()
+  end)
+end)
+
+-- [3.3] "Artillery with more than half of its frontage within the 60 degree
+-- enfilade arc of an enemy target counts as firing from enfilade." "Note
+-- the alignment ... of the arc to that edge of the unit nearest the
+-- artillery battery. If the artillery battery were to the rear of the
+-- units, the arc would be slid forward so as to be flush with the rear
+-- edges. This is necessary due to the disparity between artillery base
+-- frontage and infantry base depth." In every layout: A, one base facing up
+-- the scene (x -2..2, y -0.75..0.75), a foot battery off its right flank
+-- facing it.
+describe("enfilade, in every layout", function()
+  local half = 1 / math.sqrt(3) -- tan 30
+
+  units.each_layout("does not double at exactly half the frontage, and does 0.01 cm further in", function(s)
+    -- the arc's front ray leaves A's front-right corner (2, -0.75) 30
+    -- degrees forward of square; 10 cm out it is at y -0.75 - 10 tan 30
+    local a = s.add("A", "austrian", "line_infantry", 0, 0, 270, nil, 1)
+    local y = -0.75 - 10 * half
+    local b = s.add("b", "french", "foot_battery", 13.5, y, 180)
+    local enf, _, arc = artillery.enfilade(b, a)
+    expect(enf):to_be(false)
+    expect(tabletop.frontage_in_arc(arc, b)):to_be_close(0.5, 1e-6)
+    s.place(b, 13.5, y + 0.01, 180)
+    expect((artillery.enfilade(b, a))):to_be(true)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = b }.points):to_be(6) -- close range 3, x2
+  end)
+
+  units.each_layout("slides the flank arc forward, flush with the rear edges, for a battery to the rear", function(s)
+    -- the battery's centre half a cm behind A's middle, 1 cm off its flank:
+    -- the arc's base runs from A's rear-right corner (2, 0.75) 5 cm forward
+    -- (the battery's frontage), and two thirds of the battery is inside
+    local a = s.add("A", "austrian", "line_infantry", 0, 0, 270, nil, 1)
+    local b = s.add("b", "french", "foot_battery", 4.5, 0.5, 180)
+    local enf, why, arc = artillery.enfilade(b, a)
+    expect(enf):to_be(true)
+    expect(why):to_contain("67%")
+    local rear, fore = s.at(2, 0.75), s.at(2, -4.25)
+    local ends = { arc.left, arc.right }
+    if tabletop.distance(ends[1], rear) > tabletop.distance(ends[2], rear) then
+      ends = { arc.right, arc.left }
+    end
+    expect(tabletop.distance(ends[1], rear)):to_be_close(0, 1e-9)
+    expect(tabletop.distance(ends[2], fore)):to_be_close(0, 1e-9)
+    -- the same battery half a cm ahead of the middle: flush with the front edges
+    s.place(b, 4.5, -0.5, 180)
+    local _, _, front_arc = artillery.enfilade(b, a)
+    local corner = s.at(2, -0.75)
+    expect(math.min(tabletop.distance(front_arc.left, corner), tabletop.distance(front_arc.right, corner))):to_be_close(0, 1e-9)
+  end)
+
+  units.each_layout("never doubles from straight behind, nor from behind the flank outside the slid arc", function(s)
+    local a = s.add("A", "austrian", "line_infantry", 0, 0, 270, nil, 1)
+    local b = s.add("b", "french", "foot_battery", 0, 12, 270)      -- straight behind, facing A's rear
+    expect((tabletop.edge_towards(a, b))):to_be("rear")
+    expect((artillery.enfilade(b, a))):to_be(false)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = b }.points):to_be(3) -- close range, not doubled
+    s.place(b, 4.5, 5, 180)                                 -- behind the flank, 1 cm out
+    expect((tabletop.edge_towards(a, b))):to_be("rear")
+    expect((artillery.enfilade(b, a))):to_be(false)
+  end)
+
+  units.each_layout("with the other reading (enfilade_rear_arc), doubles from behind in an arc from the rear edge", function(s)
+    scenario("republique/open_field.yaml", { set = { ["artillery.enfilade_rear_arc"] = true } })
+    local a = s.add("A", "austrian", "line_infantry", 0, 0, 270, nil, 1)
+    local b = s.add("b", "french", "foot_battery", 0, 12, 270)
+    expect((artillery.enfilade(b, a))):to_be(true)
+    s.place(b, 4.5, 5, 180)
+    expect((artillery.enfilade(b, a))):to_be(true)
+  end)
+
+  units.each_layout("never doubles from the front, always at a square, never in full cover", function(s)
+    local a = s.add("A", "austrian", "line_infantry", 0, 0, 270)
+    local b = s.add("b", "french", "foot_battery", 0, -15, 90)
+    expect((artillery.enfilade(b, a))):to_be(false)
+    tabletop.set_formation(a, "square")
+    expect((artillery.enfilade(b, a))):to_be(true)
+  end)
+end)
+
+-- [3.4] "Artillery may only spot and fire at units up to 1/2 inch inside of
+-- cover." On the ground of turned_cover.yaml, in every layout: a thin
+-- wood (y -8..-3 of the scene, 5 cm deep, x -12..0), a hill beside it.
+describe("spotting into cover, from the side the battery sees", function()
+  units.each_cover_layout("does not see a unit 3 cm inside a thin wood through the wood, but sees it from the far side", function(s)
+    -- the unit's near edge 3 cm inside the wood, its far edge 0.5 cm from the wood's far side
+    local b = s.add("b", "french", "foot_battery", -6, 8, 270)
+    s.add("t", "austrian", "line_infantry", -6, -6.75, 90, nil, 1) -- y -7.5..-6
+    expect(#artillery.candidates(b)):to_be(0)
+    local far = s.add("far", "french", "foot_battery", -6, -18, 90)
+    expect(#artillery.candidates(far)):to_be(1)
+  end)
+
+  units.each_cover_layout("sees a unit exactly half an inch inside, not 1.3 cm", function(s)
+    local b = s.add("b", "french", "foot_battery", -6, 8, 270)
+    local t = s.add("t", "austrian", "line_infantry", -6, -3 - 1.27 - 0.75, 90, nil, 1)
+    expect(#artillery.candidates(b)):to_be(1)
+    s.place(t, -6, -3 - 1.3 - 0.75, 90)
+    expect(#artillery.candidates(b)):to_be(0)
+  end)
+
+  units.each_cover_layout("sees a unit with one base out of cover", function(s)
+    local b = s.add("b", "french", "foot_battery", 2, 8, 270)
+    s.add("t", "austrian", "line_infantry", 0, -5.5, 90, nil, 2) -- one base in the wood, deep; one on the hill
+    expect(#artillery.candidates(b)):to_be(1)
+  end)
+end)
+
+-- [3.4] "If an artillery battery's center of fire is closest to the
+-- uncovered base(s) of an otherwise covered unit, the battery may fire
+-- without cover modifiers at the uncovered portions. In such cases ...
+-- enemy bases still in cover may not be killed as a result of that fire."
+-- A two-base line half in the wood (heavy cover), half on the hill (no
+-- cover: a hill has no cover class); the battery's centre of fire runs
+-- through the hill base. (The line's middle stands in the wood, so its
+-- elevation level is the battery's.)
+describe("uncovered bases of a covered unit", function()
+  local function setup(s)
+    local b = s.add("b", "french", "heavy_battery", 2, 8, 270)
+    -- bases x -4.5..-0.5 (in the wood) and -0.5..3.5 (7/8 on the hill)
+    local t = s.add("t", "austrian", "line_infantry", -0.5, -5.5, 90, nil, 2)
+    return b, t
+  end
+
+  units.each_cover_layout("may fire without the cover modifier (by default it does), and takes it when it chooses", function(s)
+    local b = setup(s)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    answers{ answers.default }
+    local rec = artillery.fire{ battery = b }
+    expect(modifier(rec, "cover")):to_be(0)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    answers{ "covered" }
+    expect(modifier(artillery.fire{ battery = b }, "heavy cover")):to_be(-2)
+  end)
+
+  units.each_cover_layout("kills only the base on the hill", function(s)
+    local b, t = setup(s)
+    local hill_base = nil
+    for _, base in ipairs(tabletop.bases(t)) do
+      if tabletop.distance(base, s.at(1.5, -5.5)) == 0 then
+        hill_base = base.id
+      end
+    end
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    answers{ "uncovered" }
+    local rec = artillery.fire{ battery = b } -- heavy close 4, saved x2 = 8: 3M2B
+    expect(rec.result):to_be("3M2B")
+    expect(t.strength):to_be(1)
+    expect(tabletop.traces("lost", t)[1].bases[1].id):to_be(hill_base)
+  end)
+
+  units.each_cover_layout("is not asked when the centre of fire is closest to the covered base", function(s)
+    local b = s.add("b", "french", "heavy_battery", -2.5, 8, 270)
+    s.add("t", "austrian", "line_infantry", -0.5, -5.5, 90, nil, 2)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = b }, "heavy cover")):to_be(-2)
+  end)
+end)
+
+-- [3.5] "If different unit types are targeted as a result of either the
+-- Deep target or Secondary target rules, use the modifiers most favorable
+-- to the battery."
+describe("compound targets, more", function()
+  it("takes no cavalry modifier with an infantry unit deep behind cavalry", function()
+    add("b", "french", "heavy_battery", 60, 60, 270)
+    add("c1", "austrian", "cavalry", 60, 49, 90, nil, 1)
+    add("c2", "austrian", "cavalry", 60, 43, 90, nil, 1)
+    add("inf", "austrian", "line_infantry", 60, 40, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(modifier(rec, "deep target")):to_be(1)
+    expect(modifier(rec, "cavalry")):to_be(0)
+  end)
+
+  it("takes the cavalry modifier when every unit the deep fire passes is cavalry", function()
+    add("b", "french", "heavy_battery", 60, 60, 270)
+    add("c1", "austrian", "cavalry", 60, 48, 90, nil, 1)
+    add("c2", "austrian", "cavalry", 60, 44.5, 90, nil, 1)
+    add("c3", "austrian", "cavalry", 60, 41, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(modifier(rec, "deep target")):to_be(1)
+    expect(modifier(rec, "cavalry")):to_be(-1)
+  end)
+
+  it("takes no cavalry modifier with an infantry unit adjacent to the cavalry target", function()
+    add("b", "french", "heavy_battery", 60, 52, 270)
+    add("c", "austrian", "cavalry", 60, 40, 90, nil, 1)          -- x 58..62
+    add("inf", "austrian", "line_infantry", 64, 40, 90, nil, 1)  -- x 62..66, beside it
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.adjacent):to_equal({ "inf" })
+    expect(modifier(rec, "cavalry")):to_be(0)
+  end)
+end)
+
+-- Every modifier value is a param (ruleset.yaml), named in the record.
+describe("modifier values are params", function()
+  it("reads the die modifiers from params", function()
+    scenario("republique/open_field.yaml", { set = { ["artillery.cavalry"] = -3, ["artillery.deep_target"] = 2,
+      ["artillery.artillery_leader"] = 3, ["artillery.per_level"] = -2, ["artillery.skirmishers"] = -4,
+      ["artillery.passing_fire"] = -5 } })
+    add("b", "french", "heavy_battery", 20, 70, 270) -- on the hill
+    add("c1", "austrian", "cavalry", 20, 58, 90, nil, 1)
+    add("c2", "austrian", "cavalry", 20, 54.5, 90, nil, 1)
+    add("c3", "austrian", "cavalry", 20, 51, 90, nil, 1)
+    add("l", "french", "general", 20, 73, 270, { artillery_officer = true, rating = 1, attached_to = "b" })
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(modifier(rec, "cavalry")):to_be(-3)
+    expect(modifier(rec, "deep target")):to_be(2)
+    expect(modifier(rec, "artillery leader")):to_be(3)
+    expect(modifier(rec, "elevation")):to_be(-2)
+  end)
+
+  it("reads the skirmisher and passing fire modifiers from params", function()
+    scenario("republique/open_field.yaml", { set = { ["artillery.skirmishers"] = -4, ["artillery.passing_fire"] = -5 } })
+    duel("skirmishers", { parent = "p" })
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "skirmishers")):to_be(-4)
+    add("t", "austrian", "line_infantry", 45, 45, 0, nil, 1)
+    add("b2", "french", "foot_battery", 45, 60, 270)
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.passing_fire{ battery = "b2", target = "t", move_bearing = 0, in_arc_cm = 9 }, "passing fire")):to_be(-5)
+  end)
+
+  it("reads the point factors from params", function()
+    scenario("republique/open_field.yaml", { set = { ["artillery.saved_fire_factor"] = 3,
+      ["artillery.damaged_divisor"] = 4, ["artillery.disordered_divisor"] = 3, ["artillery.enfilade_factor"] = 4 } })
+    local b, a = duel()
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "b" }.points):to_be(12) -- canister 4, x3
+    b.damaged = true
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "b" }.points):to_be(1) -- 4 / 4
+    b.damaged = nil
+    b.morale = "disordered"
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "b" }.points):to_be(1) -- 4 / 3, rounded down
+    b.morale = nil
+    tabletop.set_formation(a, "square")
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "b" }.points):to_be(16) -- x4
   end)
 end)

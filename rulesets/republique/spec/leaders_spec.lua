@@ -311,3 +311,89 @@ describe("panic hits, more", function()
     expect(a.panic_hits):to_be_nil()
   end)
 end)
+
+local units = require("spec/support/units")
+
+-- [3.6] "Roll 1D10 for each leader who was within 8cm of any unit fired upon
+-- by artillery or skirmishers during the course of the phase." Measured
+-- from where the unit's bases stood when it was fired upon, in every
+-- layout: a four-base line A (x -8..8) facing a foot battery off its right
+-- end; the fire kills the bases nearest the battery, the right-hand ones.
+describe("leaders at risk: where the unit stood when fired upon", function()
+  units.each_layout("counts a leader near a base the fire killed", function(s)
+    local b = s.add("b", "french", "foot_battery", 6, 7.75, 270)
+    local a = s.add("A", "austrian", "line_infantry", 0, 0, 90)
+    s.add("l", "austrian", "general", 15.5, 0, 90)   -- 6.75 cm beyond A's right end (x 8)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    local rec = artillery.fire{ battery = b } -- canister 4 points: 2M1B
+    expect(rec.result):to_be("2M1B")
+    expect(a.strength):to_be(3)
+    expect(tabletop.distance(world:unit("l"), a) > 8):to_be(true) -- the base near him is gone
+    local ids = {}
+    for _, l in ipairs(leaders.at_risk()) do table.insert(ids, l.id) end
+    expect(ids):to_equal({ "l" })
+  end)
+
+  units.each_layout("counts from where a unit hit by passing fire stood, not where it went on to", function(s)
+    local b = s.add("b", "french", "foot_battery", 0, 15, 270)
+    local t = s.add("t", "austrian", "line_infantry", -20, 0, 0, nil, 2)   -- marching across the front
+    s.add("near", "austrian", "general", -2.3, -4, 0)                        -- by where it is fired upon
+    s.add("end", "austrian", "general", 20, -4, 0)                           -- by where it ends
+    artillery.new_turn()
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(t, s.at(20, 0))
+    expect(b.passed_fire):to_be(true)
+    local ids = {}
+    for _, l in ipairs(leaders.at_risk()) do table.insert(ids, l.id) end
+    expect(ids):to_equal({ "near" })
+  end)
+end)
+
+-- [3.6] "Each base lost nearby - Add one to the injury die roll for each
+-- friendly combat base within 8cm which, during the course of the current
+-- player turn was lost due to base hits or capture."
+describe("bases lost nearby: each base where it stood", function()
+  units.each_layout("counts the lost bases within 8 cm, not every base the unit lost", function(s)
+    -- A loses its two right-hand bases (x 0..4 and 4..8); the leader is
+    -- 6.25 cm from the outer one and 10.25 cm from the other
+    local b = s.add("b", "french", "heavy_battery", 6, 7.75, 270)
+    local a = s.add("A", "austrian", "line_infantry", 0, 0, 90)
+    local l = s.add("l", "austrian", "general", 15, 0, 90)
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    expect(artillery.fire{ battery = b }.result):to_be("4M2B") -- heavy canister 6, saved x2 = 12
+    expect(a.strength):to_be(2)
+    expect(leaders.bases_lost_near(l)):to_be(1)
+    expect(mod(leaders.modifiers(l), "lost nearby")):to_be(1)
+    leaders.new_turn()
+    expect(mod(leaders.modifiers(l), "lost nearby")):to_be(0)
+  end)
+
+  it("counts bases that deserted in a panic hit: base hits", function()
+    local a = add("a", "austrian", "line_infantry", 60, 50, 90, { morale = "demoralized", panic_hits = 1,
+      began_demoralized = true })
+    local l = add("l", "austrian", "general", 60, 45, 90)
+    dice.force("d10", { 1 })
+    leaders.execute_panic()
+    expect(a.strength):to_be(3)
+    expect(mod(leaders.modifiers(l), "lost nearby")):to_be(1)
+  end)
+
+  it("reads its values from params", function()
+    scenario("republique/open_field.yaml", { set = { ["leaders.per_base_lost"] = 2, ["leaders.attached"] = 3,
+      ["leaders.in_cover"] = -2 } })
+    local a = add("a", "austrian", "line_infantry", 100, 15, 90, { morale = "demoralized", panic_hits = 1,
+      began_demoralized = true }) -- in the wood
+    local l = add("l", "austrian", "general", 100, 20, 90, { attached_to = "a" })
+    dice.force("d10", { 1 })
+    leaders.execute_panic()
+    local m = leaders.modifiers(l)
+    expect(mod(m, "lost nearby")):to_be(2)
+    expect(mod(m, "attached")):to_be(3)
+    expect(mod(m, "in cover")):to_be(-2)
+    local _ = a
+  end)
+end)

@@ -335,8 +335,12 @@ describe("passing fire where the need is reached", function()
     expect(world:move(t, { x = 80, y = 45 })):to_be(true)
     expect(b.passed_fire):to_be(true)
     expect(t.pos.x):to_be(80)
-    expect(t.lost_x):to_be_close(57.5 - 13.5 * math.tan(math.rad(30)) + 8, 1e-6)
-    expect(t.lost_y):to_be(45)
+    local fired = tabletop.traces("fired_upon", t)[1]
+    local stood = tabletop.footprint(t) -- where t stands now, to compare
+    local mid_x = (fired.bases[1].x + fired.bases[2].x) / 2
+    expect(mid_x):to_be_close(57.5 - 13.5 * math.tan(math.rad(30)) + 8, 1e-6)
+    expect((fired.bases[1].y + fired.bases[2].y) / 2):to_be_close(45, 1e-9)
+    expect(stood.x):to_be(80)
     local line = nil
     for _, l in ipairs(world:log(30)) do
       if string.find(l, "b fire at t", 1, true) then line = l end
@@ -408,8 +412,9 @@ describe("passing fire where the need is reached: the point", function()
     world:move(t, { x = 64, y = 49 })
     expect(b.passed_fire):to_be(true)
     expect(t.strength):to_be(1)
-    expect(t.lost_x):to_be_close(fx, 1e-6)
-    expect(t.lost_y):to_be_close(fy, 1e-6)
+    local fired = tabletop.traces("fired_upon", t)[1]
+    expect((fired.bases[1].x + fired.bases[2].x) / 2):to_be_close(fx, 1e-6)
+    expect((fired.bases[1].y + fired.bases[2].y) / 2):to_be_close(fy, 1e-6)
     local line = nil
     for _, l in ipairs(world:log(30)) do
       if string.find(l, "b fire at t", 1, true) then line = l end

@@ -139,3 +139,74 @@ describe("harassing fire, more", function()
     expect(r.hit):to_be(true)
   end)
 end)
+
+local units = require("spec/support/units")
+
+-- [3.1] "A skirmish marker may declare any enemy skirmish marker in any
+-- direction and within 8cm of it to be opposed ... If uneven numbers of
+-- hostile skirmishers are opposing each other, the phasing (attacking)
+-- player decides which markers are considered opposed, and which are
+-- considered unopposed." Counted among the markers that face each other,
+-- not over the whole table.
+describe("opposed skirmishers, group by group", function()
+  -- Two groups far apart: on the left two French markers face one Austrian;
+  -- on the right one French marker faces two Austrians. Three against three
+  -- over the table, but uneven in each group.
+  units.each_layout("asks the phasing player in each uneven group", function(s)
+    s.add("f1", "french", "skirmishers", -22, 3, 270, { parent = "x" })
+    s.add("f2", "french", "skirmishers", -16, 3, 270, { parent = "x" })
+    s.add("a1", "austrian", "skirmishers", -19, -3, 90, { parent = "y" })
+    s.add("f3", "french", "skirmishers", 19, 3, 270, { parent = "x" })
+    s.add("a2", "austrian", "skirmishers", 16, -3, 90, { parent = "y" })
+    s.add("a3", "austrian", "skirmishers", 22, -3, 90, { parent = "y" })
+    skirmish.begin_step()
+    answers{ "f2", "a3" }
+    expect(skirmish.pair_off("french")):to_equal({ "a1", "a3", "f2", "f3" })
+    expect(world:unit("f1").opposed):to_be_nil()
+    expect(world:unit("a2").opposed):to_be_nil()
+    local asked = {}
+    for _, e in ipairs(world:events(50)) do
+      if e.event == "decision" then table.insert(asked, e.options) end
+    end
+    expect(asked):to_equal({ { "f1", "f2" }, { "a2", "a3" } })
+  end)
+
+  it("asks nothing when each group is even, and opposes every marker", function()
+    add("f1", "french", "skirmishers", 30, 50, 270, { parent = "x" })
+    add("a1", "austrian", "skirmishers", 30, 44, 90, { parent = "y" })
+    add("f2", "french", "skirmishers", 90, 40, 270, { parent = "x" })
+    add("a2", "austrian", "skirmishers", 90, 34, 90, { parent = "y" })
+    skirmish.begin_step()
+    expect(skirmish.pair_off("french")):to_equal({ "a1", "a2", "f1", "f2" })
+  end)
+
+  it("pairs markers one to one: two markers within reach of only one enemy leave one unopposed", function()
+    -- a1 and a2 are both within 8 cm of f1 alone; f2 is within reach of a2
+    -- only: every marker can be paired (a1-f1, a2-f2), so all are opposed
+    add("f1", "french", "skirmishers", 50, 50, 270, { parent = "x" })
+    add("a1", "austrian", "skirmishers", 46, 44, 90, { parent = "y" })
+    add("a2", "austrian", "skirmishers", 54, 44, 90, { parent = "y" })
+    add("f2", "french", "skirmishers", 62, 40, 270, { parent = "x" })
+    skirmish.begin_step()
+    expect(skirmish.pair_off("french")):to_equal({ "a1", "a2", "f1", "f2" })
+  end)
+
+  it("offers only markers that leave a full pairing possible, and defaults to the phasing side", function()
+    -- f1 reaches a1 and a2; f2 and f3 reach a2 only. Two pairs at most, so
+    -- two of the three French markers are opposed, and f2 and f3 cannot
+    -- both be (only a2 is left for them)
+    add("f1", "french", "skirmishers", 50, 50, 270, { parent = "x" })
+    add("a1", "austrian", "skirmishers", 46, 44, 90, { parent = "y" })
+    add("a2", "austrian", "skirmishers", 54, 44, 90, { parent = "y" })
+    add("f2", "french", "skirmishers", 62, 44, 270, { parent = "x" })
+    add("f3", "french", "skirmishers", 60, 49, 270, { parent = "x" })
+    skirmish.begin_step()
+    answers{ "f2" } -- then f1 is the only one left that pairs: not asked
+    expect(skirmish.pair_off()):to_equal({ "a1", "a2", "f1", "f2" })
+    local asked = {}
+    for _, e in ipairs(world:events(50)) do
+      if e.event == "decision" then table.insert(asked, { side = e.side, options = e.options }) end
+    end
+    expect(asked):to_equal({ { side = "french", options = { "f1", "f2", "f3" } } })
+  end)
+end)
