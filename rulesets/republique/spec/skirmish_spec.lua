@@ -180,17 +180,6 @@ describe("opposed skirmishers, group by group", function()
     expect(skirmish.pair_off("french")):to_equal({ "a1", "a2", "f1", "f2" })
   end)
 
-  it("pairs markers one to one: two markers within reach of only one enemy leave one unopposed", function()
-    -- a1 and a2 are both within 8 cm of f1 alone; f2 is within reach of a2
-    -- only: every marker can be paired (a1-f1, a2-f2), so all are opposed
-    add("f1", "french", "skirmishers", 50, 50, 270, { parent = "x" })
-    add("a1", "austrian", "skirmishers", 46, 44, 90, { parent = "y" })
-    add("a2", "austrian", "skirmishers", 54, 44, 90, { parent = "y" })
-    add("f2", "french", "skirmishers", 62, 40, 270, { parent = "x" })
-    skirmish.begin_step()
-    expect(skirmish.pair_off("french")):to_equal({ "a1", "a2", "f1", "f2" })
-  end)
-
   it("offers only markers that leave a full pairing possible, and defaults to the phasing side", function()
     -- f1 reaches a1 and a2; f2 and f3 reach a2 only. Two pairs at most, so
     -- two of the three French markers are opposed, and f2 and f3 cannot
