@@ -573,9 +573,6 @@ local function deferred(u, passing)
 end
 
 local function morale(u, hits, reason, passing)
-  if hits <= 0 then
-    return
-  end
   if deferred(u, passing) then
     u.pending_morale = (u.pending_morale or 0) + hits
   else
@@ -610,7 +607,7 @@ function artillery.choose_losses(u, n, from, protected)
         prompt = string.format("%s loses a base: which one?", u.id) }
       for j = i, #list do
         if list[j].id == pick then
-          list[i], list[j] = list[j], list[i]
+          table.insert(list, i, table.remove(list, j))
         end
       end
     end
@@ -977,14 +974,12 @@ function artillery.on_leg(u, from, to)
   end
 end
 
--- [3.2 Moves] A unit that makes a leg of a tabletop move (moving, turning
--- in place, limbering, pivoting, prolonging) has moved this turn; a
+-- [3.2 Moves] A unit that makes a leg of a move (moving, turning in place,
+-- limbering, pivoting, prolonging: Republique plays on a tabletop, so the
+-- leg's ends are points) has moved this turn; a
 -- battery that does loses its saved fire at once. [3.5 Pass] Then passing
 -- fire reacts to the leg.
 on("leaves", function(u, from, to)
-  if type(from) ~= "table" then
-    return
-  end
   u.moved = true
   if common.is_battery(u) and u.saved_fire then
     u.saved_fire = nil
@@ -1019,9 +1014,7 @@ function artillery.end_phase()
     u.began_step = nil
     local m, b = u.pending_morale or 0, u.pending_bases or 0
     u.pending_morale, u.pending_bases = nil, nil
-    if m > 0 then
-      common.morale_hits(u, m, "artillery fire this phase")
-    end
+    common.morale_hits(u, m, "artillery fire this phase")
     if b > 0 then
       if not u.damaged and b == 1 then
         u.damaged = true

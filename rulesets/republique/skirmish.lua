@@ -238,9 +238,7 @@ function skirmish.end_step()
   for _, u in ipairs(world:units{}) do
     local n = u.pending_skirmish or 0
     u.pending_skirmish = nil
-    if n > 0 then
-      common.morale_hits(u, n, "skirmish fire")
-    end
+    common.morale_hits(u, n, "skirmish fire")
   end
 end
 

@@ -755,3 +755,46 @@ describe("modifier values are params", function()
     expect(artillery.fire{ battery = "b" }.points):to_be(16) -- x4
   end)
 end)
+
+describe("readings as params", function()
+  it("with enfilade_from_front, doubles from the front too, in an arc from the front edge", function()
+    scenario("republique/open_field.yaml", { set = { ["artillery.enfilade_from_front"] = true } })
+    local b, a = duel()
+    local enf, why = artillery.enfilade(b, a)
+    expect(enf):to_be(true)
+    expect(why):to_contain("front enfilade arc")
+  end)
+
+  it("with base_losses = owner, the target's side chooses each base lost, nearest first by default", function()
+    scenario("republique/open_field.yaml", { set = { ["artillery.base_losses"] = "owner" } })
+    local b = add("b", "french", "heavy_battery", 62, 58.5, 270)
+    local a = add("a", "austrian", "line_infantry", 60, 50, 90) -- bases 1-4 at x 64..68, 60..64, 56..60, 52..56
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    answers{ 4, answers.default }
+    local rec = artillery.fire{ battery = b } -- heavy canister 6, saved x2 = 12: 4M2B
+    expect(rec.result):to_be("4M2B")
+    local asked = {}
+    for _, e in ipairs(world:events(40)) do
+      if e.event == "decision" then table.insert(asked, e.options) end
+    end
+    -- nearest the battery's front middle (x 62) first: base 2 (x 60..64),
+    -- then 1 and 3 equally near (by id), then 4
+    expect(asked):to_equal({ { "2", "1", "3", "4" }, { "2", "1", "3" } }) -- the log keeps options as text
+    local left = {}
+    for _, base in ipairs(tabletop.bases(a)) do table.insert(left, base.id) end
+    expect(left):to_equal({ 1, 3 })
+  end)
+end)
+
+describe("moves that are not across the front", function()
+  it("a unit turning in place is not passing through the arc", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    local t = add("t", "austrian", "line_infantry", 60, 45, 0, nil, 2)
+    artillery.new_turn()
+    world:move(t, { x = 60, y = 45, facing = 90 })
+    expect(t.moved):to_be(true)
+    expect(world:unit("b"):get("passing:t")):to_be_nil()
+  end)
+end)
