@@ -136,7 +136,7 @@ artillery.enfilade = targets.enfilade
 
 -- True in the artillery fire segment (hits on batteries wait for its end).
 local function in_segment()
-  return common.step() == "artillery"
+  return common.turn_step() == "artillery"
 end
 
 -- [3.2] Why a battery may not fire now, or nil when it may: limbered; shaken
@@ -185,7 +185,7 @@ function artillery.begin_phase()
       u.began_demoralized = common.morale(u) == "demoralized" or nil
     end
   end
-  common.set_step("artillery")
+  common.set_turn_step("artillery")
 end
 
 -- [3.2 Save] Announces, at the start of the artillery fire segment (before
@@ -348,15 +348,6 @@ function artillery.point_modifiers(b, target, points, passing)
   return points, why
 end
 
--- [3.2 steps 1-2] One battery's fire points against a target in a bracket,
--- with the point modifiers, and a note of how they were made.
-function artillery.fire_points(b, target, bracket, passing)
-  local base = charts.fire_points[gun(b)][bracket]
-  local points, why = artillery.point_modifiers(b, target, base, passing)
-  table.insert(why, 1, string.format("%s %s at %s range: %d", b.id, gun(b), BRACKETS[bracket], base))
-  return points, table.concat(why, ", ")
-end
-
 -- [3.4 Cover] The cover modifier of a fire at its main target (half or
 -- more of the target in solid or heavy cover), and the ids of the bases
 -- the fire may not kill. "If an artillery battery's center of fire is
@@ -431,7 +422,8 @@ end
 -- skirmishers, elevation. [3.5 Compound] With several units targeted (by
 -- the deep target or secondary target rules), the modifiers most
 -- favourable to the battery: the cavalry and skirmisher modifiers count
--- only when every unit targeted is cavalry (skirmishers).
+-- only when every unit targeted is cavalry (skirmishers). Also returns the
+-- ids of the bases the fire may not kill (see cover_modifier).
 function artillery.die_modifiers(f)
   local p = params.artillery
   local mods = {}
@@ -455,7 +447,6 @@ function artillery.die_modifiers(f)
     add("cavalry", p.cavalry)
   end
   local cover, protected = artillery.cover_modifier(f)
-  f.protected = protected
   if cover ~= 0 then
     add(common.cover(f.target).class .. " cover", cover)
   end
@@ -467,13 +458,13 @@ function artillery.die_modifiers(f)
   end
   local levels = math.floor(math.abs(tabletop.level(f.group[1]) - tabletop.level(f.target)))
   add("elevation", levels * p.per_level)
-  return mods
+  return mods, protected
 end
 
 -- [3.2 step 3] "Roll 1D10 and add or subtract the applicable die modifiers."
 function artillery.roll(f)
   local rec = f.rec
-  rec.modifiers = artillery.die_modifiers(f)
+  rec.modifiers, f.protected = artillery.die_modifiers(f)
   rec.die_modifier = 0
   for _, m in ipairs(rec.modifiers) do
     rec.die_modifier += m.value
@@ -728,8 +719,8 @@ function artillery.total_fire_points(f)
   local rec = f.rec
   local points = 0
   for _, b in ipairs(f.group) do
-    local p, br = artillery.range_points(b, f.target)
-    if p == nil then
+    local base, br = artillery.range_points(b, f.target)
+    if base == nil then
       error(string.format("artillery.fire: %s is out of %s's range", f.target.id, b.id), 3)
     end
     f.bracket = f.bracket and math.min(f.bracket, br) or br
@@ -738,9 +729,10 @@ function artillery.total_fire_points(f)
       error(string.format("artillery.fire: %s may not fire through or over friendly %s (in its frontage zone)",
         b.id, friend.id), 3)
     end
-    local modified, why = artillery.fire_points(b, f.target, br, f.passing)
+    local modified, why = artillery.point_modifiers(b, f.target, base, f.passing)
+    table.insert(why, 1, string.format("%s %s at %s range: %d", b.id, gun(b), BRACKETS[br], base))
     points += modified
-    table.insert(rec.notes, why)
+    table.insert(rec.notes, table.concat(why, ", "))
     table.insert(rec.batteries, { id = b.id, bearing = bearing, zone = zone, points = modified,
       reach = tabletop.distance(b, f.target) + 10 })
   end
@@ -791,9 +783,6 @@ function artillery.fire(spec)
   f.deep, f.deep_units = false, {}
   if common.cover(target).open then
     f.deep, f.deep_units = targets.deep_target(group[1], first.bearing, f.bracket)
-  end
-  if not f.deep then
-    f.deep_units = {}
   end
   artillery.roll(f)
   artillery.read_chart(f)
@@ -1008,7 +997,7 @@ end
 -- [3.2] Ends the segment: damage and morale hits on batteries, held back
 -- for simultaneous fire, take effect now.
 function artillery.end_phase()
-  common.set_step("injuries")
+  common.set_turn_step("injuries")
   for _, u in ipairs(world:units{}) do
     u.prolonged = nil -- it counted for the phase after the movement only
     u.began_step = nil

@@ -21,10 +21,10 @@ common.TOL = 1e-6
 -- injuries and panic hits). turn.lua walks them; the step is kept on the
 -- world, in the phasing side's pool `step` (1..7), so copies, undo and
 -- saves carry it.
-common.STEPS = { "command", "maneuver", "skirmish", "artillery", "injuries", "assault", "panic" }
-common.STEP_OF = {}
-for i, name in ipairs(common.STEPS) do
-  common.STEP_OF[name] = i
+common.TURN_STEPS = { "command", "maneuver", "skirmish", "artillery", "injuries", "assault", "panic" }
+common.TURN_STEP_OF = {}
+for i, name in ipairs(common.TURN_STEPS) do
+  common.TURN_STEP_OF[name] = i
 end
 
 -- The side whose player turn it is (the scenario's `first` until a turn
@@ -34,15 +34,15 @@ function common.phasing()
 end
 
 -- The current step's name, or nil before any.
-function common.step()
+function common.turn_step()
   local side = common.phasing()
-  return side and common.STEPS[world:pool(side, "step")] or nil
+  return side and common.TURN_STEPS[world:pool(side, "step")] or nil
 end
 
-function common.set_step(name)
+function common.set_turn_step(name)
   local side = common.phasing()
   if side then
-    world:set_pool(side, "step", common.STEP_OF[name])
+    world:set_pool(side, "step", common.TURN_STEP_OF[name])
   end
 end
 

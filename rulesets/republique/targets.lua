@@ -356,7 +356,7 @@ end
 -- [3.4 Deep] The centre of fire passes through deep_bases or more combat
 -- bases in the main target's bracket, all in open terrain and none beyond
 -- an obstacle (a river, a redoubt: terrain with `obstacle: true`). Returns
--- whether it does, and the units whose bases count.
+-- whether it does, and (when it does) the units whose bases count.
 function targets.deep_target(b, bearing, bracket)
   local line = tabletop.centre_line(b, bearing, 500)
   local first_obstacle = math.huge
@@ -379,7 +379,10 @@ function targets.deep_target(b, bearing, bracket)
       end
     end
   end
-  return count >= params.artillery.deep_bases, units
+  if count >= params.artillery.deep_bases then
+    return true, units
+  end
+  return false, {}
 end
 
 ------------------------------------------------------------------------------

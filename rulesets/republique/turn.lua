@@ -8,7 +8,7 @@
 -- full turn is two player turns, one per side; batteries of both sides
 -- fire in each player turn's artillery phase.
 --
--- The steps, in order (common.STEPS):
+-- The steps, in order (common.TURN_STEPS):
 --   command    a new player turn: batteries may fire again, moves and
 --              passing fire count afresh (artillery.new_turn), bases lost
 --              nearby count from zero (leaders.new_turn)
@@ -35,11 +35,11 @@ local common = require("common")
 
 local turn = {}
 
-local STEPS = common.STEPS
+local STEPS = common.TURN_STEPS
 
 -- The current step's name (nil before a turn starts).
 function turn.step()
-  return common.step()
+  return common.turn_step()
 end
 
 -- What entering and leaving each step does.
@@ -68,7 +68,7 @@ local LEAVE = {
 }
 
 local function enter(name)
-  common.set_step(name)
+  common.set_turn_step(name)
   world:note(string.format("turn %d, %s: %s", world:turn(), common.phasing(), name))
   local f = ENTER[name]
   return f and f() or nil
@@ -111,7 +111,7 @@ end
 -- Returns the new step's name and what entering it gave (leaders.after_fire's
 -- record for the injuries step).
 function turn.next()
-  local now = common.step()
+  local now = common.turn_step()
   if now == nil then
     error("turn.next: no turn has started (turn.start(side) starts one)", 2)
   end
@@ -119,7 +119,7 @@ function turn.next()
   if leave then
     leave()
   end
-  local i = common.STEP_OF[now]
+  local i = common.TURN_STEP_OF[now]
   if i == #STEPS then
     turn.start()
     return "command"
@@ -132,20 +132,20 @@ end
 -- earlier step (or this one) is an error: a turn goes forward. Returns what
 -- entering it gave.
 function turn.to(name)
-  local want = common.STEP_OF[name]
+  local want = common.TURN_STEP_OF[name]
   if want == nil then
     error(string.format("turn.to: no step '%s' (steps: %s)", tostring(name), table.concat(STEPS, ", ")), 2)
   end
-  local now = common.step()
+  local now = common.turn_step()
   if now == nil then
     error("turn.to: no turn has started (turn.start(side) starts one)", 2)
   end
-  if want <= common.STEP_OF[now] then
+  if want <= common.TURN_STEP_OF[now] then
     error(string.format("turn.to: the turn is at %s already; %s comes before it (a turn goes forward: turn.finish() ends it)",
       now, name), 2)
   end
   local got
-  while common.step() ~= name do
+  while common.turn_step() ~= name do
     local _
     _, got = turn.next()
   end
@@ -155,10 +155,10 @@ end
 -- Plays out the rest of this player turn (each step's closing happens) and
 -- starts the next player's. Returns that side.
 function turn.finish()
-  if common.step() == nil then
+  if common.turn_step() == nil then
     error("turn.finish: no turn has started (turn.start(side) starts one)", 2)
   end
-  while common.step() ~= "panic" do
+  while common.turn_step() ~= "panic" do
     turn.next()
   end
   return turn.start()
