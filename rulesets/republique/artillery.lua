@@ -398,22 +398,13 @@ function artillery.cover_modifier(f)
 end
 
 -- [3.5 Compound] The units targeted by a fire: the main target, its
--- secondary targets and the units whose bases make it a deep target.
+-- secondary targets and the units whose bases make it a deep target (a
+-- unit may be listed twice: only "all of them" is asked of the list).
 local function involved(f)
-  local out, seen = {}, {}
-  local function add(u)
-    if not seen[u.id] then
-      seen[u.id] = true
-      table.insert(out, u)
-    end
-  end
-  add(f.target)
-  for _, u in ipairs(f.tandem) do add(u) end
-  for _, u in ipairs(f.adjacent) do add(u) end
-  local ids = {}
-  for id in pairs(f.deep_units) do table.insert(ids, id) end
-  table.sort(ids)
-  for _, id in ipairs(ids) do add(f.deep_units[id]) end
+  local out = { f.target }
+  for _, u in ipairs(f.tandem) do table.insert(out, u) end
+  for _, u in ipairs(f.adjacent) do table.insert(out, u) end
+  for _, u in pairs(f.deep_units) do table.insert(out, u) end
   return out
 end
 
@@ -510,11 +501,10 @@ end
 -- and passes nothing on.
 function artillery.distribute(main, tandem, adjacent, m, b, protected)
   protected = protected or 0
-  local out = { [main.id] = { morale = m, bases = 0 } }
   local half_m, half_b = m // 2, b // 2
   local main_share = #tandem > 0 and b - half_b or b
   local take = math.min(main_share, capacity(main, protected))
-  out[main.id].bases = take
+  local out = { [main.id] = { morale = m, bases = take } }
   local destroyed = protected == 0 and take >= capacity(main)
   -- the tandem targets' half, and the balance once the main target is gone
   local left = destroyed and b - take or half_b
@@ -540,19 +530,16 @@ end
 -- id), asked only when the balance falls on one.
 local function closest_adjacent(f, m, b, protected)
   local adj = f.adjacent
-  if #adj < 2 then
-    return adj
-  end
-  local tied = { adj[1].id }
-  for i = 2, #adj do
-    if adj.distance[adj[i].id] <= adj.distance[adj[1].id] + TOL then
-      table.insert(tied, adj[i].id)
+  local tied = {}
+  for _, u in ipairs(adj) do
+    if adj.distance[u.id] <= adj.distance[adj[1].id] + TOL then
+      table.insert(tied, u.id)
     end
   end
-  if #tied == 1 or artillery.distribute(f.target, f.tandem, { adj[1] }, m, b, protected)[adj[1].id] == nil then
+  if #tied < 2 or artillery.distribute(f.target, f.tandem, adj, m, b, protected)[adj[1].id] == nil then
     return adj
   end
-  local pick = decide{ side = f.group[1].side, id = "artillery.adjacent", default = tied[1], options = tied,
+  local pick = decide{ side = f.group[1].side, id = "artillery.adjacent", options = tied,
     prompt = "which adjacent target, equally close to " .. f.target.id .. ", suffers the balance?" }
   return { world:unit(pick) }
 end
@@ -594,7 +581,7 @@ function artillery.choose_losses(u, n, from, protected)
     if params.artillery.base_losses == "owner" then
       local options = {}
       for j = i, #list do table.insert(options, list[j].id) end
-      local pick = decide{ side = u.side, id = "artillery.base_lost", default = options[1], options = options,
+      local pick = decide{ side = u.side, id = "artillery.base_lost", options = options,
         prompt = string.format("%s loses a base: which one?", u.id) }
       for j = i, #list do
         if list[j].id == pick then

@@ -28,9 +28,9 @@ for i, name in ipairs(common.TURN_STEPS) do
 end
 
 -- The side whose player turn it is (the scenario's `first` until a turn
--- starts), or the first side.
+-- starts; nil only in a world with no sides).
 function common.phasing()
-  return world:current_side() or world:sides()[1]
+  return world:current_side()
 end
 
 -- The current step's name, or nil before any.
@@ -118,6 +118,15 @@ function common.unit(u, what)
   return u
 end
 
+for _, class in ipairs(charts.cover_classes) do
+  assert(type(charts.cover_modifier[class]) == "number",
+    "ruleset.yaml charts.cover_modifier: a die modifier for each of charts.cover_classes (" .. class .. " has none)")
+end
+for kind, t in pairs(ruleset.terrain) do
+  assert(t.cover == nil or charts.cover_modifier[t.cover] ~= nil,
+    "ruleset.yaml terrain." .. kind .. ": cover '" .. tostring(t.cover) .. "' is not one of charts.cover_classes")
+end
+
 -- The cover class that half or more of a unit is in (the best such class),
 -- and whether half or more is in full cover or outside open terrain. Only
 -- terrain with a cover class covers (a hill does not).
@@ -137,7 +146,7 @@ function common.cover(u)
   end
   local best, best_mod = nil, 0
   for class, f in pairs(by_class) do
-    local mod = charts.cover_modifier[class] or 0
+    local mod = charts.cover_modifier[class]
     if f >= 0.5 - common.TOL and (best == nil or mod < best_mod) then
       best, best_mod = class, mod
     end

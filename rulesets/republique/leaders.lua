@@ -169,17 +169,14 @@ function leaders.execute_panic()
       local roll = common.d10(string.format("panic hit %d of %s", i, u.id))
       table.insert(rec.rolls, roll)
       local n = math.min(PANIC[roll], u.strength)
-      if n > 0 then
-        -- base hits: the rear-most bases desert, and count as lost (3.6 Mods)
-        local ids = {}
+      -- base hits: the rear-most base deserts, one at a time, and counts as lost (3.6 Mods)
+      for _ = 1, n do
         local list = tabletop.bases(u)
-        for k = #list, #list - n + 1, -1 do
-          table.insert(ids, list[k].id)
-        end
-        tabletop.trace(u, "lost", ids)
-        world:hit(u, ids, "deserters (panic hit)")
-        rec.deserters += n
+        local id = list[#list].id
+        tabletop.trace(u, "lost", { id })
+        world:hit(u, { id }, "deserters (panic hit)")
       end
+      rec.deserters += n
       if not u.alive then
         break
       end
@@ -204,7 +201,7 @@ function leaders.after_fire()
   end
   local panic = leaders.execute_panic()
   tabletop.clear_traces("fired_upon")
-  for _, u in ipairs(world:units{ all = true }) do
+  for _, u in ipairs(world:units{}) do
     u.skirmished = nil
     u.began_demoralized, u.phase_open = nil, nil
   end

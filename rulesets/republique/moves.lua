@@ -116,7 +116,7 @@ function moves.prolong(b, path)
     error("moves.prolong: " .. b.id .. " is limbered: only unlimbered guns prolong", 2)
   end
   local len = path_length(b, path)
-  if len > params.moves.prolong_cm + 1e-9 then
+  if len > params.moves.prolong_cm + common.TOL then
     error(string.format("moves.prolong: %s may prolong at most %g cm, not %.1f", b.id, params.moves.prolong_cm, len), 2)
   end
   b.prolonged = true

@@ -113,10 +113,11 @@ function skirmish.pair_off(phasing)
       end
     end
   end
-  -- the groups: markers linked through markers within reach
+  -- the groups: markers linked through enemy markers within reach (a
+  -- marker with none is a group of its own, where nothing is opposed)
   local group_of, groups = {}, {}
   for _, m in ipairs(all) do
-    if group_of[m.id] == nil and #edges[m.id] > 0 then
+    if group_of[m.id] == nil then
       local g = {}
       local stack = { m.id }
       group_of[m.id] = g
@@ -136,44 +137,46 @@ function skirmish.pair_off(phasing)
   end
   local out = {}
   for _, g in ipairs(groups) do
-    local side_a = by_id[g[1]].side
-    local lists = { {}, {} }
+    -- the group's markers by side, the side of its first marker first
+    local sides, by_side = {}, {}
     for _, id in ipairs(g) do
-      table.insert(lists[by_id[id].side == side_a and 1 or 2], id)
+      local s = by_id[id].side
+      if by_side[s] == nil then
+        by_side[s] = {}
+        table.insert(sides, s)
+      end
+      table.insert(by_side[s], id)
     end
     local allowed = {}
-    for _, id in ipairs(g) do allowed[id] = true end
-    local pairs_n = max_pairs(lists[1], edges, allowed)
-    -- each side in turn: its opposed markers (all of them, or the phasing player's picks)
-    for k = 1, 2 do
-      local list = lists[k]
-      if #list > pairs_n then
-        local keep = {}
-        for _, id in ipairs(g) do
-          keep[id] = by_id[id].side ~= by_id[list[1]].side and allowed[id] or false
+    for _, id in ipairs(g) do
+      allowed[id] = true
+    end
+    -- each side in turn: all its markers are opposed when they can all be
+    -- paired; otherwise the phasing player picks as many as can be
+    for _, s in ipairs(sides) do
+      local list = by_side[s]
+      local n_pairs = max_pairs(list, edges, allowed)
+      if #list > n_pairs then
+        for _, id in ipairs(list) do
+          allowed[id] = nil
         end
-        local picked = {}
-        for _ = 1, pairs_n do
+        for n = 1, n_pairs do
           local options = {}
           for _, id in ipairs(list) do
-            if not keep[id] then
-              keep[id] = true
-              if max_pairs(lists[k], edges, keep) == #picked + 1 then
+            if not allowed[id] then
+              allowed[id] = true
+              if max_pairs(list, edges, allowed) == n then
                 table.insert(options, id)
               end
-              keep[id] = false
+              allowed[id] = nil
             end
           end
           local pick = options[1]
           if #options > 1 then
             pick = decide{ side = phasing, id = "skirmish.opposed", options = options,
-              prompt = "which " .. by_id[list[1]].side .. " skirmish marker is opposed?" }
+              prompt = "which " .. s .. " skirmish marker is opposed?" }
           end
-          keep[pick] = true
-          table.insert(picked, pick)
-        end
-        for _, id in ipairs(list) do
-          allowed[id] = keep[id] or nil
+          allowed[pick] = true
         end
       end
     end

@@ -96,11 +96,12 @@ function targets.depth_in_cover(from, p)
 end
 
 -- [3.4 Cover] "Artillery may only spot and fire at units up to 1/2 inch
--- inside of cover": a unit is seen when one of its bases is out of cover,
--- or some point of a base (a corner, the middle of an edge, the point
--- nearest the battery) lies no deeper than cover_depth_cm inside cover
--- along the battery's line of sight to it. Depth is measured from the side
--- the battery sees, so a unit deep in a thin wood is not seen through it.
+-- inside of cover": a unit is seen when some point of a base (a corner, or
+-- the point nearest the battery) lies no deeper than cover_depth_cm inside
+-- cover along the battery's line of sight to it. Depth is measured from
+-- the side the battery sees, so a unit deep in a thin wood is not seen
+-- through it. (A base out of cover is seen at once: a speed guard, as its
+-- points lie at depth 0.)
 function targets.spotted(b, u)
   local bases = tabletop.bases(u)
   for _, base in ipairs(bases) do
@@ -117,13 +118,9 @@ function targets.spotted(b, u)
   local from = targets.front_mid(b)
   local depth = params.artillery.cover_depth_cm
   for _, base in ipairs(bases) do
-    local c = corners(base)
+    local points = corners(base)
     local _, nearest = tabletop.closest_points(from, base)
-    local points = { nearest, c[1], c[2], c[3], c[4] }
-    for i = 1, 4 do
-      local q = c[i % 4 + 1]
-      table.insert(points, { x = (c[i].x + q.x) / 2, y = (c[i].y + q.y) / 2 })
-    end
+    table.insert(points, nearest)
     for _, p in ipairs(points) do
       if targets.depth_in_cover(from, p) <= depth + TOL then
         return true
@@ -140,18 +137,19 @@ end
 -- [3.5 Main] How far the centre of fire of battery b (from `mid`, the middle
 -- of its front edge) must swing from straight ahead to pass through unit
 -- u: 0 when the straight line already crosses one of its bases (touching
--- counts), else the least angle to one of its corners.
+-- counts), else the least angle to one of its corners. (A unit it is asked
+-- of lies in the arc of fire, ahead of the battery.)
 function targets.swing(b, u, mid)
   local to_frame = frame(mid, b.facing)
   local best = 180
   for _, base in ipairs(tabletop.bases(u)) do
-    local lo, hi, ahead = math.huge, -math.huge, -math.huge
+    local lo, hi = math.huge, -math.huge
     for _, c in ipairs(corners(base)) do
-      local along, across = to_frame(c)
-      lo, hi, ahead = math.min(lo, across), math.max(hi, across), math.max(ahead, along)
+      local _, across = to_frame(c)
+      lo, hi = math.min(lo, across), math.max(hi, across)
       best = math.min(best, tabletop.angle_between(tabletop.bearing(mid, c), b.facing))
     end
-    if lo <= TOL and hi >= -TOL and ahead > 0 then
+    if lo <= TOL and hi >= -TOL then
       return 0
     end
   end
@@ -212,7 +210,7 @@ end
 function targets.aim(b, target)
   local mid = targets.front_mid(b)
   if targets.swing(b, target, mid) == 0 then
-    return b.facing % 360, mid
+    return b.facing, mid
   end
   local best, bd, bs = nil, math.huge, math.huge
   for _, base in ipairs(tabletop.bases(target)) do

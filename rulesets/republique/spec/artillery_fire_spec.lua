@@ -448,3 +448,46 @@ describe("pivoting", function()
     expect_error(function() moves.pivot("nobody", 10) end, "no unit 'nobody'")
   end)
 end)
+
+describe("what the log says", function()
+  local function said(text)
+    for _, line in ipairs(world:log(200)) do
+      if string.find(line, text, 1, true) then
+        return true
+      end
+    end
+    return false
+  end
+
+  it("notes a lost saved fire only for a battery that had it", function()
+    local b = duel()
+    dice.force("d10", { 1 })
+    artillery.fire{ battery = b }
+    moves.move("a", { x = 50, y = 50 })
+    expect(said("loses its saved fire")):to_be(false)
+    artillery.new_turn()
+    artillery.begin_phase()
+    artillery.save_fire(b)
+    moves.pivot(b, 275)
+    expect(said("b moves and loses its saved fire")):to_be(true)
+  end)
+
+  it("notes how a battery's fire points were made, the range first", function()
+    local _, a = duel()
+    tabletop.set_formation(a, "square")
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "b" }.notes):to_equal({ "b foot at canister range: 4, enfilade x2 (square)" })
+  end)
+end)
+
+describe("passing fire's morale", function()
+  it("takes the battery's morale as it stands, even in the artillery segment", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    add("t", "austrian", "line_infantry", 60, 45, 0, nil, 2)
+    artillery.begin_phase()
+    b.morale = "disordered" -- since the segment began
+    dice.force("d10", { 1 })
+    local rec = artillery.passing_fire{ battery = b, target = "t", move_bearing = 0, in_arc_cm = 9 }
+    expect(rec.notes[1]):to_contain("disordered /2")
+  end)
+end)

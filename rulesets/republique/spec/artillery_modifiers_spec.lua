@@ -798,3 +798,93 @@ describe("moves that are not across the front", function()
     expect(world:unit("b"):get("passing:t")):to_be_nil()
   end)
 end)
+
+describe("uncovered bases, more", function()
+  -- four bases: two in the wood (x -8.5..-4.5, -4.5..-0.5), two on the hill
+  -- (-0.5..3.5, 3.5..7.5); the centre of fire runs through the first hill
+  -- base. The wood base next to it is nearer the battery's front than the
+  -- far hill base.
+  units.each_cover_layout("never kills a covered base, though one is nearer the battery than an uncovered one", function(s)
+    local b = s.add("b", "french", "heavy_battery", 1, 8, 270)
+    local t = s.add("t", "austrian", "line_infantry", -0.5, -5.5, 90, nil, 4)
+    local wood = {}
+    for _, base in ipairs(tabletop.bases(t)) do
+      if tabletop.distance(base, s.at(-2.5, -5.5)) == 0 or tabletop.distance(base, s.at(-6.5, -5.5)) == 0 then
+        wood[base.id] = true
+      end
+    end
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    answers{ "uncovered" }
+    local rec = artillery.fire{ battery = b } -- 8 points: 3M2B; the two hill bases go
+    expect(rec.result):to_be("3M2B")
+    expect(t.strength):to_be(2)
+    for _, base in ipairs(tabletop.bases(t)) do
+      expect(wood[base.id]):to_be(true)
+    end
+  end)
+
+  units.each_cover_layout("decides by the base nearest the battery along the centre of fire, of those it passes through", function(s)
+    -- a cavalry column facing the battery: its front base mostly out of the
+    -- wood, its rear base in it (60% of the unit covered); the centre of
+    -- fire passes through both, the front one first
+    local b = s.add("b", "french", "heavy_battery", -6, 8, 270)
+    tabletop.set_formation(s.add("c", "austrian", "cavalry", -6, -3.5, 90), "column") -- bases y -3.5..-1 and -6..-3.5
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    answers{ "uncovered" }
+    expect(modifier(artillery.fire{ battery = b }, "cover")):to_be(0)
+  end)
+
+  units.each_cover_layout("takes the heavier cover of a unit half in a wood and half in a farm", function(s)
+    local b = s.add("b", "french", "foot_battery", -12, 8, 270)
+    s.add("t", "austrian", "line_infantry", -12, -3.75, 90, nil, 1) -- x -14..-10: half farm, half wood
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = b }
+    expect(modifier(rec, "heavy cover")):to_be(-2)
+    expect(modifier(rec, "solid cover")):to_be(0)
+  end)
+end)
+
+describe("spotting into cover, more", function()
+  -- A base turned inside the wood with only one corner within half an inch
+  -- of the wood's edge (0.3 cm in; the line of sight from the battery, off
+  -- to the side, runs about 0.7 cm through the wood to it, and 2 cm or more
+  -- to every other corner), and the base's point nearest the battery
+  -- deeper. Each of the four facings puts a different corner foremost.
+  units.each_cover_layout("sees a unit by the one corner within half an inch, and not 0.4 cm deeper", function(s)
+    local b = s.add("b", "french", "foot_battery", -16.25, 3.83, 326)
+    local t = s.add("t", "austrian", "line_infantry", -3, -6, 90, nil, 1)
+    for _, facing in ipairs({ 30, 120, 210, 300 }) do
+      local r = math.rad(facing)
+      local low = 0.75 * math.abs(math.sin(r)) + 2 * math.abs(math.cos(r)) -- the lowest corner below the centre
+      s.place(t, -3, -3.3 - low, facing)
+      expect(#artillery.candidates(b)):to_be(1)
+      s.place(t, -3, -3.7 - low, facing)
+      expect(#artillery.candidates(b)):to_be(0)
+    end
+  end)
+
+  it("with cover_depth_cm 0.5, sees a unit half out of the wood by its corners outside", function()
+    scenario("republique/open_field.yaml", { set = { ["artillery.cover_depth_cm"] = 0.5 } })
+    local b = add("b", "french", "foot_battery", 95, 45, 270)
+    add("t", "austrian", "line_infantry", 90, 29, 90, nil, 1) -- x 88..92 across the wood's edge x = 90, 1.25 cm deep
+    expect(#artillery.candidates(b)):to_be(1)
+  end)
+end)
+
+describe("deep targets, more", function()
+  it("counts bases on a hill: open ground", function()
+    add("b", "french", "heavy_battery", 25, 50, 90)
+    add("x1", "austrian", "line_infantry", 25, 61, 270, nil, 1)
+    add("x2", "austrian", "line_infantry", 25, 64, 270, nil, 1)
+    add("x3", "austrian", "line_infantry", 25, 67, 270, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(modifier(rec, "deep target")):to_be(1)
+    expect(modifier(rec, "elevation")):to_be(-1)
+  end)
+end)

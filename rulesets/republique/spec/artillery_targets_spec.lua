@@ -806,3 +806,35 @@ describe("no fire through or over friends, judged by the target's own edges", fu
     expect_error(function() artillery.fire{ battery = b } end, "may not fire through or over friendly f")
   end)
 end)
+
+describe("the centre of fire, more", function()
+  units.each_layout("goes straight ahead when that passes through the target, though its nearest base lies to one side", function(s)
+    local b = s.add("b", "french", "foot_battery", 0, 12, 270)
+    s.add("t", "austrian", "line_infantry", 5.5, 0, 90, nil, 2) -- x 1.5..9.5: the straight line misses
+    s.add("u", "austrian", "line_infantry", -1.5, -3, 90, nil, 2) -- x -5.5..2.5, further: the line crosses it
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = b }
+    expect(rec.target):to_be("u")
+    expect(rec.batteries[1].bearing):to_be_close(b.facing, 1e-9)
+  end)
+
+  units.each_layout("offers the tied adjacent targets by id, the first by default", function(s)
+    local b = s.add("bat", "french", "heavy_battery", 0, 12, 270)
+    s.add("B2", "austrian", "line_infantry", 6, 0, 90, nil, 2)
+    s.add("A", "austrian", "line_infantry", 0, 0, 90, nil, 1)
+    s.add("B1", "austrian", "line_infantry", -6, 0, 90, nil, 2)
+    artillery.save_fire(b)
+    artillery.begin_phase()
+    dice.force("d10", { 10 })
+    answers{ answers.default }
+    artillery.fire{ battery = "bat" }
+    expect(world:unit("B1").strength):to_be(1)
+    expect(world:unit("B2").strength):to_be(2)
+    local asked = nil
+    for _, e in ipairs(world:events(60)) do
+      if e.event == "decision" then asked = e.options end
+    end
+    expect(asked):to_equal({ "B1", "B2" })
+  end)
+end)

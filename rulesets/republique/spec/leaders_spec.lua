@@ -397,3 +397,14 @@ describe("bases lost nearby: each base where it stood", function()
     local _ = a
   end)
 end)
+
+describe("panic hits that desert nobody", function()
+  it("lose no base and leave no trace", function()
+    local a = add("a", "austrian", "line_infantry", 60, 50, 90, { morale = "demoralized", panic_hits = 1,
+      began_demoralized = true })
+    dice.force("d10", { 7 }) -- "-": nobody deserts
+    expect(leaders.execute_panic()[1].deserters):to_be(0)
+    expect(a.strength):to_be(4)
+    expect(#tabletop.traces("lost")):to_be(0)
+  end)
+end)

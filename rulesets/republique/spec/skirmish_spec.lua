@@ -199,3 +199,24 @@ describe("opposed skirmishers, group by group", function()
     expect(asked):to_equal({ { side = "french", options = { "f1", "f2", "f3" } } })
   end)
 end)
+
+describe("opposed skirmishers, both sides uneven in one group", function()
+  it("lets the phasing player pick the first marker's side's opposed markers, then the other side's", function()
+    -- a1 reaches every French marker and f1 every Austrian one; no other
+    -- pair is in reach: two pairs at most, of three markers a side
+    add("a1", "austrian", "skirmishers", 60, 40, 90, { parent = "y" })
+    add("z1", "austrian", "skirmishers", 52, 51, 90, { parent = "y" })
+    add("z2", "austrian", "skirmishers", 68, 51, 90, { parent = "y" })
+    add("f1", "french", "skirmishers", 60, 47, 270, { parent = "x" })
+    add("f2", "french", "skirmishers", 52, 36, 270, { parent = "x" })
+    add("f3", "french", "skirmishers", 68, 36, 270, { parent = "x" })
+    skirmish.begin_step()
+    answers{ "a1", "z2", "f1", "f3" }
+    expect(skirmish.pair_off("french")):to_equal({ "a1", "f1", "f3", "z2" })
+    local asked = {}
+    for _, e in ipairs(world:events(60)) do
+      if e.event == "decision" then table.insert(asked, e.options) end
+    end
+    expect(asked):to_equal({ { "a1", "z1", "z2" }, { "z1", "z2" }, { "f1", "f2", "f3" }, { "f2", "f3" } })
+  end)
+end)

@@ -75,8 +75,9 @@ function units.scene(layout, ox, oy)
     local p = s.at(x, y)
     -- Runs `body(s, layout)` as one case per layout on the ground of
 -- scripts/republique/turned_cover.yaml (loaded for each case): a thin wood
--- at x -12..0, y -8..-3 of the scene's frame and a hill beside it at x
--- 0..12, each layout in its own region of the 240 x 80 cm table.
+-- at x -12..0, y -8..-3 of the scene's frame, a hill beside it at x 0..12
+-- and a farm on its other side at x -18..-12, each layout in its own
+-- region of the 240 x 80 cm table.
 function units.each_cover_layout(name, body)
   for i, layout in ipairs(units.LAYOUTS) do
     it(name .. " (" .. layout.name .. ")", function()
@@ -106,8 +107,9 @@ end
 
 -- Runs `body(s, layout)` as one case per layout on the ground of
 -- scripts/republique/turned_cover.yaml (loaded for each case): a thin wood
--- at x -12..0, y -8..-3 of the scene's frame and a hill beside it at x
--- 0..12, each layout in its own region of the 240 x 80 cm table.
+-- at x -12..0, y -8..-3 of the scene's frame, a hill beside it at x 0..12
+-- and a farm on its other side at x -18..-12, each layout in its own
+-- region of the 240 x 80 cm table.
 function units.each_cover_layout(name, body)
   for i, layout in ipairs(units.LAYOUTS) do
     it(name .. " (" .. layout.name .. ")", function()
