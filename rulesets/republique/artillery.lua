@@ -353,9 +353,11 @@ end
 -- the fire may not kill. "If an artillery battery's center of fire is
 -- closest to the uncovered base(s) of an otherwise covered unit, the
 -- battery may fire without cover modifiers at the uncovered portions ...
--- enemy bases still in cover may not be killed": the base nearest the
--- centre of fire decides, and the battery's side chooses (decision
--- "artillery.uncovered", default the uncovered bases: no modifier).
+-- enemy bases still in cover may not be killed": the base the centre of
+-- fire passes nearest decides (between bases it passes through, the first
+-- along it; between equally placed ones, the first in place order), and
+-- the battery's side chooses (decision "artillery.uncovered", default the
+-- uncovered bases: no modifier).
 function artillery.cover_modifier(f)
   local cov = common.cover(f.target)
   if cov.modifier == 0 then
@@ -371,7 +373,7 @@ function artillery.cover_modifier(f)
       lo, hi, first = math.min(lo, across), math.max(hi, across), math.min(first, a)
     end
     local miss = math.max(0, lo, -hi) -- how far the centre of fire passes from the base
-    if miss < off - TOL or (miss <= off + TOL and first < along) then
+    if miss < off - TOL or (miss <= off + TOL and first < along - TOL) then
       nearest, off, along = base, miss, first
     end
   end

@@ -145,9 +145,9 @@ function common.cover(u)
     end
   end
   local best, best_mod = nil, 0
-  for class, f in pairs(by_class) do
+  for _, class in ipairs(charts.cover_classes) do
     local mod = charts.cover_modifier[class]
-    if f >= 0.5 - common.TOL and (best == nil or mod < best_mod) then
+    if (by_class[class] or 0) >= 0.5 - common.TOL and (best == nil or mod < best_mod) then
       best, best_mod = class, mod
     end
   end

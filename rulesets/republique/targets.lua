@@ -254,7 +254,9 @@ function targets.blocked_by(b, target)
   local bearing = targets.aim(b, target)
   local zone = tabletop.frontage_zone(b, bearing, charts.ranges[gun(b)][#BRACKETS])
   local crossed = tabletop.through(zone, { exclude = b })
-  local far = 0
+  -- how far along the zone the target ends (where the zone leaves it; the
+  -- target's nearest point should the zone miss it, at the arc's very edge)
+  local far = tabletop.distance(b, target)
   for _, c in ipairs(crossed) do
     if c.unit == target then
       far = math.max(far, c.to)

@@ -464,11 +464,12 @@ describe("what the log says", function()
     dice.force("d10", { 1 })
     artillery.fire{ battery = b }
     moves.move("a", { x = 50, y = 50 })
+    moves.pivot(b, 275) -- a battery without saved fire turns
     expect(said("loses its saved fire")):to_be(false)
     artillery.new_turn()
     artillery.begin_phase()
     artillery.save_fire(b)
-    moves.pivot(b, 275)
+    moves.pivot(b, 270)
     expect(said("b moves and loses its saved fire")):to_be(true)
   end)
 

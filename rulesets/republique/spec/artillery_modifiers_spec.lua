@@ -538,11 +538,17 @@ describe("enfilade, in every layout", function()
     end
     expect(tabletop.distance(ends[1], rear)):to_be_close(0, 1e-9)
     expect(tabletop.distance(ends[2], fore)):to_be_close(0, 1e-9)
-    -- the same battery half a cm ahead of the middle: flush with the front edges
+    -- the same battery half a cm ahead of the middle: flush with the front
+    -- edges, its base from A's front-right corner 5 cm back
     s.place(b, 4.5, -0.5, 180)
     local _, _, front_arc = artillery.enfilade(b, a)
-    local corner = s.at(2, -0.75)
-    expect(math.min(tabletop.distance(front_arc.left, corner), tabletop.distance(front_arc.right, corner))):to_be_close(0, 1e-9)
+    local corner, back = s.at(2, -0.75), s.at(2, 4.25)
+    ends = { front_arc.left, front_arc.right }
+    if tabletop.distance(ends[1], corner) > tabletop.distance(ends[2], corner) then
+      ends = { front_arc.right, front_arc.left }
+    end
+    expect(tabletop.distance(ends[1], corner)):to_be_close(0, 1e-9)
+    expect(tabletop.distance(ends[2], back)):to_be_close(0, 1e-9)
   end)
 
   units.each_layout("never doubles from straight behind, nor from behind the flank outside the slid arc", function(s)
@@ -886,5 +892,70 @@ describe("deep targets, more", function()
     local rec = artillery.fire{ battery = "b" }
     expect(modifier(rec, "deep target")):to_be(1)
     expect(modifier(rec, "elevation")):to_be(-1)
+  end)
+end)
+
+describe("cover, more", function()
+  local common = require("common")
+
+  it("counts light cover (scrub) as cover for a leader, but gives the battery no modifier", function()
+    local t = add("t", "austrian", "line_infantry", 7.5, 11.5, 90, nil, 1) -- 5/6 in the scrub (y <= 12)
+    expect(common.cover(t).class):to_be("light")
+    local l = add("l", "austrian", "general", 7.5, 6, 90)
+    expect(units.modifier(leaders.modifiers(l), "in cover")):to_be(-1)
+    add("b", "french", "foot_battery", 7.5, 20, 270)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(modifier(rec, "cover")):to_be(0)
+  end)
+
+  units.each_cover_layout("counts a base exactly half in the wood as covered: no choice of uncovered bases", function(s)
+    local b = s.add("b", "french", "heavy_battery", 0.5, 8, 270)
+    s.add("t", "austrian", "line_infantry", 0, -5.5, 90, nil, 1) -- x -2..2: half wood, half hill
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = b }, "heavy cover")):to_be(-2)
+  end)
+
+  units.each_cover_layout("decides by the nearer base along the centre of fire, whatever their order", function(s)
+    -- a cavalry column facing away from the battery: its rear base (second
+    -- in place order) nearest the battery and mostly out of the wood, its
+    -- front base deep in it
+    local b = s.add("b", "french", "heavy_battery", -6, 8, 270)
+    local c = s.add("c", "austrian", "cavalry", -6, -4.15, 270, { formation = "column" }) -- bases y -6.65..-4.15, -4.15..-1.65
+    expect(tabletop.bases(c)[2].id):to_be(2)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    answers{ "uncovered" }
+    expect(modifier(artillery.fire{ battery = b }, "cover")):to_be(0)
+  end)
+
+  units.each_cover_layout("between two bases the centre of fire runs between, decides by the first in place order", function(s, layout)
+    -- a two-base line on the wood's edge (x -4..0 in it, 0..4 on the hill),
+    -- the centre of fire along the line between its bases; the unit's first
+    -- base is its left: the hill base as drawn, the wood base mirrored
+    local b = s.add("b", "french", "heavy_battery", 0, 8, 270)
+    s.add("t", "austrian", "line_infantry", 0, -5.5, 90, nil, 2)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    if layout.mirror then
+      expect(modifier(artillery.fire{ battery = b }, "heavy cover")):to_be(-2)
+    else
+      answers{ "uncovered" }
+      expect(modifier(artillery.fire{ battery = b }, "cover")):to_be(0)
+    end
+  end)
+
+  units.each_cover_layout("decides by a base the centre of fire passes through, before a nearer one it passes beside", function(s)
+    -- a cavalry column turned 20 degrees: the centre of fire misses its
+    -- front base (in the wood) by 0.4 cm and passes through a corner of its
+    -- rear base (mostly beyond the wood)
+    local b = s.add("b", "french", "heavy_battery", -3.293, 8, 270)
+    s.add("c", "austrian", "cavalry", -5.5725, -7.315, 110, { formation = "column" }) -- front base's middle (-6, -6.14)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    answers{ "uncovered" }
+    expect(modifier(artillery.fire{ battery = b }, "cover")):to_be(0)
   end)
 end)

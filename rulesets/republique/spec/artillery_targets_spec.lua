@@ -838,3 +838,73 @@ describe("the centre of fire, more", function()
     expect(asked):to_equal({ "B1", "B2" })
   end)
 end)
+
+describe("main targets and the aim, ties", function()
+  units.each_layout("between two units the centre of fire swings equally far to reach, takes the nearer", function(s)
+    -- the inner rear corners of L (-3, -6.25) and R (4, -10.5), seen from
+    -- the middle of the battery's front (0, 6.5), lie at the same angle
+    -- off its facing, both in the close bracket; L is the nearer
+    local b = s.add("b", "french", "foot_battery", 0, 8, 270)
+    s.add("R", "austrian", "line_infantry", 6, -9.75, 90, nil, 1) -- x 4..8, y -10.5..-9
+    s.add("L", "austrian", "line_infantry", -5, -5.5, 90, nil, 1) -- x -7..-3, y -6.25..-4.75
+    local c = artillery.candidates(b)
+    expect(c[1].swing):to_be_close(c[2].swing, 1e-9)
+    expect(artillery.main_target(b).id):to_be("L")
+  end)
+
+  units.each_layout("aims at the one of two equally near bases nearer straight ahead", function(s)
+    -- a line that lost its middle base: the straight line passes through
+    -- the gap; both bases 5.75 cm from the battery, the right one nearer
+    -- its centre line
+    local b = s.add("b", "french", "foot_battery", 0.3, 8, 270)
+    local t = s.add("t", "austrian", "line_infantry", 0, 0, 90, nil, 3) -- x -6..-2, -2..2, 2..6
+    world:hit(t, { 2 })
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = b }
+    local want = tabletop.bearing(s.at(0.3, 6.5), s.at(4, 0))
+    expect(tabletop.angle_between(rec.batteries[1].bearing, want)):to_be_close(0, 1e-9)
+  end)
+
+  units.each_layout("aims at the first in place order of two bases equally near and equally off its centre line", function(s)
+    -- (the bases' middles (-4, -2) and (4, -2) lie 25 degrees off, inside
+    -- the arc of fire)
+    local b = s.add("b", "french", "foot_battery", 0, 8, 270)
+    local t = s.add("t", "austrian", "line_infantry", 0, -2, 90, nil, 3)
+    world:hit(t, { 2 })
+    local first = tabletop.bases(t)[1]
+    expect(first.id):to_be(1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = b }
+    local want = tabletop.bearing(s.at(0, 6.5), first)
+    expect(tabletop.angle_between(rec.batteries[1].bearing, want)):to_be_close(0, 1e-9)
+  end)
+end)
+
+describe("friends beyond a target turned to the line of fire", function()
+  -- A turned 30 degrees; a friend behind it along the line of fire, wholly
+  -- beyond A along the frontage zone but straddling the line of A's rear
+  -- edge: fire passes A before it reaches the friend
+  units.each_layout("does not count a friend the zone reaches only after the target as in the way", function(s)
+    local b = s.add("b", "french", "foot_battery", 0, 12, 270)
+    s.add("A", "austrian", "line_infantry", 0, 0, 120, nil, 1)
+    s.add("f", "french", "line_infantry", 2.5, -4, 120, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = b }.target):to_be("A")
+  end)
+
+  units.each_layout("does not count a friend touching the target's rear anywhere along it", function(s)
+    local b = s.add("b", "french", "foot_battery", 0, 12, 270)
+    s.add("A", "austrian", "line_infantry", 3, 0, 90, nil, 1)         -- x 1..5
+    local f = s.add("f", "french", "line_infantry", 1.5, -1.5, 270, nil, 1) -- touching A's rear, 1.5 cm to one side
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = b }.target):to_be("A")
+    artillery.begin_phase()
+    s.place(f, 4.5, -1.5, 270)                                          -- 1.5 cm to the other side
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = b }.target):to_be("A")
+  end)
+end)

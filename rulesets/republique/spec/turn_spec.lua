@@ -135,3 +135,23 @@ describe("a player turn", function()
     expect(b.passed_fire):to_be_nil()
   end)
 end)
+
+describe("finishing a player turn", function()
+  it("does what every step left does: hits on batteries land, leaders test", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    local e = add("e", "austrian", "foot_battery", 60, 50, 90)
+    add("l", "austrian", "general", 64, 45, 90)
+    turn.start("french")
+    turn.to("artillery")
+    dice.force("d10", { 10, 5 })
+    artillery.fire{ battery = "b" } -- canister 4 points: 2M1B on e, held back
+    expect(e.damaged):to_be_nil()
+    expect(turn.finish()):to_be("austrian")
+    expect(e.damaged):to_be(true)
+    local tested = false
+    for _, line in ipairs(world:log(60)) do
+      if string.find(line, "l injury test", 1, true) then tested = true end
+    end
+    expect(tested):to_be(true)
+  end)
+end)
