@@ -73,21 +73,7 @@ function units.scene(layout, ox, oy)
   end
   function s.add(id, side, ty, x, y, facing, props, strength)
     local p = s.at(x, y)
-    -- Runs `body(s, layout)` as one case per layout on the ground of
--- scripts/republique/turned_cover.yaml (loaded for each case): a thin wood
--- at x -12..0, y -8..-3 of the scene's frame, a hill beside it at x 0..12
--- and a farm on its other side at x -18..-12, each layout in its own
--- region of the 240 x 80 cm table.
-function units.each_cover_layout(name, body)
-  for i, layout in ipairs(units.LAYOUTS) do
-    it(name .. " (" .. layout.name .. ")", function()
-      scenario("republique/turned_cover.yaml")
-      body(units.scene(layout, 30 + 60 * ((i - 1) % 4), i <= 4 and 20 or 60), layout)
-    end)
-  end
-end
-
-return units.add(id, side, ty, p.x, p.y, s.facing(facing), props, strength)
+    return units.add(id, side, ty, p.x, p.y, s.facing(facing), props, strength)
   end
   function s.place(u, x, y, facing)
     local p = s.at(x, y)
