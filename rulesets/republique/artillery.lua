@@ -722,22 +722,35 @@ function artillery.total_fire_points(f)
     table.insert(why, 1, string.format("%s %s at %s range: %d", b.id, gun(b), BRACKETS[br], base))
     points += modified
     table.insert(rec.notes, table.concat(why, ", "))
-    table.insert(rec.batteries, { id = b.id, bearing = bearing, zone = zone, points = modified,
-      reach = tabletop.distance(b, f.target) + 10 })
+    local entry = { id = b.id, bearing = bearing, zone = zone, points = modified,
+      reach = tabletop.distance(b, f.target) + 10 }
+    if not f.quiet then
+      -- for the maps: the target's enfilade arc on the edge this battery sees
+      local _, _, arc, edge = targets.enfilade(b, f.target)
+      entry.enfilade_arc, entry.enfilade_edge = arc, edge
+    end
+    table.insert(rec.batteries, entry)
   end
   rec.points = math.floor(points + TOL)
   rec.bracket = BRACKETS[f.bracket]
 end
 
--- Draws the arcs, zones and centres of fire, and notes the fire in the log.
+-- Draws the arcs, zones and centres of fire and the target's enfilade arcs
+-- (one per edge), and notes the fire in the log.
 local function show(f)
   local rec = f.rec
   tabletop.clear_marks()
+  local enfilade_marked = {}
   for _, bt in ipairs(rec.batteries) do
     local u = world:unit(bt.id)
     tabletop.mark(tabletop.arc_of_fire(u, params.artillery.arc), bt.id .. " arc of fire")
     tabletop.mark(bt.zone, bt.id .. " frontage zone")
     tabletop.mark(tabletop.centre_line(u, bt.bearing, bt.reach), bt.id .. " centre of fire")
+    local edge = bt.enfilade_edge
+    if bt.enfilade_arc and not enfilade_marked[edge] then
+      enfilade_marked[edge] = true
+      tabletop.mark(bt.enfilade_arc, rec.target .. " " .. edge .. " enfilade arc")
+    end
   end
   world:note(string.format("%s fire at %s (%s range): %d points, die %d%+d = %d: %s", f.group[1].id, f.target.id,
     rec.bracket, rec.points, rec.roll, rec.die_modifier, rec.modified, rec.result))
@@ -763,7 +776,7 @@ function artillery.fire(spec)
   local group = artillery.firing_group(spec)
   local leader = artillery.leader_for(group)
   local target = artillery.fire_target(group, leader, spec)
-  local f = { group = group, leader = leader, target = target, passing = spec.passing,
+  local f = { group = group, leader = leader, target = target, passing = spec.passing, quiet = spec.quiet,
     rec = setmetatable({ target = target.id, batteries = {}, notes = {} }, RECORD) }
   artillery.total_fire_points(f)
   -- [3.5 Sec][3.4 Deep] who else the fire falls on (compound targets)

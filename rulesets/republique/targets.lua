@@ -447,7 +447,8 @@ end
 
 -- [3.3 Enfilade] True when more than half of the battery's frontage lies in
 -- the target's enfilade arc. Squares are always enfiladed; a unit in full
--- cover never is. Also says why, and gives the arc.
+-- cover never is. Also says why, and gives the arc and the target's edge
+-- it stands on (for the maps).
 function targets.enfilade(b, target)
   if common.cover(target).full then
     return false, "in full cover"
@@ -460,7 +461,7 @@ function targets.enfilade(b, target)
     return false, "facing the battery"
   end
   local f = tabletop.frontage_in_arc(arc, b)
-  return f > 0.5 + TOL, string.format("%.0f%% of its frontage in the %s enfilade arc", f * 100, edge), arc
+  return f > 0.5 + TOL, string.format("%.0f%% of its frontage in the %s enfilade arc", f * 100, edge), arc, edge
 end
 
 return targets
