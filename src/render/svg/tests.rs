@@ -214,6 +214,7 @@ fn unit(id: &str, side: &str, kind: &str, at: Position) -> Unit {
         leader: None,
         pos: at,
         props: vec![],
+        bases: Vec::new(),
     }
 }
 
