@@ -7,6 +7,10 @@ local common = {}
 
 local charts = ruleset.charts
 
+-- ruleset.yaml's charts and terrain, checked once as the ruleset loads
+-- (charts.lua): the artillery chart's rows and the panic hit chart parsed.
+common.CHARTS = require("charts").check(charts, ruleset.terrain)
+
 -- The one tolerance of every comparison the rules make on the table: two
 -- lengths (cm), angles (degrees) or fractions closer than this are equal.
 -- The tabletop geometry measures to about 1e-7 cm whichever way the table
@@ -52,8 +56,6 @@ common.STEP = {}
 for i, name in ipairs(common.LADDER) do
   common.STEP[name] = i
 end
-assert(common.STEP.normal and common.STEP.disordered and common.STEP.rattled and common.STEP.shaken
-  and common.STEP.demoralized, "ruleset.yaml charts.morale must hold normal, disordered, rattled, shaken, demoralized")
 
 -- A unit's type data and arm (infantry, cavalry, artillery, skirmish, leader).
 function common.type_of(u)
@@ -116,15 +118,6 @@ function common.unit(u, what)
     return found
   end
   return u
-end
-
-for _, class in ipairs(charts.cover_classes) do
-  assert(type(charts.cover_modifier[class]) == "number",
-    "ruleset.yaml charts.cover_modifier: a die modifier for each of charts.cover_classes (" .. class .. " has none)")
-end
-for kind, t in pairs(ruleset.terrain) do
-  assert(t.cover == nil or charts.cover_modifier[t.cover] ~= nil,
-    "ruleset.yaml terrain." .. kind .. ": cover '" .. tostring(t.cover) .. "' is not one of charts.cover_classes")
 end
 
 -- The cover class that half or more of a unit is in (the best such class),

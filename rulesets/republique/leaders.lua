@@ -16,21 +16,9 @@ local common = require("common")
 local leaders = {}
 
 local chart = ruleset.charts.leader_injury
-assert(type(chart) == "table" and chart.injured and chart.killed and chart.killed >= chart.injured,
-  "ruleset.yaml charts.leader_injury: injured and killed thresholds (killed >= injured)")
-
--- The panic hit chart: ten results like "1B" (bases that desert) or "-".
-local PANIC = {}
-do
-  local chart_p = ruleset.charts.panic_hit
-  assert(type(chart_p) == "table" and #chart_p == 10,
-    "ruleset.yaml charts.panic_hit: ten results, for a die of 1..10")
-  for d, cell in ipairs(chart_p) do
-    local n = cell == "-" and 0 or tonumber(string.match(tostring(cell), "^(%d+)B$") or "")
-    assert(n, string.format("ruleset.yaml charts.panic_hit, die %d: '%s' is not like 1B or -", d, tostring(cell)))
-    PANIC[d] = n
-  end
-end
+-- The panic hit chart: bases that desert for a die of 1..10 (charts.lua
+-- checked it when the ruleset loaded).
+local PANIC = common.CHARTS.panic
 
 local function is_leader(u)
   return common.arm(u) == "leader"

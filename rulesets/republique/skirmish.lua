@@ -17,14 +17,6 @@ local common = require("common")
 local skirmish = {}
 
 local chart = ruleset.charts.skirmish
-do
-  assert(type(chart) == "table" and #chart.ranges == #chart.hit_on and #chart.ranges > 0,
-    "ruleset.yaml charts.skirmish: ranges and hit_on, one number each per range band")
-  for i, r in ipairs(chart.ranges) do
-    assert(i == 1 or r > chart.ranges[i - 1], "charts.skirmish.ranges must grow")
-    assert(chart.hit_on[i] >= 1 and chart.hit_on[i] <= 11, "charts.skirmish.hit_on: a die number 1..10 (11: never)")
-  end
-end
 
 local function marker(u, what)
   u = common.unit(u, what)
