@@ -36,49 +36,11 @@ local charts = ruleset.charts
 local BRACKETS = charts.brackets
 
 ------------------------------------------------------------------------------
--- The charts, checked when the module loads
+-- The chart
 ------------------------------------------------------------------------------
 
--- "2M1B" -> 2, 1; "-" -> 0, 0.
-local function parse_result(s)
-  if s == "-" then
-    return 0, 0
-  end
-  local m, b = string.match(s, "^(%d*)M?(%d*)B?$")
-  local morale = tonumber(string.match(s, "(%d+)M") or "0")
-  local bases = tonumber(string.match(s, "(%d+)B") or "0")
-  if (m == "" and b == "") or (morale == 0 and bases == 0) then
-    return nil
-  end
-  return morale, bases
-end
-
-local ROWS = {}
-do
-  assert(type(BRACKETS) == "table" and #BRACKETS > 0, "ruleset.yaml charts.brackets: list the range brackets")
-  for gun, ranges in pairs(charts.ranges) do
-    local fp = charts.fire_points[gun]
-    assert(#ranges == #BRACKETS, "charts.ranges." .. gun .. ": one range per bracket (" .. #BRACKETS .. ")")
-    assert(fp and #fp == #BRACKETS, "charts.fire_points." .. gun .. ": one number per bracket")
-    for i = 2, #ranges do
-      assert(ranges[i] > ranges[i - 1], "charts.ranges." .. gun .. ": ranges must grow")
-    end
-  end
-  local last = 0
-  for i, row in ipairs(charts.artillery) do
-    assert(type(row.points) == "number" and row.points > last,
-      "charts.artillery row " .. i .. ": points must grow from row to row")
-    assert(#row.results == 10, "charts.artillery row " .. i .. ": ten results, for a modified die of 1..10")
-    local parsed = {}
-    for d, cell in ipairs(row.results) do
-      local m, b = parse_result(cell)
-      assert(m, string.format("charts.artillery row %d, die %d: '%s' is not like 2M1B or -", i, d, tostring(cell)))
-      parsed[d] = { morale = m, bases = b, text = cell }
-    end
-    ROWS[i] = { points = row.points, results = parsed }
-    last = row.points
-  end
-end
+-- The chart's rows, checked and parsed when the ruleset loads (charts.lua).
+local ROWS = common.CHARTS.rows
 
 -- [3.2 step 4] The chart row for a number of fire points (nil below the first).
 function artillery.chart_row(points)
@@ -119,6 +81,7 @@ local function gun(b)
   return common.type_of(b).gun
 end
 
+-- Where a battery stands and faces, to a thousandth: saved fire remembers it.
 local function where(u)
   local p = u.pos
   return string.format("%.3f,%.3f,%.3f", p.x, p.y, u.facing)
@@ -177,7 +140,6 @@ function artillery.begin_phase()
       u.passing_rest = u.passed_fire or nil
       u.passed_fire = nil
       u.began_step = common.morale(u) -- [3.3] the morale that halves its fire this phase
-      artillery.clear_tracks(u)
     end
     -- [3.6 Panic] who began the phase demoralized, unless the skirmish
     -- step opened the phase already
@@ -215,12 +177,11 @@ function artillery.save_fire(b)
   if b.passing_rest then
     error(b.id .. " may not save fire: batteries that passed fire get no saved fire from the phase they miss", 2)
   end
-  if b.saved_fire and b.saved_at == where(b) then
+  if artillery.has_saved_fire(b) then
     error(b.id .. " already has saved fire: one marker at most", 2)
   end
-  b.saved_fire = true
+  b.saved_fire = where(b) -- the marker, and where the battery stood when it saved
   b.saving = true
-  b.saved_at = where(b)
   world:note(b.id .. " saves its fire")
 end
 
@@ -228,12 +189,11 @@ end
 -- elsewhere or turned since saving (not by a move) loses it here.
 function artillery.has_saved_fire(b)
   b = battery(b, "artillery.has_saved_fire")
-  if not b.saved_fire then
+  if b.saved_fire == nil then
     return false
   end
-  if b.saved_at ~= where(b) then
+  if b.saved_fire ~= where(b) then
     b.saved_fire = nil
-    b.saved_at = nil
     world:note(b.id .. " moved and loses its saved fire")
     return false
   end
@@ -262,10 +222,29 @@ function artillery.assault_contact(list, contact)
         contact or "primary", params.artillery.saved_fire_assault_bonus))
     end
     b.saved_fire = nil
-    b.saved_at = nil
     b.saving = nil
   end
   return bonus, with
+end
+
+-- Massed batteries "must have bases touching": one group, each battery
+-- touching another of it, one to the next.
+local function touching_mass(batteries)
+  local joined, n, grew = { [batteries[1]] = true }, 1, true
+  while grew do
+    grew = false
+    for _, b in ipairs(batteries) do
+      if not joined[b] then
+        for other in pairs(joined) do
+          if tabletop.distance(b, other) <= TOL then
+            joined[b], n, grew = true, n + 1, true
+            break
+          end
+        end
+      end
+    end
+  end
+  return n == #batteries
 end
 
 -- [3.4 Leader] The good artillery leader attached to the firing batteries:
@@ -273,16 +252,8 @@ end
 -- chain of command (its `command`) of half or more of them; massed
 -- batteries must touch one another.
 function artillery.leader_for(batteries)
-  for i = 2, #batteries do
-    local touching = false
-    for j = 1, #batteries do
-      if j ~= i and tabletop.distance(batteries[i], batteries[j]) <= TOL then
-        touching = true
-      end
-    end
-    if not touching then
-      return nil
-    end
+  if not touching_mass(batteries) then
+    return nil
   end
   for _, l in ipairs(world:units{}) do
     if common.arm(l) == "leader" and l.artillery_officer and (l.rating or 0) >= 1 then
@@ -311,10 +282,7 @@ end
 -- points": one battery's fire points at a target, and the bracket.
 function artillery.range_points(b, target)
   local bracket = targets.bracket(b, target)
-  if bracket == nil then
-    return nil
-  end
-  return charts.fire_points[gun(b)][bracket], bracket
+  return bracket and charts.fire_points[gun(b)][bracket], bracket
 end
 
 -- [3.2 step 2][3.3] "Double or halve fire points according to the point
@@ -795,7 +763,6 @@ function artillery.fire(spec)
   for _, b in ipairs(group) do
     b.fired = true
     b.saved_fire = nil
-    b.saved_at = nil
   end
   if not spec.quiet then
     show(f)
@@ -974,7 +941,6 @@ on("leaves", function(u, from, to)
   u.moved = true
   if common.is_battery(u) and u.saved_fire then
     u.saved_fire = nil
-    u.saved_at = nil
     world:note(u.id .. " moves and loses its saved fire")
   end
   artillery.on_leg(u, from, to)

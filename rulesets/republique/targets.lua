@@ -141,7 +141,7 @@ end
 -- of lies in the arc of fire, ahead of the battery.)
 function targets.swing(b, u, mid)
   local to_frame = frame(mid, b.facing)
-  local best = 180
+  local best = math.huge
   for _, base in ipairs(tabletop.bases(u)) do
     local lo, hi = math.huge, -math.huge
     for _, c in ipairs(corners(base)) do
@@ -310,11 +310,11 @@ function targets.secondary_targets(b, main, zone, bracket)
     return lo, hi, ahead
   end
   local mlo, mhi = extent(main)
-  local seen, tandem, adjacent = { [main.id] = true }, {}, {}
+  local seen, tandem, adjacent = {}, {}, {}
   local behind_of, near_of = {}, {}
   for _, c in ipairs(tabletop.through(zone, { exclude = b })) do
     local u = c.unit
-    if not seen[u.id] and c.amount > TOL and u.side ~= b.side and common.arm(u) ~= "leader" then
+    if u ~= main and not seen[u.id] and c.amount > TOL and u.side ~= b.side and common.arm(u) ~= "leader" then
       seen[u.id] = true
       if targets.bracket(b, u) == bracket then
         local lo, hi, ahead = extent(u)

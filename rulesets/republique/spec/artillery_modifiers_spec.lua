@@ -959,3 +959,32 @@ describe("cover, more", function()
     expect(modifier(artillery.fire{ battery = b }, "cover")):to_be(0)
   end)
 end)
+
+describe("massed batteries must have bases touching", function()
+  local function guns(xs)
+    local out = {}
+    for i, x in ipairs(xs) do
+      out[i] = add("g" .. i, "french", "foot_battery", x, 60, 270)
+    end
+    add("l", "french", "general", xs[1], 63, 270, { artillery_officer = true, rating = 1, attached_to = "g1" })
+    return out
+  end
+
+  it("a line of three touching is one mass, whatever order they are named in", function()
+    local g = guns({ 55, 65, 60 })
+    expect(artillery.leader_for({ g[1], g[2], g[3] })):to_be(world:unit("l"))
+    expect(artillery.leader_for({ g[3], g[2], g[1] })):to_be(world:unit("l"))
+  end)
+
+  it("is no mass when the last or the first battery stands apart", function()
+    local g = guns({ 55, 60, 75 })
+    expect(artillery.leader_for({ g[1], g[2], g[3] })):to_be_nil()
+    expect(artillery.leader_for({ g[3], g[1], g[2] })):to_be_nil()
+  end)
+
+  it("is no mass when two touching pairs stand apart", function()
+    local g = guns({ 40, 45, 60, 65 })
+    expect(artillery.leader_for(g)):to_be_nil()
+    expect(artillery.leader_for({ g[1], g[2] })):to_be(world:unit("l"))
+  end)
+end)

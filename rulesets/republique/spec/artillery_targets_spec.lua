@@ -908,3 +908,40 @@ describe("friends beyond a target turned to the line of fire", function()
     expect(artillery.fire{ battery = b }.target):to_be("A")
   end)
 end)
+
+describe("troop bases, not leaders or markers, by the letter", function()
+  local duel = require("spec/support/units").duel
+
+  it("a friendly leader in the frontage zone does not block the fire (it must be free of troop bases and markers)", function()
+    duel()
+    add("ney", "french", "general", 60, 55, 270)
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = "b" }.target):to_be("a")
+  end)
+
+  it("a friendly unit in the frontage zone blocks at long range too, short of the target", function()
+    add("b", "french", "foot_battery", 60, 60, 270)            -- front edge y = 58.5
+    add("a", "austrian", "line_infantry", 60, 22.75, 90)        -- 35 cm: long range
+    add("f", "french", "line_infantry", 60, 27.25, 270, nil, 1) -- 30.5 cm, past medium range
+    artillery.begin_phase()
+    expect_error(function() artillery.fire{ battery = "b" } end, "may not fire through or over friendly f")
+  end)
+
+  it("an enemy leader beside the main target in the zone is no adjacent target", function()
+    duel("line_infantry", nil, 1)                               -- a: one base, x 58..62
+    add("gen", "austrian", "general", 63, 50, 90)               -- x 62.25..63.75, in the zone
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("a")
+    expect(rec.adjacent):to_equal({})
+  end)
+
+  it("an enemy skirmish marker 2.25 cm behind the main target is no tandem target", function()
+    duel("line_infantry", nil, 1)                               -- a's front edge y = 50.75
+    add("ask", "austrian", "skirmishers", 60, 48, 90, { parent = "x" }) -- y 47.5..48.5
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("a")
+    expect(rec.tandem):to_equal({})
+  end)
+end)

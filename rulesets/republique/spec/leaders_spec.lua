@@ -408,3 +408,42 @@ describe("panic hits that desert nobody", function()
     expect(#tabletop.traces("lost")):to_be(0)
   end)
 end)
+
+describe("the phase's records, once the injuries step is done", function()
+  it("a unit demoralized when the skirmish step opened the phase began it demoralized: its panic hits are executed", function()
+    local sk = add("sk", "french", "skirmishers", 60, 55, 270, { parent = "x" })
+    local a = add("a", "austrian", "line_infantry", 60, 50, 90, { morale = "demoralized" })
+    skirmish.begin_step()
+    dice.force("d10", { 10 })
+    skirmish.fire(sk, a)
+    skirmish.end_step()
+    add("b", "french", "foot_battery", 70, 60, 270)
+    artillery.begin_phase()
+    dice.force("d10", { 1 }) -- the panic die: a base deserts
+    expect(leaders.after_fire().panic):to_equal({ { unit = "a", hits = 1, rolls = { 1 }, deserters = 1 } })
+  end)
+
+  it("forgets who was hit by skirmishers: the next phase's injury tests add nothing for it", function()
+    add("sk", "french", "skirmishers", 60, 50, 270, { parent = "f1" })
+    add("t", "austrian", "line_infantry", 60, 47, 90)
+    local l = add("l", "austrian", "general", 60, 42, 90)
+    skirmish.begin_step()
+    dice.force("d10", { 10 })
+    skirmish.fire("sk", "t")
+    skirmish.end_step()
+    dice.force("d10", { 1 }) -- l's injury test
+    leaders.after_fire()
+    expect(mod(leaders.modifiers(l), "skirmishers")):to_be(0)
+  end)
+
+  it("a panic hit's deserter is the last base in place order (the rear rank's last)", function()
+    local a = add("a", "austrian", "line_infantry", 60, 50, 90, { morale = "demoralized", panic_hits = 1,
+      began_demoralized = true })
+    tabletop.set_formation(a, "column")
+    dice.force("d10", { 1 })
+    leaders.execute_panic()
+    local ids = {}
+    for _, base in ipairs(tabletop.bases(a)) do table.insert(ids, base.id) end
+    expect(ids):to_equal({ 1, 2, 3 })
+  end)
+end)
