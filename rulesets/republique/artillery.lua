@@ -81,7 +81,6 @@ local function gun(b)
   return common.type_of(b).gun
 end
 
--- Where a battery stands and faces, to a thousandth: saved fire remembers it.
 local function where(u)
   local p = u.pos
   return string.format("%.3f,%.3f,%.3f", p.x, p.y, u.facing)
@@ -89,12 +88,10 @@ end
 
 -- The geometry of targets (targets.lua), under the names the rules use.
 artillery.bracket = targets.bracket
-artillery.spotted = targets.spotted
 artillery.candidates = targets.candidates
 artillery.main_target = targets.main_target
 artillery.blocked_by = targets.blocked_by
 artillery.secondary_targets = targets.secondary_targets
-artillery.deep_target = targets.deep_target
 artillery.enfilade = targets.enfilade
 
 -- True in the artillery fire segment (hits on batteries wait for its end).
@@ -817,7 +814,6 @@ function artillery.passing_fire(spec)
   if not ok then
     error(rec, 2)
   end
-  b.fired = nil
   b.passed_fire = true
   return rec
 end
@@ -968,7 +964,6 @@ function artillery.end_phase()
   common.set_turn_step("injuries")
   for _, u in ipairs(world:units{}) do
     u.prolonged = nil -- it counted for the phase after the movement only
-    u.began_step = nil
     local m, b = u.pending_morale or 0, u.pending_bases or 0
     u.pending_morale, u.pending_bases = nil, nil
     common.morale_hits(u, m, "artillery fire this phase")

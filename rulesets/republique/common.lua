@@ -81,7 +81,12 @@ function common.morale(u)
 end
 
 function common.morale_step(u)
-  return common.STEP[common.morale(u)] or 1
+  local step = common.STEP[common.morale(u)]
+  if step == nil then
+    error(string.format("%s's morale '%s' is not on the ladder (ruleset.yaml charts.morale: %s)", u.id,
+      tostring(u.morale), table.concat(common.LADDER, ", ")), 2)
+  end
+  return step
 end
 
 -- Moves a unit `hits` steps down the ladder. Hits past demoralized are

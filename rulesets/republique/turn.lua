@@ -81,8 +81,7 @@ end
 function turn.start(side)
   local sides = world:sides()
   if side == nil then
-    local cur = world:current_side()
-    side = sides[1]
+    local cur = world:current_side() -- always one of the sides
     for i, s in ipairs(sides) do
       if s == cur then
         side = sides[i % #sides + 1]

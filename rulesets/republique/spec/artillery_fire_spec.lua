@@ -537,3 +537,84 @@ describe("saving and passing fire, by the letter", function()
     expect(artillery.fire{ battery = "b" }.notes):to_equal({ "b foot at canister range: 4, saved fire x2, damaged /2" })
   end)
 end)
+
+describe("the fire's bracket, marks and turn", function()
+  it("fires massed batteries in the nearest of their brackets", function()
+    -- b1 15.26 cm from t (close), b2 beside it 16.2 cm (medium)
+    add("b1", "french", "foot_battery", 60, 60, 270)
+    add("b2", "french", "foot_battery", 65, 60, 270)
+    add("t", "austrian", "line_infantry", 55, 42.5, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ batteries = { "b2", "b1" } }
+    expect(rec.bracket):to_be("close")
+    expect(rec.points):to_be(5) -- 3 at close range and 2 at medium
+  end)
+
+  it("draws the centre of fire 10 cm past the target, and clears the last fire's marks", function()
+    local b, a = duel()
+    dice.force("d10", { 1 })
+    artillery.fire{ battery = "b" }
+    artillery.begin_phase()
+    world:place(a, { x = 60, y = 45, facing = 90 })
+    dice.force("d10", { 1 })
+    artillery.fire{ battery = b }
+    local n, line = 0, nil
+    for _, m in ipairs(tabletop.marks()) do
+      n += 1
+      if m.label == "b centre of fire" then
+        line = m.points
+      end
+    end
+    expect(n):to_be(3)
+    local p, q = line[1], line[#line]
+    expect(math.sqrt((q.x - p.x) ^ 2 + (q.y - p.y) ^ 2)):to_be_close(tabletop.distance(b, a) + 10, 1e-9)
+  end)
+
+  it("marks the target's enfilade arc once for massed batteries on the same flank", function()
+    scenario("republique/enfilade_column.yaml")
+    local fb1 = world:unit("fb1")
+    add("fb2", "french", "foot_battery", fb1.pos.x, fb1.pos.y - 5, fb1.facing)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    artillery.fire{ batteries = { "fb1", "fb2" } }
+    local arcs = 0
+    for _, m in ipairs(tabletop.marks()) do
+      if string.find(m.label, "enfilade arc", 1, true) then
+        arcs += 1
+      end
+    end
+    expect(arcs):to_be(1)
+  end)
+
+  it("lets a battery that fired in its own player turn pass fire in the enemy's", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    local t = add("t", "austrian", "line_infantry", 40, 45, 0, nil, 2)
+    add("a", "austrian", "line_infantry", 60, 50, 90, nil, 1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(artillery.fire{ battery = b }.target):to_be("a")
+    artillery.end_phase()
+    expect(turn.step()):to_be("injuries")
+    artillery.new_turn() -- the Austrian player turn
+    answers{ "fire" }
+    dice.force("d10", { 1 })
+    world:move(t, { x = 62, y = 45 })
+    expect(b.passed_fire):to_be(true)
+  end)
+
+  it("counts a mover's cm inside the arc on the battery, under passing:<id>", function()
+    local b = add("b", "french", "foot_battery", 60, 60, 270)
+    local t = add("t", "austrian", "line_infantry", 40, 45, 0, nil, 2)
+    world:move(t, { x = 56, y = 45 })
+    expect(b:get("passing:t")):to_be_close(6.3, 0.1)
+  end)
+
+  it("names the artillery leader in its modifier", function()
+    local b = duel()
+    add("l", "french", "general", 60, 63, 270, { artillery_officer = true, rating = 1, attached_to = "b" })
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = b }
+    expect(rec.modifiers[1].name):to_be("artillery leader l")
+  end)
+end)

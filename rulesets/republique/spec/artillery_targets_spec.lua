@@ -937,8 +937,10 @@ describe("troop bases, not leaders or markers, by the letter", function()
   end)
 
   it("an enemy skirmish marker 2.25 cm behind the main target is no tandem target", function()
-    duel("line_infantry", nil, 1)                               -- a's front edge y = 50.75
-    add("ask", "austrian", "skirmishers", 60, 48, 90, { parent = "x" }) -- y 47.5..48.5
+    add("b", "french", "foot_battery", 60, 64, 270)             -- front edge y = 62.5
+    add("a", "austrian", "line_infantry", 60, 50, 90, nil, 1)   -- front edge y = 50.75: close range
+    add("ask", "austrian", "skirmishers", 60, 48, 90, { parent = "x" }) -- y 47.5..48.5, close range too
+    artillery.begin_phase()
     dice.force("d10", { 1 })
     local rec = artillery.fire{ battery = "b" }
     expect(rec.target):to_be("a")

@@ -76,6 +76,21 @@ describe("range brackets and fire points (ours)", function()
   end
 end)
 
+describe("range brackets by name (ours)", function()
+  it("are canister, close, medium and long, nearest first", function()
+    local b = add("b", "french", "foot_battery", 100, 80, 270)
+    local t = add("t", "austrian", "line_infantry", 100, 40, 90, nil, 1)
+    local names = {}
+    for _, d in ipairs({ 8, 16, 28, 42 }) do
+      artillery.begin_phase()
+      world:place(t, { x = 100, y = 78.5 - d - 0.75, facing = 90 })
+      dice.force("d10", { 1 })
+      table.insert(names, artillery.fire{ battery = b }.bracket)
+    end
+    expect(names):to_equal({ "canister", "close", "medium", "long" })
+  end)
+end)
+
 describe("skirmish fire (ours): a hit on 6 up to 4 cm, on 8 up to 8 cm, no fire beyond", function()
   local function fire_at(dy, roll)
     add("sk", "french", "skirmishers", 60, 60, 270, { parent = "f1" }) -- front edge y = 59.5

@@ -213,3 +213,50 @@ describe("a chart edited wrongly stops the ruleset loading, naming the table", f
     expect(check_edited(function(c) c.panic_hit[10] = "2B" end).panic[10]):to_be(2)
   end)
 end)
+
+describe("what the log says of each roll and loss", function()
+  it("names the fire, the injury test and the skirmish fire each die was rolled for, and why units were hit", function()
+    duel()
+    add("l", "austrian", "general", 60, 44, 90, { attached_to = "a" })
+    dice.force("d10", { 8 })
+    artillery.fire{ battery = "b" }
+    local mods = {}
+    for _, m in ipairs(leaders.modifiers(world:unit("l"))) do
+      table.insert(mods, m.name)
+    end
+    expect(mods):to_equal({ "attached to a", "1 friendly base(s) lost nearby" })
+    dice.force("d10", { 10 })
+    leaders.injury_test("l")
+    add("sk", "french", "skirmishers", 40, 50, 270, { parent = "f1" })
+    add("t", "austrian", "line_infantry", 40, 47, 90)
+    skirmish.begin_step()
+    dice.force("d10", { 10 })
+    skirmish.fire("sk", "t")
+    local log = table.concat(world:log(50), "\n")
+    for _, line in ipairs({ "roll 1 d10 for artillery fire of b at a: 8 (forced)",
+      "a takes 1 hit (artillery fire of b), strength now 3", "roll 1 d10 for injury test of l: 10 (forced)",
+      "l is eliminated (leader killed)", "roll 1 d10 for skirmish fire of sk at t: 10 (forced)" }) do
+      expect(log):to_contain(line)
+    end
+  end)
+end)
+
+describe("a morale that is not on the ladder", function()
+  it("is refused when the unit takes a hit, naming the ladder", function()
+    local _, a = duel()
+    a.morale = "routed"
+    dice.force("d10", { 8 })
+    expect_error(function() artillery.fire{ battery = "b" } end,
+      "a's morale 'routed' is not on the ladder (ruleset.yaml charts.morale: normal, disordered, rattled, shaken, demoralized)")
+  end)
+end)
+
+describe("turn and move calls refuse", function()
+  it("finishing a turn before any has started", function()
+    expect_error(function() turn.finish() end, "turn.finish: no turn has started (turn.start(side) starts one)")
+  end)
+
+  it("a move of a unit that does not exist, by the moves' own name", function()
+    expect_error(function() moves.move("nobody", { x = 1, y = 1 }) end, "moves.move: no unit 'nobody'")
+  end)
+end)

@@ -447,3 +447,16 @@ describe("the phase's records, once the injuries step is done", function()
     expect(ids):to_equal({ 1, 2, 3 })
   end)
 end)
+
+describe("the tolerance, common.TOL", function()
+  it("is a millionth of a centimetre: a leader 8.0000005 cm away is at risk, one 8.0000015 cm is not", function()
+    duel() -- a's rear edge at y 49.25
+    add("within", "austrian", "general", 55, 40.5 - 0.0000005, 90) -- 8.0000005 cm from a's rear edge
+    add("beyond", "austrian", "general", 65, 40.5 - 0.0000015, 90) -- 8.0000015 cm
+    dice.force("d10", { 1 })
+    artillery.fire{ battery = "b" }
+    local ids = {}
+    for _, l in ipairs(leaders.at_risk()) do table.insert(ids, l.id) end
+    expect(ids):to_equal({ "within" })
+  end)
+end)
