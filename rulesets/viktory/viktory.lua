@@ -78,13 +78,13 @@ end
 -- The living units on a hex (a stack), in the world's order; `filter` may
 -- name a side (`side=`), `military=true`, `other_than=side`.
 function viktory.units_at(h, filter)
+  if filter == nil then
+    return world:units{ hex = h }
+  end
   local out = {}
-  for _, u in ipairs(world:units()) do
-    if u.hex == h
-      and (filter == nil or (
-        (filter.side == nil or u.side == filter.side)
-        and (filter.other_than == nil or u.side ~= filter.other_than)
-        and (not filter.military or viktory.is_military(u))))
+  for _, u in ipairs(world:units{ hex = h, side = filter.side }) do
+    if (filter.other_than == nil or u.side ~= filter.other_than)
+      and (not filter.military or viktory.is_military(u))
     then
       table.insert(out, u)
     end

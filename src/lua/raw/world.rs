@@ -63,24 +63,29 @@ fast_fn!(fast_at, |l, st| {
     Some(Out::Pushed(3 + n_bools as std::os::raw::c_int))
 });
 
-// `world:units{side=, type=, all=}`: a filter table without metatable whose
-// `side` and `type` are strings or nil and `all` a boolean or nil (anything
-// else is the full function's), and every matching unit's handle cached.
+// `world:units{side=, type=, hex=, all=}`: a filter table without metatable
+// whose `side` and `type` are strings or nil, `hex` a hex or nil and `all` a
+// boolean or nil (anything else is the full function's), and every matching
+// unit's handle cached.
 fast_fn!(fast_units, |l, st| {
-    let (mut side, mut kind, mut all) = (None, None, false);
+    let (mut side, mut kind, mut all, mut at) = (None, None, false, None);
     match l.type_of(2) {
         ffi::LUA_TNONE | ffi::LUA_TNIL => {}
         ffi::LUA_TTABLE => {
-            // SAFETY: argument 2 is a table; the three fields are read raw
-            // (no metamethod, no allocation) into slots 3..=5 above it when
+            // SAFETY: argument 2 is a table; the four fields are read raw
+            // (no metamethod, no allocation) into slots 3..=6 above it when
             // it is the last argument, within the frame's room.
             unsafe {
                 let raw = l.raw();
                 if l.top() != 2 || ffi::lua_getmetatable(raw, 2) != 0 {
                     return None;
                 }
-                for (k, want) in [(c"side", ffi::LUA_TSTRING), (c"type", ffi::LUA_TSTRING), (c"all", ffi::LUA_TBOOLEAN)]
-                {
+                for (k, want) in [
+                    (c"side", ffi::LUA_TSTRING),
+                    (c"type", ffi::LUA_TSTRING),
+                    (c"all", ffi::LUA_TBOOLEAN),
+                    (c"hex", ffi::LUA_TVECTOR),
+                ] {
                     let t = ffi::lua_rawgetfield(raw, 2, k.as_ptr());
                     if t != ffi::LUA_TNIL && t != want {
                         return None;
@@ -96,13 +101,21 @@ fast_fn!(fast_units, |l, st| {
                 // SAFETY: slot 5 holds a boolean.
                 unsafe { ffi::lua_toboolean(l.raw(), 5) != 0 }
             };
+            // A hex that is not one (fractional coordinates) is the full function's error.
+            if l.type_of(6) == ffi::LUA_TVECTOR {
+                at = Some(fast::hex_arg(l, 6)?);
+            }
         }
         _ => return None,
     }
     let w = st.world.try_borrow().ok()?;
     let mut found = Vec::new();
     for (i, u) in w.units.iter().enumerate() {
-        if (all || u.alive()) && side.is_none_or(|s| *u.side == *s) && kind.is_none_or(|t| *u.kind == *t) {
+        if (all || u.alive())
+            && side.is_none_or(|s| *u.side == *s)
+            && kind.is_none_or(|t| *u.kind == *t)
+            && at.is_none_or(|h| u.hex() == Some(h))
+        {
             // Only units whose handle is cached: the full function makes the others.
             fast::cached_unit(l, st, &w, i)?;
             found.push(i);

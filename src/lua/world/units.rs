@@ -365,10 +365,12 @@ pub fn unit(l: &Lua, st: &Rc<State>, id: Name) -> mlua::Result<impl IntoLuaMulti
     handle_of(l, st, found)
 }
 
-/// `world:units{side=, type=, all=}`: units on the battlefield (all=true adds the eliminated).
+/// `world:units{side=, type=, hex=, all=}`: units on the battlefield (all=true adds the eliminated),
+/// in the world's order; `hex=` keeps those on that hex (a stack).
 pub fn units(l: &Lua, st: &Rc<State>, filter: Option<Table>) -> mlua::Result<impl IntoLuaMulti> {
     let side: Option<String> = filter.as_ref().map(|f| f.get("side")).transpose()?.flatten();
     let ty: Option<String> = filter.as_ref().map(|f| f.get("type")).transpose()?.flatten();
+    let at: Option<HexArg> = filter.as_ref().map(|f| f.get("hex")).transpose()?.flatten();
     let all: bool = filter.as_ref().map(|f| f.get::<Option<bool>>("all")).transpose()?.flatten().unwrap_or(false);
     let refs = st.with_world(|w| {
         (0..w.units.len())
@@ -377,6 +379,7 @@ pub fn units(l: &Lua, st: &Rc<State>, filter: Option<Table>) -> mlua::Result<imp
                 (all || u.alive())
                     && side.as_deref().is_none_or(|s| &*u.side == s)
                     && ty.as_deref().is_none_or(|t| &*u.kind == t)
+                    && at.as_ref().is_none_or(|h| u.hex() == Some(h.0))
             })
             .map(|i| (i, w.units[i].id.clone()))
             .collect::<Vec<_>>()
