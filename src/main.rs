@@ -340,21 +340,12 @@ fn print_log(log: &sandtable::log::EventLog) -> std::io::Result<()> {
     out.flush()
 }
 
-/// The event log as JSON Lines in `path`, flushed and checked: a full disk
-/// (or `/dev/full`) is an error, not a silently empty file.
+/// The event log as JSON Lines in `path`, written whole or not at all
+/// (`files::write`: a full disk is an error, not a silently short file).
 fn write_log(path: &std::path::Path, log: &sandtable::log::EventLog) -> std::io::Result<()> {
-    use std::io::Write;
-    let f = std::fs::File::create(path)?;
-    let mut w = std::io::BufWriter::new(f);
-    log.write_jsonl(0, &mut w)?;
-    w.flush()?;
-    let f = w.into_inner().map_err(std::io::IntoInnerError::into_error)?;
-    // A regular file is synced so that a full disk shows now; a device
-    // (`/dev/stdout`, a pipe) may not support it, which is fine.
-    if f.metadata().is_ok_and(|m| m.is_file()) {
-        f.sync_all()?;
-    }
-    Ok(())
+    let mut bytes = Vec::new();
+    log.write_jsonl(0, &mut bytes)?;
+    sandtable::files::write(path, &bytes)
 }
 
 fn test(
@@ -437,6 +428,21 @@ fn coverage(
     // One ruleset's specs measure its scope (a file no spec loads at 0%);
     // the specs of several measure every module they load.
     let scope = coverage::scope_of(files).ok().flatten();
+    let cannot_write = |path: &std::path::Path, e: String| {
+        report(&ScriptError::plain(format!("cannot write the lcov file {}: {e}", path.display())));
+        ExitCode::from(2)
+    };
+    // Refused before the specs run, and again after (the modules they loaded).
+    let read: Vec<PathBuf> = files
+        .iter()
+        .map(|f| f.path.clone())
+        .chain(scope.iter().flat_map(|s| s.lua.iter().cloned().chain([s.manifest.clone()])))
+        .collect();
+    if let Some(path) = &strength.coverage_out {
+        if let Err(e) = coverage::lcov_target(path, &read) {
+            return cannot_write(path, e);
+        }
+    }
     let runs = coverage::run_files(files, scope.as_ref(), &limits.options(), overrides);
     let (passed, failed) = runs.iter().fold((0, 0), |a, r| (a.0 + r.passed, a.1 + r.failed));
     if passed + failed == 0 {
@@ -446,9 +452,11 @@ fn coverage(
     let total = coverage::total(&runs, scope.as_ref());
     print!("{}", total.table());
     if let Some(path) = &strength.coverage_out {
-        if let Err(e) = std::fs::write(path, total.lcov()) {
-            report(&ScriptError::plain(format!("cannot write the lcov file {}: {e}", path.display())));
-            return ExitCode::from(2);
+        let measured: Vec<PathBuf> = total.files.keys().map(PathBuf::from).chain(read).collect();
+        let written = coverage::lcov_target(path, &measured)
+            .and_then(|()| sandtable::files::write(path, total.lcov().as_bytes()).map_err(|e| e.to_string()));
+        if let Err(e) = written {
+            return cannot_write(path, e);
         }
         println!("lcov written to {}", path.display());
     }

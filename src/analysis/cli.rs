@@ -224,7 +224,7 @@ fn fail(e: &AnalysisError) -> ExitCode {
 
 fn write_plot(path: &PathBuf, title: &str, panels: &[super::plot::Panel]) -> Result<(), ExitCode> {
     let svg = super::plot::svg(title, panels);
-    std::fs::write(path, svg).map_err(|e| {
+    crate::files::write(path, svg.as_bytes()).map_err(|e| {
         eprintln!("error: cannot write {}: {e}", path.display());
         ExitCode::from(2)
     })?;

@@ -283,7 +283,8 @@ pub fn merge_files(files: &[impl AsRef<Path>]) -> Result<SimResult, String> {
     let mut parts = Vec::new();
     for f in files {
         let name = f.as_ref().display().to_string();
-        let text = std::fs::read_to_string(f).map_err(|e| format!("cannot read {name}: {e}"))?;
+        let text = crate::files::read_text(f.as_ref(), crate::files::TEXT_LIMIT)
+            .map_err(|e| format!("cannot read {name}: {e}"))?;
         let v: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: not JSON: {e}"))?;
         let r = parse_sim(&v, &name)?;
         check_checksum(&v, &name)?;

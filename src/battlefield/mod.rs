@@ -508,13 +508,24 @@ impl World {
 
     /// Places a unit anywhere (setup and editing, not a move: no adjacency check).
     pub fn place(&mut self, idx: usize, pos: Position) -> Result<(), WorldError> {
-        if let Position::Hex(h) = pos {
-            if !self.on_map(h) {
-                return Err(WorldError::OffMap(h));
+        match pos {
+            Position::Hex(h) => {
+                if !self.on_map(h) {
+                    return Err(WorldError::OffMap(h));
+                }
+                if let Some(other) = self.occupant(h, Some(idx)) {
+                    return Err(WorldError::Invalid(format!("hex {h} already holds unit '{}'", self.units[other].id)));
+                }
             }
-            if let Some(other) = self.occupant(h, Some(idx)) {
-                return Err(WorldError::Invalid(format!("hex {h} already holds unit '{}'", self.units[other].id)));
+            Position::Table { at, .. } if !self.on_table(at) => {
+                return Err(WorldError::Invalid(match self.map {
+                    Map::Table { width, height } => {
+                        format!("point {at} is off the table (x from 0 to {width}, y from 0 to {height} cm)")
+                    }
+                    Map::Hex { .. } => format!("point {at}: this battlefield is a hex map, so a unit goes on a hex"),
+                }));
             }
+            Position::Table { .. } | Position::Off => {}
         }
         self.units[idx].pos = pos;
         Ok(())

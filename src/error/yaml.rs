@@ -14,11 +14,11 @@ use serde_saphyr::Error;
 
 use super::{offset_of, LocatedError};
 
-/// Reads a text file. A byte that is not UTF-8 is reported at its own line
+/// Reads a text file of at most [`crate::files::TEXT_LIMIT`] bytes. A byte that is not UTF-8 is reported at its own line
 /// and column (the file is shown with it replaced); any other failure says
 /// `cannot read {what}`.
 pub fn read_text(path: &Path, what: &str) -> Result<String, Box<LocatedError>> {
-    let bytes = std::fs::read(path)
+    let bytes = crate::files::read_bytes(path, crate::files::TEXT_LIMIT)
         .map_err(|e| Box::new(LocatedError::at(path, "", 1, 1, format!("cannot read {what}: {e}"))))?;
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();

@@ -95,7 +95,7 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
         return Ok(());
     };
     let file = old.dir.join("ruleset.yaml");
-    let src = std::fs::read_to_string(&file)
+    let src = crate::files::read_text(&file, crate::files::TEXT_LIMIT)
         .map_err(|e| ScriptError::plain(format!("cannot read {}: {e}", display_path(&file))))?;
     let mut rs = Ruleset::parse(&file, &src).map_err(|e| match e {
         crate::ruleset::RulesetError::Located(l) => ScriptError::Located(l),

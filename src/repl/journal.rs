@@ -27,11 +27,20 @@
 //! file that starts with the replayed inputs); the old journal is removed
 //! once the replay is done. A ruleset reload after a file edit is not
 //! journaled: the replay runs against the files as they are now.
+//!
+//! A journal is only ever shortened by being replayed whole. A damaged line
+//! (not a journal record, not text, past [`crate::files::LINE_LIMIT`]) ends
+//! what is replayed; then, or when an input's outcome differs, the old
+//! journal is kept beside the new one as `NAME.before-resume` (a number
+//! added if that is taken), and the report says where. `--journal FILE`
+//! writes only a new file or one of our own journals whose session has
+//! ended, through a symbolic link to its target, and never a FIFO, a device
+//! or a read-only file (see [`crate::files::writable`]).
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -183,12 +192,15 @@ fn setup_record(opts: &ReplOptions, session: &Session) -> Value {
     })
 }
 
-/// Opens a new journal file (creating its folder).
+/// Opens a journal file (creating its folder), through a symbolic link to
+/// its target; the callers have checked that what is there may be replaced.
 fn create(path: &Path, explicit: bool) -> Result<Journal, String> {
     if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot make {}: {e}", dir.display()))?;
     }
-    let file = File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+    let target = crate::files::writable(path).map_err(cannot)?;
+    let file = File::create(target).map_err(cannot)?;
     Ok(Journal { file, path: path.to_path_buf(), explicit, failed: false, files: BTreeMap::new() })
 }
 
@@ -207,6 +219,10 @@ struct Past {
     closed: bool,
     /// The latest hash of each file, as recorded.
     files: BTreeMap<String, String>,
+    /// The first damaged line and what is wrong with it: reading stopped there.
+    damage: Option<(usize, String)>,
+    /// Inputs recorded after the damaged line (or cut off by it): not replayed.
+    lost: usize,
 }
 
 fn file_map(v: &Value) -> BTreeMap<String, String> {
@@ -215,38 +231,80 @@ fn file_map(v: &Value) -> BTreeMap<String, String> {
         .unwrap_or_default()
 }
 
+/// Reads a journal back, each line bounded ([`crate::files::lines`]). A
+/// last line without its line end was cut short by the kill: the end of
+/// what was written. Any other line that is not a record is damage.
 fn read(path: &Path) -> Result<Past, String> {
-    let f = File::open(path).map_err(|e| format!("cannot read the journal {}: {e}", path.display()))?;
-    let mut lines = std::io::BufReader::new(f).lines();
-    let head: Value = lines
-        .next()
-        .and_then(Result::ok)
-        .and_then(|l| serde_json::from_str(&l).ok())
-        .filter(|v: &Value| v.get("journal").is_some())
-        .ok_or_else(|| format!("{} is not a sandtable session journal", path.display()))?;
-    let mut past = Past { files: file_map(&head["files"]), head, entries: Vec::new(), closed: false };
-    for line in lines {
-        let Ok(line) = line else { break };
-        // A line cut short by the kill is the end of what was written.
-        let Ok(v) = serde_json::from_str::<Value>(&line) else { break };
+    let f = crate::files::open_regular(path).map_err(|e| format!("cannot read the journal {}: {e}", path.display()))?;
+    let mut lines = crate::files::lines(std::io::BufReader::new(f), crate::files::LINE_LIMIT);
+    let not_ours = |why: &str| format!("{} is not a sandtable session journal{why}", path.display());
+    let head: Value = match lines.next() {
+        Some(Ok(l)) => serde_json::from_str(&l.text).ok().filter(|v: &Value| v.get("journal").is_some()),
+        Some(Err(e)) => return Err(not_ours(&format!(" ({e})"))),
+        None => None,
+    }
+    .ok_or_else(|| not_ours(""))?;
+    let mut past = Past {
+        files: file_map(&head["files"]),
+        head,
+        entries: Vec::new(),
+        closed: false,
+        damage: None,
+        lost: 0,
+    };
+    while let Some(line) = lines.next() {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                past.damage.get_or_insert((lines.line_number(), e.to_string()));
+                break;
+            }
+        };
+        let v = serde_json::from_str::<Value>(&line.text).unwrap_or(Value::Null);
+        if past.damage.is_some() {
+            past.lost += usize::from(v.get("input").is_some_and(Value::is_string));
+            continue;
+        }
         if let Some(text) = v.get("input").and_then(Value::as_str) {
             past.entries.push(Entry { input: text.to_string(), answers: Vec::new(), done: None });
-        } else if let Some(i) = v.get("answer").and_then(Value::as_u64) {
-            if let Some(e) = past.entries.last_mut() {
-                e.answers.push(i as usize);
-            }
-        } else if let Some(ok) = v.get("done").and_then(Value::as_bool) {
-            if let Some(e) = past.entries.last_mut() {
+            continue;
+        }
+        let last = past.entries.last_mut();
+        match (v.get("answer").and_then(Value::as_u64), v.get("done").and_then(Value::as_bool), last) {
+            (Some(i), None, Some(e)) if e.done.is_none() => e.answers.push(i as usize),
+            (None, Some(ok), Some(e)) if e.done.is_none() => {
                 e.done = Some((ok, v.get("seed").and_then(Value::as_u64)));
+                if let Some(f) = v.get("files") {
+                    past.files = file_map(f);
+                }
             }
-            if let Some(f) = v.get("files") {
-                past.files = file_map(f);
+            _ if v.get("closed").is_some() => past.closed = true,
+            // A line cut short by the kill is the end of what was written.
+            _ if !line.ended && v.is_null() => break,
+            _ => {
+                let why = if v.is_null() { "not JSON" } else { "not a record in its place" };
+                past.damage = Some((line.number, why.to_string()));
             }
-        } else if v.get("closed").is_some() {
-            past.closed = true;
         }
     }
+    // The input the damage cut off was not running when the session ended.
+    if past.damage.is_some() && past.entries.last().is_some_and(|e| e.done.is_none()) {
+        past.entries.pop();
+        past.lost += 1;
+    }
     Ok(past)
+}
+
+/// A name beside `path` that is free: `NAME.SUFFIX`, else `NAME.SUFFIX.2`, ...
+fn free_name(path: &Path, suffix: &str) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    (1..)
+        .map(|n| match n {
+            1 => path.with_file_name(format!("{name}.{suffix}")),
+            n => path.with_file_name(format!("{name}.{suffix}.{n}")),
+        })
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .unwrap_or_else(|| path.with_file_name(format!("{name}.{suffix}")))
 }
 
 /// Whether process `pid` still runs (Linux; elsewhere assumed gone).
@@ -333,16 +391,8 @@ pub fn start(
     if opts.resume {
         return resume(opts, out, err, interactive, capture);
     }
-    // Refuse to write over a session that did not end cleanly.
     if let Some(path) = &opts.journal {
-        if let Ok(past) = read(path) {
-            if !past.closed && !running(past.head["pid"].as_u64().unwrap_or(0)) {
-                return Err(ScriptError::plain(format!(
-                    "the journal {p} holds a session that did not end cleanly: `sandtable --resume --journal {p}` replays it (or delete the file to start afresh)",
-                    p = path.display()
-                )));
-            }
-        }
+        may_journal_to(path)?;
     }
     let session = setup(opts, out, err, interactive, capture)?;
     let target = match (&opts.journal, interactive) {
@@ -372,6 +422,33 @@ pub fn start(
         }
     }
     Ok((session, journal, None))
+}
+
+/// Whether `--journal FILE` may be written: a new file, an empty one, or one
+/// of our journals whose session ended cleanly; never a session to resume,
+/// a running session's journal, or anything else.
+fn may_journal_to(path: &Path) -> Result<(), ScriptError> {
+    let p = path.display();
+    let target = crate::files::writable(path).map_err(|e| ScriptError::plain(format!("cannot write {p}: {e}")))?;
+    let Ok(meta) = std::fs::metadata(&target) else { return Ok(()) };
+    if meta.len() == 0 {
+        return Ok(());
+    }
+    let past = read(path).map_err(|e| {
+        ScriptError::plain(format!(
+            "{e}: --journal writes a new file or one of its own journals, and leaves this one as it is (choose another name)"
+        ))
+    })?;
+    let pid = past.head["pid"].as_u64().unwrap_or(0);
+    if past.closed {
+        Ok(())
+    } else if running(pid) {
+        Err(ScriptError::plain(format!("the journal {p} is being written by a session still running (process {pid})")))
+    } else {
+        Err(ScriptError::plain(format!(
+            "the journal {p} holds a session that did not end cleanly: `sandtable --resume --journal {p}` replays it (or delete the file to start afresh)"
+        )))
+    }
 }
 
 fn resume(
@@ -451,18 +528,31 @@ fn resume(
         .unwrap_or_default();
     setup_opts.time_ms = s["time_ms"].as_u64();
     setup_opts.memory_mb = s["memory_mb"].as_u64();
+    // The file the old journal is (through a symbolic link), which the new
+    // one replaces: it must be ours to replace.
+    let old_file = crate::files::writable(&old)
+        .map_err(|e| ScriptError::plain(format!("cannot resume into the journal {}: {e}", old.display())))?;
     let mut session = setup(&setup_opts, out, err, interactive, capture)?;
 
-    // The new journal: beside the old one, renamed over it (--journal FILE)
-    // or kept (the journals folder, where the old one is then removed).
+    // The new journal: beside the old one, renamed over it (--journal FILE,
+    // with the old one's permissions) or kept (the journals folder, where
+    // the old one is then removed).
     let new_path = if explicit {
-        let name = old.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-        old.with_file_name(format!("{name}.resuming"))
+        let name = old_file.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        old_file.with_file_name(format!("{name}.resuming"))
     } else {
         old.with_file_name(format!("{:012}-{}.jsonl", now_secs(), std::process::id()))
     };
     let journal: Shared = Rc::new(RefCell::new(None));
-    match create(&new_path, explicit) {
+    let created = create(&new_path, explicit).and_then(|j| {
+        if explicit {
+            let mode = std::fs::metadata(&old_file).map(|m| m.permissions());
+            mode.and_then(|m| std::fs::set_permissions(&new_path, m))
+                .map_err(|e| format!("cannot give {} the permissions of {}: {e}", new_path.display(), old.display()))?;
+        }
+        Ok(j)
+    });
+    match created {
         Ok(mut j) => {
             let head = setup_record(&setup_opts, &session);
             j.files = file_map(&head["files"]);
@@ -474,14 +564,36 @@ fn resume(
 
     let done_list = replay(&mut session, &past, &journal);
 
+    // Replayed whole, the old journal goes; else it is kept beside, whole.
+    let whole = past.damage.is_none() && done_list.differ.is_empty();
+    let kept = if whole {
+        None
+    } else {
+        let aside = free_name(&old_file, "before-resume");
+        match std::fs::rename(&old_file, &aside) {
+            Ok(()) => Some(aside),
+            Err(e) => {
+                notes.push(format!("the old journal could not be put aside ({e}): it stays {}", old.display()));
+                None
+            }
+        }
+    };
+    let old_gone = whole || kept.is_some();
+    if let Some(aside) = &kept {
+        notes.push(format!(
+            "the journal as it was is kept whole in {}",
+            crate::lua::display_path(aside)
+        ));
+    }
     if explicit {
         if let Some(j) = journal.borrow_mut().as_mut() {
-            match std::fs::rename(&new_path, &old) {
+            let renamed = if old_gone { std::fs::rename(&new_path, &old_file) } else { Err(std::io::Error::other("the old journal is still there")) };
+            match renamed {
                 Ok(()) => j.path = old.clone(),
                 Err(e) => notes.push(format!("the journal goes on in {} ({e})", new_path.display())),
             }
         }
-    } else {
+    } else if whole {
         let _ = std::fs::remove_file(&old);
     }
 
@@ -508,6 +620,16 @@ fn report(past: &Past, old: &Path, done_list: &Replayed, now: &BTreeMap<String, 
     }
     if !done_list.skipped.is_empty() {
         report.push_str(&format!("\nnot replayed (they only look or write files): {}", done_list.skipped.join(", ")));
+    }
+    if let Some((line, why)) = &past.damage {
+        let lost = match past.lost {
+            0 => String::new(),
+            1 => "; 1 input recorded from there on is not replayed".to_string(),
+            n => format!("; {n} inputs recorded from there on are not replayed"),
+        };
+        report.push_str(&format!(
+            "\nwarning: line {line} of the journal is damaged ({why}): replayed only what comes before it{lost}"
+        ));
     }
     if let Some(u) = &done_list.unfinished {
         report.push_str(&format!(

@@ -237,12 +237,20 @@ fn run_interactive(opts: ReplOptions) -> ExitCode {
         session.watcher = None;
         session.rewatch();
     }
-    let history = history_path(opts.history.as_deref());
+    let mut history = history_path(opts.history.as_deref());
     if let Some(h) = &history {
         if h.is_file() {
             if let Err(e) = editor.borrow_mut().load_history(h) {
                 eprintln!("warning: cannot read the history file {}: {e}", h.display());
             }
+        }
+    }
+    // Lines are added to the file in place: only to a regular file (a FIFO
+    // would wait forever), through a symbolic link, never a read-only one.
+    if let Some(h) = history.clone().filter(|h| std::fs::symlink_metadata(h).is_ok()) {
+        if let Err(e) = crate::files::writable(&h) {
+            eprintln!("warning: this session's lines are not added to the history file {}: {e}", h.display());
+            history = None;
         }
     }
     session.set_asker(Some(Box::new(journal::JournalAsker {

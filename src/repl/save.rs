@@ -157,32 +157,6 @@ pub fn check_savable(world: &World) -> Result<(), String> {
     Ok(())
 }
 
-/// Writes `text` to `path` whole or not at all: into a temporary file in the
-/// same folder (so the rename stays on one file system), flushed to disk,
-/// then renamed over `path`. On any failure the temporary file is removed and
-/// what `path` held before is untouched.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::io::Write as _;
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
-    };
-    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_else(|| "save".into());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new().write(true).create(true).truncate(true).open(&tmp)?;
-        f.write_all(text.as_bytes())?;
-        f.flush()?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    written
-}
-
 /// How the file names its ruleset: by name when `rulesets/<name>` finds it,
 /// else by a path relative to the saved file (or absolute).
 fn ruleset_ref(rs: &Ruleset, target: &Path) -> String {
@@ -489,22 +463,5 @@ mod tests {
         let back: Vec<[i32; 2]> = serde_saphyr::from_str(&text).unwrap_or_default();
         assert_eq!(back.len(), 1000);
         assert_eq!(back[999], [999, -999]);
-    }
-
-    #[test]
-    fn atomic_write_replaces_whole_or_not_at_all() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let path = dir.path().join("save.yaml");
-        write_atomic(&path, "first").unwrap_or_else(|e| panic!("{e}"));
-        write_atomic(&path, "second").unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(std::fs::read_to_string(&path).ok().as_deref(), Some("second"));
-        // A folder in the way: the write fails and leaves nothing behind.
-        let blocked = dir.path().join("blocked");
-        std::fs::create_dir(&blocked).unwrap_or_else(|e| panic!("{e}"));
-        assert!(write_atomic(&blocked, "third").is_err());
-        let names: Vec<String> = std::fs::read_dir(dir.path())
-            .map(|rd| rd.filter_map(Result::ok).map(|e| e.file_name().to_string_lossy().to_string()).collect())
-            .unwrap_or_default();
-        assert_eq!(names.len(), 2, "{names:?}");
     }
 }

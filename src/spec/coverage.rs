@@ -190,6 +190,32 @@ fn unloaded(path: &Path) -> FileHits {
     file
 }
 
+/// Checks where `--coverage-out` writes: through [`crate::files::writable`],
+/// a new file or an lcov file (one an earlier run wrote), never one of the
+/// files the run reads (`read`: spec files, modules, manifests), even an
+/// empty one. Errors read as the rest of "cannot write the lcov file PATH: ...".
+pub fn lcov_target(path: &Path, read: &[std::path::PathBuf]) -> Result<(), String> {
+    use std::io::Read as _;
+    let target = crate::files::writable(path).map_err(|e| e.to_string())?;
+    let Ok(real) = target.canonicalize() else { return Ok(()) };
+    if let Some(input) = read.iter().find(|p| p.canonicalize().is_ok_and(|p| p == real)) {
+        return Err(format!(
+            "it is {}, a file this run reads: choose another name for the lcov file",
+            crate::lua::display_path(input)
+        ));
+    }
+    let mut head = Vec::new();
+    let opened = crate::files::open_regular(&real).and_then(|f| f.take(3).read_to_end(&mut head));
+    match opened {
+        Ok(_) if head.is_empty() || head.starts_with(b"TN:") || head.starts_with(b"SF:") => Ok(()),
+        Ok(_) => Err(
+            "it holds something other than lcov coverage, left as it is: --coverage-out writes a new file or over an lcov file"
+                .to_string(),
+        ),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 /// `3-5,9,12-13` from sorted line numbers.
 pub fn ranges(lines: &[u32]) -> String {
     let mut parts = Vec::new();

@@ -115,7 +115,7 @@ impl Session {
         }
         let _ = writeln!(s, "  end)");
         let _ = writeln!(s, "end)");
-        super::super::save::write_atomic(&path, &s).map_err(|e| {
+        crate::files::write(&path, s.as_bytes()).map_err(|e| {
             CmdError::Text(format!("cannot write {}: {e} (a file already there is as it was)", path.display()))
         })?;
         self.say(&format!("wrote the session as a spec to {file}; `sandtable test {file}` replays it"));

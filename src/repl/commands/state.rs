@@ -323,7 +323,7 @@ impl Session {
         super::super::save::check_savable(&self.host.state.world.borrow())
             .map_err(|e| CmdError::Text(format!("cannot save: {e}")))?;
         let text = { self.battlefield_yaml("saved battlefield", &path) };
-        super::super::save::write_atomic(&path, &text).map_err(|e| {
+        crate::files::write(&path, text.as_bytes()).map_err(|e| {
             CmdError::Text(format!(
                 "cannot write {}: {e} (nothing was saved; a file already there is as it was)",
                 path.display()

@@ -92,7 +92,8 @@ impl Session {
                 };
                 svg::render(&w, &opts)
             };
-            std::fs::write(&path, text).map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
+            crate::files::write(&path, text.as_bytes())
+                .map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
             let mut msg = format!("wrote {}", path.display());
             if let Some(v) = verdict {
                 msg.push_str(&format!(" ({v})"));
