@@ -14,6 +14,10 @@
 //!   front of Lua text or of compiled, damaged Luau bytecode, run as a
 //!   script: a chunk that starts with a control byte is refused (never
 //!   loaded as bytecode), and no error prints a control byte raw.
+//! - `journal_damage`: a REPL session journal, damaged (the text mutations,
+//!   leading control bytes) and resumed by the binary: it answers, and the
+//!   journal is never lost (left as it was, kept whole beside and said
+//!   where, or replaced by one holding every input it finished).
 //! - `api`: generated Luau scripts calling every function of the API
 //!   catalogue with random arguments (near limits, NaN, negative, huge, wrong
 //!   types, nested tables, odd bytes), each run by the `sandtable` binary
@@ -927,5 +931,140 @@ fn leading_bytes() {
                 Ok(())
             }
         }
+    });
+}
+
+// ---- journal damage ----
+
+/// A journal of a REPL session killed before it ended (its closing line
+/// dropped), made once: inputs, a decision's answer, forced dice and a
+/// command that is not replayed.
+fn journal() -> &'static str {
+    static JOURNAL: OnceLock<String> = OnceLock::new();
+    JOURNAL.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("session.jsonl");
+        let scenario = root().join("tests/fixtures/repl/scenario.yaml");
+        let input = ":seed 77\nskirmish.retreat('b1')\n3\n:force battle infantry infantry\nskirmish.attack('b2', 'r1')\nx = dice.roll(3, 'battle')\n:units\ny = 'a \\u{7} \\n line'\n";
+        let mut child = Command::new(bin())
+            .arg("repl")
+            .arg("--scenario")
+            .arg(&scenario)
+            .arg("--journal")
+            .arg(&path)
+            .env("HOME", dir.path())
+            .current_dir(root())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("sandtable runs");
+        if let Some(mut stdin) = child.stdin.take() {
+            use std::io::Write;
+            let _ = stdin.write_all(input.as_bytes());
+        }
+        assert!(child.wait().expect("it ends").success(), "the session to journal ran");
+        let text = std::fs::read_to_string(&path).expect("a journal");
+        let kept: String = text.lines().filter(|l| !l.contains("\"closed\"")).map(|l| format!("{l}\n")).collect();
+        assert!(kept.lines().count() > 10, "{kept}");
+        kept
+    })
+}
+
+/// The inputs of a journal that finished (an input line, then its done
+/// line), but for commands (`:units` is not replayed, so not journaled again).
+fn finished_inputs(text: &[u8]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut open: Option<String> = None;
+    for line in text.split(|b| *b == b'\n') {
+        let Ok(v) = serde_json::from_slice::<serde_json::Value>(line) else {
+            open = None;
+            continue;
+        };
+        if let Some(i) = v.get("input").and_then(|i| i.as_str()) {
+            open = Some(i.to_string()).filter(|i| !i.trim_start().starts_with(':'));
+        } else if v.get("done").is_some() {
+            out.extend(open.take());
+        }
+    }
+    out
+}
+
+/// Random damage to a journal (the text mutations above, leading bytes,
+/// NULs, lines cut or doubled), resumed by the binary. It must answer (exit
+/// 0, 1 or 2, within 20 s, no panic), and the journal is never lost: it is
+/// left as it was, kept whole beside (`NAME.before-resume`, and the report
+/// says so), or replaced only by a journal holding every input it finished.
+#[test]
+fn journal_damage() {
+    let original = journal();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("session.jsonl");
+    let strategy = (prop::collection::vec(leading_byte(), 0..3), prop::collection::vec(mutation(), 0..4));
+    fuzz("journal_damage", strategy, |(lead, ms)| {
+        for e in std::fs::read_dir(dir.path()).map_err(|e| e.to_string())?.flatten() {
+            let _ = std::fs::remove_file(e.path());
+        }
+        let mut bytes = lead.clone();
+        bytes.extend(mutated(original, ms));
+        std::fs::write(&path, &bytes).map_err(|e| e.to_string())?;
+        let shown = format!("{:?}", String::from_utf8_lossy(&bytes));
+        let mut child = Command::new(bin())
+            .args(["repl", "--resume", "--journal"])
+            .arg(&path)
+            .env("HOME", dir.path())
+            .env("NO_COLOR", "1")
+            .current_dir(root())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| e.to_string())?;
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().map_err(|e| e.to_string())? {
+                break s;
+            }
+            if start.elapsed() > Duration::from_secs(20) {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("hang: still resuming after 20 s\n{shown}"));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let mut err = String::new();
+        if let Some(mut e) = child.stderr.take() {
+            use std::io::Read;
+            let _ = e.read_to_string(&mut err);
+        }
+        let code = status.code();
+        if !matches!(code, Some(0..=2)) || err.contains("panicked") {
+            return Err(format!("crash: exit {code:?}\n{err}\n{shown}"));
+        }
+        tally(code == Some(0));
+        let now = std::fs::read(&path).unwrap_or_default();
+        if now == bytes {
+            return Ok(());
+        }
+        let kept = std::fs::read_dir(dir.path())
+            .map_err(|e| e.to_string())?
+            .flatten()
+            .find(|e| e.file_name().to_string_lossy().starts_with("session.jsonl.before-resume"));
+        if let Some(k) = kept {
+            if std::fs::read(k.path()).map_err(|e| e.to_string())? != bytes {
+                return Err(format!("the journal kept beside is not the journal as it was\n{err}\n{shown}"));
+            }
+            if !err.contains("kept whole in") {
+                return Err(format!("the journal was put aside without saying where\n{err}\n{shown}"));
+            }
+            return Ok(());
+        }
+        let (before, after) = (finished_inputs(&bytes), finished_inputs(&now));
+        if !before.iter().all(|i| after.contains(i)) || err.contains("damaged") {
+            return Err(format!(
+                "the journal was replaced, losing inputs: {before:?} became {after:?}\n{err}\n{shown}"
+            ));
+        }
+        Ok(())
     });
 }

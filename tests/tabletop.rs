@@ -176,3 +176,31 @@ fn tabletop_bases_have_ids_and_traces_remember_them() {
         .unwrap();
     assert_eq!(format!("{:?}", out[0]), "String(\"1,3,2,4\")");
 }
+
+/// A unit placed off the table is refused, as an off-board hex is, and
+/// stays where it was; the table's edges are on it.
+#[test]
+fn a_unit_placed_off_the_table_is_refused() {
+    let h = Host::new(Default::default()).unwrap();
+    h.load_scenario(&write("place.yaml", GOOD), &ScenarioOverrides::default()).unwrap();
+    for (x, y) in [(-1.0, 1.0), (1.0, -0.5), (100.5, 30.0), (50.0, 61.0), (1e300, 1.0)] {
+        let e = h.exec(&format!("world:place('f1', {{x = {x}, y = {y}}})"), "place.lua").unwrap_err();
+        let text = e.to_string();
+        assert!(text.contains("is off the table (x from 0 to 100, y from 0 to 60 cm)"), "({x}, {y}): {text}");
+        let at = h.exec("local p = world:unit('f1').pos; return p.x, p.y", "at.lua").unwrap();
+        let at: Vec<String> = at.iter().map(|v| format!("{v:?}")).collect();
+        assert_eq!(at.join(" "), "Integer(20) Integer(20)", "({x}, {y}): the unit stays where it was");
+    }
+    for (x, y) in [(0.0, 0.0), (100.0, 60.0), (55.5, 12.0)] {
+        h.exec(&format!("world:place('f1', {{x = {x}, y = {y}}})"), "place.lua").unwrap();
+    }
+    // On a hex map a point is no place.
+    let hexes = GOOD
+        .replace("{ width: 100, height: 60 }", "{ cols: 8, rows: 6 }")
+        .replace("areas:\n  - { kind: woods, points: [[10, 10], [30, 10], [30, 30], [10, 30]], name: Bois }\n  - { kind: hill, points: [[50, 40], [90, 40], [90, 60]] }\n", "")
+        .replace("at: [20, 20], facing: 270, formation: column", "hex: [1, 1]")
+        .replace("at: [80, 45], facing: 90", "hex: [2, 2]");
+    h.load_scenario(&write("hexes.yaml", &hexes), &ScenarioOverrides::default()).unwrap();
+    let e = h.exec("world:place('f1', {x = 1, y = 1})", "place.lua").unwrap_err().to_string();
+    assert!(e.contains("this battlefield is a hex map, so a unit goes on a hex"), "{e}");
+}

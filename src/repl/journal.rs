@@ -624,8 +624,8 @@ fn report(past: &Past, old: &Path, done_list: &Replayed, now: &BTreeMap<String, 
     if let Some((line, why)) = &past.damage {
         let lost = match past.lost {
             0 => String::new(),
-            1 => "; 1 input recorded from there on is not replayed".to_string(),
-            n => format!("; {n} inputs recorded from there on are not replayed"),
+            1 => "; 1 input recorded after it is not replayed".to_string(),
+            n => format!("; {n} inputs recorded after it are not replayed"),
         };
         report.push_str(&format!(
             "\nwarning: line {line} of the journal is damaged ({why}): replayed only what comes before it{lost}"

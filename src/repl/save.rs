@@ -13,9 +13,9 @@
 //! What it writes, `:open` reads: [`check_savable`] refuses a world holding a
 //! number YAML cannot carry back (NaN or an infinity in a facing, a position,
 //! a prop or an outline), naming the unit and field; long lists (terrain,
-//! tokens, outlines, props) are wrapped over several lines; and
-//! [`write_atomic`] writes a temporary file beside the target and renames it
-//! over, so a failed write (a full disk) leaves the previous save whole.
+//! tokens, outlines, props) are wrapped over several lines; and the file is
+//! written by [`crate::files::write`], whole or not at all, so a failed
+//! write (a full disk) leaves the previous save whole.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

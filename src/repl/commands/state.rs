@@ -322,7 +322,10 @@ impl Session {
         let path = PathBuf::from(file);
         super::super::save::check_savable(&self.host.state.world.borrow())
             .map_err(|e| CmdError::Text(format!("cannot save: {e}")))?;
-        let text = { self.battlefield_yaml("saved battlefield", &path) };
+        // A ruleset named by a relative path is found from the file written
+        // (through a symbolic link, the file it names).
+        let target = crate::files::writable(&path).unwrap_or_else(|_| path.clone());
+        let text = { self.battlefield_yaml("saved battlefield", &target) };
         crate::files::write(&path, text.as_bytes()).map_err(|e| {
             CmdError::Text(format!(
                 "cannot write {}: {e} (nothing was saved; a file already there is as it was)",
