@@ -211,8 +211,8 @@ pub fn writable(path: &Path) -> io::Result<PathBuf> {
             );
         }
         Some(m) => {
-            let writable = !m.permissions().readonly()
-                && std::fs::OpenOptions::new().append(true).open(&target).map(drop).is_ok();
+            let writable =
+                !m.permissions().readonly() && std::fs::OpenOptions::new().append(true).open(&target).map(drop).is_ok();
             if !writable {
                 return refuse(
                     io::ErrorKind::PermissionDenied,
@@ -331,11 +331,10 @@ mod tests {
     fn lines_are_bounded_and_say_where() {
         let text = "one\ntwo\nthree";
         let got: Vec<Line> = lines(text.as_bytes(), 10).map(Result::unwrap).collect();
-        assert_eq!(got.iter().map(|l| (l.number, l.text.as_str(), l.ended)).collect::<Vec<_>>(), [
-            (1, "one", true),
-            (2, "two", true),
-            (3, "three", false)
-        ]);
+        assert_eq!(
+            got.iter().map(|l| (l.number, l.text.as_str(), l.ended)).collect::<Vec<_>>(),
+            [(1, "one", true), (2, "two", true), (3, "three", false)]
+        );
         let mut long = lines("short\n0123456789A\nafter\n".as_bytes(), 10);
         assert_eq!(long.next().unwrap().unwrap().text, "short");
         let e = long.next().unwrap().unwrap_err();

@@ -244,14 +244,8 @@ fn read(path: &Path) -> Result<Past, String> {
         None => None,
     }
     .ok_or_else(|| not_ours(""))?;
-    let mut past = Past {
-        files: file_map(&head["files"]),
-        head,
-        entries: Vec::new(),
-        closed: false,
-        damage: None,
-        lost: 0,
-    };
+    let mut past =
+        Past { files: file_map(&head["files"]), head, entries: Vec::new(), closed: false, damage: None, lost: 0 };
     while let Some(line) = lines.next() {
         let line = match line {
             Ok(l) => l,
@@ -580,14 +574,15 @@ fn resume(
     };
     let old_gone = whole || kept.is_some();
     if let Some(aside) = &kept {
-        notes.push(format!(
-            "the journal as it was is kept whole in {}",
-            crate::lua::display_path(aside)
-        ));
+        notes.push(format!("the journal as it was is kept whole in {}", crate::lua::display_path(aside)));
     }
     if explicit {
         if let Some(j) = journal.borrow_mut().as_mut() {
-            let renamed = if old_gone { std::fs::rename(&new_path, &old_file) } else { Err(std::io::Error::other("the old journal is still there")) };
+            let renamed = if old_gone {
+                std::fs::rename(&new_path, &old_file)
+            } else {
+                Err(std::io::Error::other("the old journal is still there"))
+            };
             match renamed {
                 Ok(()) => j.path = old.clone(),
                 Err(e) => notes.push(format!("the journal goes on in {} ({e})", new_path.display())),

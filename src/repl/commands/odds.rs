@@ -27,10 +27,7 @@ impl Session {
         }
         super::super::save::check_savable(&self.host.state.world.borrow())
             .map_err(|e| CmdError::Text(format!("cannot copy the battlefield for the trials: {e}")))?;
-        static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!("sandtable-odds-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir).map_err(|e| CmdError::Text(format!("cannot make {}: {e}", dir.display())))?;
+        let dir = trial_dir().map_err(|e| CmdError::Text(format!("cannot make a folder for the trial: {e}")))?;
         let scenario = dir.join("battlefield.yaml");
         let script = dir.join("trial.lua");
         let yaml = { self.battlefield_yaml("battlefield", &scenario) };
@@ -121,6 +118,24 @@ impl Session {
         self.say(&format!("wrote the session as a spec to {file}; `sandtable test {file}` replays it"));
         Ok(())
     }
+}
+
+/// A new folder of our own in the system's temporary folder for a trial's
+/// files: made here (never one that already exists, which someone else
+/// could have filled with links to the user's files).
+fn trial_dir() -> std::io::Result<std::path::PathBuf> {
+    static RUNS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut last = None;
+    for _ in 0..100 {
+        let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("sandtable-odds-{}-{n}", std::process::id()));
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free name")))
 }
 
 /// The trial script `:sim`/`:exact` write around the expression.
