@@ -222,7 +222,7 @@ fn fail(e: &AnalysisError) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn write_plot(path: &PathBuf, title: &str, panels: &[super::plot::Panel]) -> Result<(), ExitCode> {
+fn write_plot(path: &std::path::Path, title: &str, panels: &[super::plot::Panel]) -> Result<(), ExitCode> {
     let svg = super::plot::svg(title, panels);
     crate::files::write(path, svg.as_bytes()).map_err(|e| {
         eprintln!("error: cannot write {}: {e}", path.display());

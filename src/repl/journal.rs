@@ -558,13 +558,36 @@ fn resume(
 
     let done_list = replay(&mut session, &past, &journal);
 
-    // Replayed whole, the old journal goes; else it is kept beside, whole.
     let whole = past.damage.is_none() && done_list.differ.is_empty();
+    settle(&Settle { old: &old, old_file: &old_file, new_path: &new_path, explicit, whole }, &journal, &mut notes);
+
+    let now = crate::analysis::sources(&session.host, None);
+    let report = report(&past, &old, &done_list, &now, &notes);
+    Ok((session, journal, Some(report)))
+}
+
+/// Where a resume's journals end up (see [`settle`]).
+struct Settle<'a> {
+    /// The journal resumed, as named, and the file it is (through a link).
+    old: &'a Path,
+    old_file: &'a Path,
+    /// The new journal, written beside the old one.
+    new_path: &'a Path,
+    explicit: bool,
+    /// Whether the old journal was replayed whole.
+    whole: bool,
+}
+
+/// After a replay: an old journal replayed whole goes (replaced by the new
+/// one under `--journal FILE`, removed in the journals folder); one that was
+/// not is kept beside, whole, and a note says where.
+fn settle(s: &Settle, journal: &Shared, notes: &mut Vec<String>) {
+    let Settle { old, old_file, new_path, explicit, whole } = *s;
     let kept = if whole {
         None
     } else {
-        let aside = free_name(&old_file, "before-resume");
-        match std::fs::rename(&old_file, &aside) {
+        let aside = free_name(old_file, "before-resume");
+        match std::fs::rename(old_file, &aside) {
             Ok(()) => Some(aside),
             Err(e) => {
                 notes.push(format!("the old journal could not be put aside ({e}): it stays {}", old.display()));
@@ -579,22 +602,18 @@ fn resume(
     if explicit {
         if let Some(j) = journal.borrow_mut().as_mut() {
             let renamed = if old_gone {
-                std::fs::rename(&new_path, &old_file)
+                std::fs::rename(new_path, old_file)
             } else {
                 Err(std::io::Error::other("the old journal is still there"))
             };
             match renamed {
-                Ok(()) => j.path = old.clone(),
+                Ok(()) => j.path = old.to_path_buf(),
                 Err(e) => notes.push(format!("the journal goes on in {} ({e})", new_path.display())),
             }
         }
     } else if whole {
-        let _ = std::fs::remove_file(&old);
+        let _ = std::fs::remove_file(old);
     }
-
-    let now = crate::analysis::sources(&session.host, None);
-    let report = report(&past, &old, &done_list, &now, &notes);
-    Ok((session, journal, Some(report)))
 }
 
 /// What a resume says it did.
