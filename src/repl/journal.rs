@@ -538,14 +538,7 @@ fn resume(
         old.with_file_name(format!("{:012}-{}.jsonl", now_secs(), std::process::id()))
     };
     let journal: Shared = Rc::new(RefCell::new(None));
-    let created = create(&new_path, explicit).and_then(|j| {
-        if explicit {
-            let mode = std::fs::metadata(&old_file).map(|m| m.permissions());
-            mode.and_then(|m| std::fs::set_permissions(&new_path, m))
-                .map_err(|e| format!("cannot give {} the permissions of {}: {e}", new_path.display(), old.display()))?;
-        }
-        Ok(j)
-    });
+    let created = create_beside(&new_path, explicit, &old_file);
     match created {
         Ok(mut j) => {
             let head = setup_record(&setup_opts, &session);
@@ -564,6 +557,19 @@ fn resume(
     let now = crate::analysis::sources(&session.host, None);
     let report = report(&past, &old, &done_list, &now, &notes);
     Ok((session, journal, Some(report)))
+}
+
+/// The resumed session's journal, beside the old one: under `--journal
+/// FILE` it will replace the old one, so it takes the old one's permissions.
+fn create_beside(new_path: &Path, explicit: bool, old_file: &Path) -> Result<Journal, String> {
+    let j = create(new_path, explicit)?;
+    if explicit {
+        let mode = std::fs::metadata(old_file).map(|m| m.permissions());
+        mode.and_then(|m| std::fs::set_permissions(new_path, m)).map_err(|e| {
+            format!("cannot give {} the permissions of {}: {e}", new_path.display(), old_file.display())
+        })?;
+    }
+    Ok(j)
 }
 
 /// Where a resume's journals end up (see [`settle`]).
