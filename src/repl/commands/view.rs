@@ -94,11 +94,8 @@ impl Session {
             };
             crate::files::write(&path, text.as_bytes())
                 .map_err(|e| CmdError::Text(format!("cannot write {}: {e}", path.display())))?;
-            let mut msg = format!("wrote {}", path.display());
-            if let Some(v) = verdict {
-                msg.push_str(&format!(" ({v})"));
-            }
-            self.say(&msg);
+            let verdict = verdict.map(|v| format!(" ({v})")).unwrap_or_default();
+            self.say(&format!("wrote {}{verdict}", path.display()));
             return Ok(());
         }
         let text = {
