@@ -19,6 +19,7 @@ Examples (each runs as shown, from any folder; tests/docs_commands.rs runs them)
   sandtable                           open the REPL on the default battlefield
   sandtable --seed 7                  the same, with the dice seeded (REPL options work without `repl`)
   sandtable repl --scenario scripts/great_war/bombardment.yaml --seed 7
+  sandtable view great_war/bombardment   (not run unattended: the live board in a browser, until Ctrl-C)
   sandtable run scripts/examples/hello.lua --scenario great_war/bombardment --seed 7 --show-log
   sandtable test                      run every spec (rulesets/*/spec and tests/)
   sandtable test rulesets/great_war   run one ruleset's specs
@@ -68,6 +69,21 @@ Examples:
         history: Option<PathBuf>,
         #[command(flatten)]
         journal: JournalArgs,
+    },
+    /// Show a scenario's battlefield live in a browser; it redraws when the scenario or its ruleset's files change.
+    #[command(after_help = "\
+Prints the page's address (http://127.0.0.1:PORT/TOKEN/) and serves it until
+Ctrl-C: loopback only, read-only, a random token in the address. In the REPL,
+:view shows the session's battlefield the same way, following every input.
+
+Examples:
+  sandtable view great_war/bombardment            (not run unattended: serves until Ctrl-C)
+  sandtable view republique/grand_battery --seed 3   (not run unattended: serves until Ctrl-C)")]
+    View {
+        /// The scenario YAML to show (looked up as for --scenario).
+        scenario: PathBuf,
+        #[command(flatten)]
+        setup: ViewSetup,
     },
     /// Monte Carlo: run a trial script's `trial()` N times and report every metric.
     #[command(after_help = "\
@@ -220,6 +236,23 @@ struct Setup {
     set: Vec<String>,
     #[command(flatten)]
     limits: LimitArgs,
+}
+
+/// `sandtable view`'s options: the ruleset and dice of the scenario it shows.
+#[derive(Args, Clone, Default)]
+struct ViewSetup {
+    /// Ruleset to load (a name under rulesets/ or a path); overrides the scenario's.
+    #[arg(long, value_name = "NAME")]
+    ruleset: Option<String>,
+    /// Ruleset variant to apply.
+    #[arg(long, value_name = "NAME")]
+    variant: Option<String>,
+    /// Seed for the dice (decimal or 0x hex).
+    #[arg(long, value_name = "N", value_parser = sandtable::analysis::cli::parse_seed)]
+    seed: Option<u64>,
+    /// Override a ruleset param, e.g. --set reserve_artillery.crater_at=4 (repeatable).
+    #[arg(long = "set", value_name = "MODULE.PARAM=VALUE")]
+    set: Vec<String>,
 }
 
 #[derive(Args, Clone, Default)]
@@ -543,6 +576,14 @@ fn main() -> ExitCode {
             test(&paths, &limits, &set, &variant, &strength)
         }
         Some(Command::Repl { setup, history, journal }) => repl(&setup, history, journal),
+        Some(Command::View { scenario, setup }) => sandtable::repl::view_only(&sandtable::repl::ReplOptions {
+            scenario: Some(scenario),
+            ruleset: setup.ruleset,
+            variant: setup.variant,
+            seed: setup.seed,
+            set: setup.set,
+            ..Default::default()
+        }),
         None => repl(&cli.setup, cli.history, cli.journal),
     }
 }

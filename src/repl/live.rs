@@ -33,6 +33,8 @@ struct Pane {
     printed: String,
     record: Option<String>,
     los: Option<LosLine>,
+    /// Why the scenario no longer loads (`sandtable view`).
+    error: Option<String>,
 }
 
 /// The live board a session and its asker share (none until `:view`).
@@ -61,7 +63,7 @@ impl Pane {
             summary: self.record.as_deref(),
             events_from: self.events_from,
             decision,
-            error: None,
+            error: self.error.as_deref(),
         };
         Frame::build(world, &scene)
     }
@@ -76,25 +78,7 @@ impl Session {
                     self.say(&format!("the live board is at {url} (:view stop stops it)"));
                     return Ok(());
                 }
-                let world = self.host.snapshot();
-                let mut pane = Pane {
-                    seq: 0,
-                    title: self.scenario_name.clone(),
-                    draw: self.draw_hints(),
-                    earlier: EarlierMarks::of(&world),
-                    events_from: world.log.events.len(),
-                    input: None,
-                    shown: None,
-                    printed: String::new(),
-                    record: None,
-                    los: None,
-                };
-                let first = pane.frame(&world, None);
-                let board = LiveBoard::start(first)
-                    .map_err(|e| commands::CmdError::Text(format!("cannot start the live board: {e}")))?;
-                let url = board.url().to_string();
-                *self.live.borrow_mut() = Some(Live { board, pane });
-                self.host.copy_output(true);
+                let url = self.start_live()?;
                 self.say(&format!(
                     "the live board is at {url}\n  open it in a browser (several tabs may watch); it follows every input, and stops with the REPL or :view stop"
                 ));
@@ -108,6 +92,31 @@ impl Session {
             }
             Some(_) => Err(Self::usage("view")),
         }
+    }
+
+    /// Starts the live board; returns its address.
+    fn start_live(&mut self) -> Result<String, commands::CmdError> {
+        let world = self.host.snapshot();
+        let mut pane = Pane {
+            seq: 0,
+            title: self.scenario_name.clone(),
+            draw: self.draw_hints(),
+            earlier: EarlierMarks::of(&world),
+            events_from: world.log.events.len(),
+            input: None,
+            shown: None,
+            printed: String::new(),
+            record: None,
+            los: None,
+            error: None,
+        };
+        let first = pane.frame(&world, None);
+        let board = LiveBoard::start(first)
+            .map_err(|e| commands::CmdError::Text(format!("cannot start the live board: {e}")))?;
+        let url = board.url().to_string();
+        *self.live.borrow_mut() = Some(Live { board, pane });
+        self.host.copy_output(true);
+        Ok(url)
     }
 
     /// The live board's address, when it runs.
@@ -217,5 +226,97 @@ impl Asker for LiveAsker {
             }
         }
         self.inner.ask(req)
+    }
+}
+
+/// `sandtable view SCENARIO`: the live board of a scenario alone, with no
+/// REPL. It draws the scenario again whenever its file, or a file of its
+/// ruleset (or `rulesets/lib/`), changes: a designer editing a scenario
+/// watches it take shape. A scenario that no longer loads shows its error
+/// over the last picture. Ctrl-C stops it.
+pub fn view_only(opts: &ReplOptions) -> ExitCode {
+    let err_color = run::color_on(std::io::stderr().is_terminal());
+    let mut session = match setup(opts, Box::new(std::io::stdout()), Box::new(std::io::stderr()), false, false) {
+        Ok(s) => s,
+        Err(e) => {
+            eprint!("{}", render_error(&e, err_color));
+            return ExitCode::from(2);
+        }
+    };
+    let Some(scenario) = session.host.state.scenario.borrow().clone() else {
+        eprintln!("error: sandtable view needs a scenario file");
+        return ExitCode::from(2);
+    };
+    let url = match session.start_live() {
+        Ok(url) => url,
+        Err(commands::CmdError::Text(t)) => {
+            eprintln!("error: {t}");
+            return ExitCode::from(2);
+        }
+        Err(commands::CmdError::Script(e)) => {
+            eprint!("{}", render_error(&e, err_color));
+            return ExitCode::from(2);
+        }
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    install_ctrl_c(stop.clone());
+    // Watching starts before the address is out: an edit made as soon as
+    // the page is up must redraw it.
+    let mut dirs = watched_dirs(&session, &scenario);
+    let mut watcher = view_watcher(&dirs);
+    println!("the live board of {} is at {url}", scenario.display());
+    println!("  open it in a browser (several tabs may watch); it redraws when the scenario or its ruleset's files change; Ctrl-C stops it");
+    let _ = std::io::stdout().flush();
+    let overrides = ScenarioOverrides {
+        ruleset: opts.ruleset.clone(),
+        variant: opts.variant.clone(),
+        seed: opts.seed,
+        set: opts.set.clone(),
+    };
+    while !stop.load(Ordering::Relaxed) {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let Some(changed) = watcher.as_ref().and_then(|w| w.changed()) else { continue };
+        let loaded = load_scenario(&mut session, &scenario, &overrides);
+        if let Some(live) = session.live.borrow_mut().as_mut() {
+            live.pane.error = loaded.as_ref().err().map(|e| render_error(e, false));
+        }
+        session.live_after(None);
+        // The scenario may name another ruleset now: watch its folder instead
+        // (the watcher is kept otherwise, so no edit goes unseen).
+        let now = watched_dirs(&session, &scenario);
+        if now != dirs {
+            dirs = now;
+            watcher = view_watcher(&dirs);
+        }
+        // Said once the page has the new frame and the watcher is ready.
+        match loaded {
+            Ok(()) => println!("redrew {} after a change to {}", scenario.display(), watch::names(&changed)),
+            Err(e) => eprint!("{}", render_error(&e, err_color)),
+        }
+        let _ = std::io::stdout().flush();
+    }
+    println!("the live board stopped");
+    ExitCode::SUCCESS
+}
+
+/// The folders `sandtable view` watches: the scenario's, its ruleset's and
+/// `rulesets/lib/`.
+fn watched_dirs(session: &Session, scenario: &Path) -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = scenario.parent().map(Path::to_path_buf).into_iter().collect();
+    if let Some(rs) = session.host.state.ruleset.borrow().as_ref() {
+        dirs.push(rs.dir.clone());
+        let lib = rs.dir.parent().map(|p| p.join("lib")).filter(|p| p.is_dir());
+        dirs.push(lib.unwrap_or_else(|| crate::ruleset::project_root().join("rulesets").join("lib")));
+    }
+    dirs
+}
+
+fn view_watcher(dirs: &[PathBuf]) -> Option<watch::RulesetWatcher> {
+    match watch::RulesetWatcher::new(dirs, None) {
+        Ok(w) => Some(w),
+        Err(e) => {
+            eprintln!("warning: cannot watch the files for changes ({e}); the picture will not redraw");
+            None
+        }
     }
 }

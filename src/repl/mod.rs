@@ -53,6 +53,7 @@ pub use crate::lua::pretty::{pretty, pretty_all, Limits};
 pub use api::{catalogue, ApiEntry, Command, Returns, AREAS, COMMANDS, KEYS};
 pub use commands::summary;
 pub use eval::is_incomplete;
+pub use live::view_only;
 pub(crate) use run::load_scenario;
 pub use run::{history_path, resolve_scenario, run, run_piped, setup};
 pub use save::{scenario_yaml, SaveInfo};

@@ -138,7 +138,7 @@ pub fn setup(
     Ok(session)
 }
 
-fn color_on(stream_is_terminal: bool) -> bool {
+pub(super) fn color_on(stream_is_terminal: bool) -> bool {
     stream_is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }
 
