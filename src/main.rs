@@ -83,7 +83,9 @@ Examples:
         /// The scenario YAML to show (looked up as for --scenario).
         scenario: PathBuf,
         #[command(flatten)]
-        setup: ViewSetup,
+        rules: RulesArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
     },
     /// Monte Carlo: run a trial script's `trial()` N times and report every metric.
     #[command(after_help = "\
@@ -222,6 +224,15 @@ struct Setup {
     /// Scenario YAML to load before the script runs.
     #[arg(long, value_name = "FILE")]
     scenario: Option<PathBuf>,
+    #[command(flatten)]
+    rules: RulesArgs,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// The ruleset, its params and the dice a scenario is played with.
+#[derive(Args, Clone, Default)]
+struct RulesArgs {
     /// Ruleset to load (a name under rulesets/ or a path); overrides the scenario's.
     #[arg(long, value_name = "NAME")]
     ruleset: Option<String>,
@@ -229,25 +240,6 @@ struct Setup {
     #[arg(long, value_name = "NAME")]
     variant: Option<String>,
     /// Seed for the dice (the same seed replays exactly; decimal or 0x hex).
-    #[arg(long, value_name = "N", value_parser = sandtable::analysis::cli::parse_seed)]
-    seed: Option<u64>,
-    /// Override a ruleset param, e.g. --set reserve_artillery.crater_at=4 (repeatable).
-    #[arg(long = "set", value_name = "MODULE.PARAM=VALUE")]
-    set: Vec<String>,
-    #[command(flatten)]
-    limits: LimitArgs,
-}
-
-/// `sandtable view`'s options: the ruleset and dice of the scenario it shows.
-#[derive(Args, Clone, Default)]
-struct ViewSetup {
-    /// Ruleset to load (a name under rulesets/ or a path); overrides the scenario's.
-    #[arg(long, value_name = "NAME")]
-    ruleset: Option<String>,
-    /// Ruleset variant to apply.
-    #[arg(long, value_name = "NAME")]
-    variant: Option<String>,
-    /// Seed for the dice (decimal or 0x hex).
     #[arg(long, value_name = "N", value_parser = sandtable::analysis::cli::parse_seed)]
     seed: Option<u64>,
     /// Override a ruleset param, e.g. --set reserve_artillery.crater_at=4 (repeatable).
@@ -271,7 +263,7 @@ impl LimitArgs {
     }
 }
 
-impl Setup {
+impl RulesArgs {
     fn overrides(&self) -> ScenarioOverrides {
         ScenarioOverrides {
             ruleset: self.ruleset.clone(),
@@ -295,27 +287,27 @@ fn report(e: &ScriptError) {
 /// Builds a host with the world the setup asks for.
 fn prepare(setup: &Setup) -> Result<Host, ScriptError> {
     let host = Host::new(setup.limits.options()).map_err(|e| ScriptError::from_lua(&e))?;
-    let overrides = setup.overrides();
+    let overrides = setup.rules.overrides();
     host.set_overrides(&overrides);
     if let Some(path) = &setup.scenario {
         host.load_scenario(path, &overrides)?;
-    } else if let Some(name) = &setup.ruleset {
+    } else if let Some(name) = &setup.rules.ruleset {
         let mut rs = Ruleset::load(name).map_err(ScriptError::plain_diag)?;
-        if let Some(v) = &setup.variant {
+        if let Some(v) = &setup.rules.variant {
             rs.apply_variant(v).map_err(ScriptError::plain_diag)?;
         }
-        for s in &setup.set {
+        for s in &setup.rules.set {
             rs.set_param(s).map_err(ScriptError::plain_diag)?;
         }
         host.load_ruleset(rs)?;
-        if let Some(seed) = setup.seed {
+        if let Some(seed) = setup.rules.seed {
             host.state.world.borrow_mut().dice.seed(seed);
         }
     } else {
-        if !setup.set.is_empty() || setup.variant.is_some() {
+        if !setup.rules.set.is_empty() || setup.rules.variant.is_some() {
             return Err(ScriptError::plain("--set and --variant need a ruleset: give --ruleset or --scenario"));
         }
-        if let Some(seed) = setup.seed {
+        if let Some(seed) = setup.rules.seed {
             host.state.world.borrow_mut().dice.seed(seed);
         }
     }
@@ -576,12 +568,14 @@ fn main() -> ExitCode {
             test(&paths, &limits, &set, &variant, &strength)
         }
         Some(Command::Repl { setup, history, journal }) => repl(&setup, history, journal),
-        Some(Command::View { scenario, setup }) => sandtable::repl::view_only(&sandtable::repl::ReplOptions {
+        Some(Command::View { scenario, rules, limits }) => sandtable::repl::view_only(&sandtable::repl::ReplOptions {
             scenario: Some(scenario),
-            ruleset: setup.ruleset,
-            variant: setup.variant,
-            seed: setup.seed,
-            set: setup.set,
+            ruleset: rules.ruleset,
+            variant: rules.variant,
+            seed: rules.seed,
+            set: rules.set,
+            time_ms: limits.time_limit,
+            memory_mb: limits.memory_limit,
             ..Default::default()
         }),
         None => repl(&cli.setup, cli.history, cli.journal),
@@ -592,10 +586,10 @@ fn main() -> ExitCode {
 fn repl(setup: &Setup, history: Option<PathBuf>, journal: JournalArgs) -> ExitCode {
     sandtable::repl::run(sandtable::repl::ReplOptions {
         scenario: setup.scenario.clone(),
-        ruleset: setup.ruleset.clone(),
-        variant: setup.variant.clone(),
-        seed: setup.seed,
-        set: setup.set.clone(),
+        ruleset: setup.rules.ruleset.clone(),
+        variant: setup.rules.variant.clone(),
+        seed: setup.rules.seed,
+        set: setup.rules.set.clone(),
         time_ms: setup.limits.time_limit,
         memory_mb: setup.limits.memory_limit,
         history,
