@@ -2,13 +2,14 @@
 //! `main.rs` only dispatches to them).
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
 
 use super::exact::{ExactConfig, ExactOutcome, DEFAULT_MAX_LEAVES};
 use super::sim::{parse_shard, SimConfig};
+use super::sweep::{parse_sweep, Axis, SweepConfig};
 use super::{report, AnalysisError, Setup};
 
 /// Where the trial's world comes from (shared by `sim` and `exact`).
@@ -28,6 +29,12 @@ pub struct SetupArgs {
     /// Override a ruleset param, e.g. --set reserve_artillery.crater_at=4 (repeatable).
     #[arg(long = "set", value_name = "MODULE.PARAM=VALUE")]
     pub set: Vec<String>,
+    /// Sweep a ruleset param over values: 1,2,3 or 1..4 or 0..90:15 (repeatable: a grid of every combination).
+    #[arg(long = "sweep", value_name = "MODULE.PARAM=VALUES", value_parser = parse_sweep)]
+    pub sweep: Vec<Axis>,
+    /// An input of the trial script, read as args.NAME: one value, or values to sweep like --sweep (angle=0..90:15) (repeatable).
+    #[arg(long = "arg", value_name = "NAME=VALUE(S)")]
+    pub arg: Vec<String>,
     /// Compare with a second variant: these overrides on top of the first's (repeatable).
     #[arg(long = "vs-set", value_name = "MODULE.PARAM=VALUE")]
     pub vs_set: Vec<String>,
@@ -58,6 +65,9 @@ pub struct SetupArgs {
     /// Draw the distributions to an SVG file.
     #[arg(long, value_name = "FILE.svg")]
     pub plot: Option<PathBuf>,
+    /// Write the figures as CSV (one row per metric, and per point of a sweep) to FILE, or to standard output with no FILE.
+    #[arg(long, value_name = "FILE", num_args = 0..=1, default_missing_value = "-")]
+    pub csv: Option<PathBuf>,
     /// Run Luau without its native code generator (for speed comparisons).
     #[arg(long, hide = true)]
     pub no_jit: bool,
@@ -67,6 +77,18 @@ pub struct SetupArgs {
 }
 
 impl SetupArgs {
+    /// The setup (with the `--arg`s of one value) and the sweep's axes
+    /// (`--sweep`s, then the `--arg`s of several values).
+    fn plan(&self) -> Result<(Setup, Vec<Axis>), String> {
+        let (args, arg_axes) = super::sweep::split_args(&self.arg)?;
+        let mut axes = self.sweep.clone();
+        axes.extend(arg_axes);
+        if !axes.is_empty() && self.vs().is_some() {
+            return Err("--sweep (or an --arg of several values) and --vs-* do not go together: a sweep compares every point with its first one; sweep the value you would compare instead".into());
+        }
+        Ok((Setup { args, ..self.setup() }, axes))
+    }
+
     fn setup(&self) -> Setup {
         Setup {
             script: self.file.clone(),
@@ -74,6 +96,7 @@ impl SetupArgs {
             ruleset: self.ruleset.clone(),
             variant: self.variant.clone(),
             set: self.set.clone(),
+            args: Vec::new(),
             time_ms: self.time_limit,
             memory_mb: self.memory_limit,
             no_jit: self.no_jit,
@@ -87,7 +110,8 @@ impl SetupArgs {
             || self.vs_script.is_some()
             || self.vs_scenario.is_some();
         any.then(|| {
-            let mut b = self.setup().with_changes(&self.vs_set, self.vs_variant.as_deref());
+            let (args, _) = super::sweep::split_args(&self.arg).unwrap_or_default();
+            let mut b = Setup { args, ..self.setup() }.with_changes(&self.vs_set, self.vs_variant.as_deref());
             if let Some(s) = &self.vs_script {
                 b.script = s.clone();
             }
@@ -222,14 +246,51 @@ fn fail(e: &AnalysisError) -> ExitCode {
     ExitCode::FAILURE
 }
 
-fn write_plot(path: &std::path::Path, title: &str, panels: &[super::plot::Panel]) -> Result<(), ExitCode> {
-    let svg = super::plot::svg(title, panels);
-    crate::files::write(path, svg.as_bytes()).map_err(|e| {
+/// Writes an output file (`--plot`, `--csv FILE`) and says so on stderr.
+fn write_file(path: &Path, text: &str) -> Result<(), ExitCode> {
+    crate::files::write(path, text.as_bytes()).map_err(|e| {
         eprintln!("error: cannot write {}: {e}", path.display());
         ExitCode::from(2)
     })?;
     eprintln!("wrote {}", path.display());
     Ok(())
+}
+
+fn write_plot(path: &Path, title: &str, panels: &[super::plot::Panel]) -> Result<(), ExitCode> {
+    write_file(path, &super::plot::svg(title, panels))
+}
+
+/// `--csv`: to standard output (`-`, the value of a bare `--csv`) or a file.
+fn write_csv(path: &Path, csv: &str) -> Result<(), ExitCode> {
+    if path == Path::new("-") {
+        print!("{csv}");
+        Ok(())
+    } else {
+        write_file(path, csv)
+    }
+}
+
+/// Whether the CSV goes to standard output (in place of the report).
+fn csv_to_stdout(args: &SetupArgs) -> bool {
+    args.csv.as_deref() == Some(Path::new("-"))
+}
+
+/// A mistake on the command line found after parsing: exit status 2, as clap's.
+fn usage_error(msg: &str) -> ExitCode {
+    eprintln!("error: {msg}");
+    ExitCode::from(2)
+}
+
+/// Checks what goes together before anything runs.
+fn plan(args: &SetupArgs) -> Result<(Setup, Vec<Axis>), ExitCode> {
+    if args.json && csv_to_stdout(args) {
+        return Err(usage_error("--json and a bare --csv both print to standard output: give --csv a FILE"));
+    }
+    let (setup, axes) = args.plan().map_err(|e| usage_error(&e))?;
+    if !axes.is_empty() && args.plot.is_some() {
+        return Err(usage_error("--plot does not draw sweeps yet: use --csv or --json"));
+    }
+    Ok((setup, axes))
 }
 
 /// Prints the JSON on stdout; a stdout that cannot take it all (a full disk
@@ -279,7 +340,7 @@ fn sim_with(cfg: SimConfig, args: &SetupArgs, note: Option<&str>) -> ExitCode {
         }
         report::seal(&mut v);
         print_json(&v);
-    } else {
+    } else if !csv_to_stdout(args) {
         print!("{}", report::sim_text(&run.result));
         let runs = if cfg.vs.is_some() { 2 } else { 1 };
         println!(
@@ -292,6 +353,11 @@ fn sim_with(cfg: SimConfig, args: &SetupArgs, note: Option<&str>) -> ExitCode {
             rate(run.result.trials() * runs, secs)
         );
     }
+    if let Some(p) = &args.csv {
+        if let Err(c) = write_csv(p, &report::sim_csv(&run.result)) {
+            return c;
+        }
+    }
     if let Some(p) = &args.plot {
         let title = format!("{} — {} trials", args.file.display(), run.result.trials());
         if let Err(c) = write_plot(p, &title, &super::plot::sim_panels(&run.result)) {
@@ -301,16 +367,72 @@ fn sim_with(cfg: SimConfig, args: &SetupArgs, note: Option<&str>) -> ExitCode {
     ExitCode::SUCCESS
 }
 
+fn sweep_with(cfg: SweepConfig, args: &SetupArgs, note: Option<&str>) -> ExitCode {
+    let run = match super::sweep::run(&cfg) {
+        Ok(r) => r,
+        Err(e) => return fail(&e),
+    };
+    show_top_output(&run.top_output);
+    let secs = run.elapsed.as_secs_f64();
+    let r = &run.result;
+    if args.json {
+        let mut v = report::sweep_json(r);
+        if let (Some(n), Some(o)) = (note, v.as_object_mut()) {
+            o.insert("exact_fallback".into(), serde_json::json!(n));
+        }
+        print_json(&v);
+    } else if !csv_to_stdout(args) {
+        print!("{}", report::sweep_text(r));
+        let all = r.trials() * r.points.len() as u64;
+        println!(
+            "\n{} points × {} trials on {} thread{} in {:.3} s ({} trials/s)",
+            r.points.len(),
+            r.trials(),
+            run.threads,
+            if run.threads == 1 { "" } else { "s" },
+            secs,
+            rate(all, secs)
+        );
+    }
+    if let Some(p) = &args.csv {
+        if let Err(c) = write_csv(p, &report::sweep_csv(r)) {
+            return c;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
 /// Runs `sandtable sim`.
 pub fn sim(a: &SimArgs) -> ExitCode {
+    let (setup, axes) = match plan(&a.setup) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
     // `--trial I` is the one-trial shard I+1 of I+1 trials: trial I's dice
     // depend only on the seed and I, so it replays exactly.
     let (trials, shard, threads) = match a.trial {
         Some(i) => (i + 1, Some((i + 1, i + 1)), 1),
         None => (a.trials, a.shard, a.setup.threads()),
     };
+    if !axes.is_empty() {
+        if a.trial.is_some() {
+            return usage_error(
+                "--trial replays one trial of one run: give the point's values with --set and --arg instead of --sweep",
+            );
+        }
+        let cfg = SweepConfig {
+            setup,
+            axes,
+            trials,
+            seed: a.setup.seed,
+            threads,
+            shard,
+            progress: !a.setup.json || std::io::stderr().is_terminal(),
+        };
+        return sweep_with(cfg, &a.setup, None);
+    }
     let cfg = SimConfig {
-        setup: a.setup.setup(),
+        setup,
         vs: a.setup.vs(),
         trials,
         seed: a.setup.seed,
@@ -323,14 +445,21 @@ pub fn sim(a: &SimArgs) -> ExitCode {
 
 /// Runs `sandtable exact`, falling back to `sim` when the tree is too big.
 pub fn exact(a: &ExactArgs) -> ExitCode {
+    let (setup, axes) = match plan(&a.setup) {
+        Ok(p) => p,
+        Err(c) => return c,
+    };
     let cfg = ExactConfig {
-        setup: a.setup.setup(),
+        setup,
         vs: a.setup.vs(),
         seed: a.setup.seed,
         threads: a.setup.threads(),
         max_leaves: a.max_leaves,
         progress: true,
     };
+    if !axes.is_empty() {
+        return exact_sweep(a, cfg, axes);
+    }
     match super::exact::run(&cfg) {
         Err(e) => fail(&e),
         Ok(ExactOutcome::TooBig { reason }) => {
@@ -354,7 +483,7 @@ pub fn exact(a: &ExactArgs) -> ExitCode {
             show_top_output(&top_output);
             if a.setup.json {
                 print_json(&report::exact_json(&result));
-            } else {
+            } else if !csv_to_stdout(&a.setup) {
                 print!("{}", report::exact_text(&result));
                 let leaves = result.leaves + result.vs.as_ref().map_or(0, |v| v.leaves);
                 println!(
@@ -366,9 +495,63 @@ pub fn exact(a: &ExactArgs) -> ExitCode {
                     rate(leaves, elapsed.as_secs_f64())
                 );
             }
+            if let Some(p) = &a.setup.csv {
+                if let Err(c) = write_csv(p, &report::exact_csv(&result)) {
+                    return c;
+                }
+            }
             if let Some(p) = &a.setup.plot {
                 let title = format!("{} — exact", a.setup.file.display());
                 if let Err(c) = write_plot(p, &title, &super::plot::exact_panels(&result)) {
+                    return c;
+                }
+            }
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// `exact --sweep`: every point enumerated, or `sim --sweep` when a point
+/// has too many leaves.
+fn exact_sweep(a: &ExactArgs, cfg: ExactConfig, axes: Vec<Axis>) -> ExitCode {
+    use super::sweep::ExactSweepOutcome;
+    match super::sweep::run_exact(&cfg, &axes) {
+        Err(e) => fail(&e),
+        Ok(ExactSweepOutcome::TooBig { reason }) => {
+            let note =
+                format!("exact gave up: {reason}; these are sim estimates from {} trials at each point", a.trials);
+            eprintln!(
+                "exact: {reason}.\n       Falling back to sim with {} trials at each point (seed {}); raise --max-leaves to insist on exact odds.",
+                a.trials, a.setup.seed
+            );
+            let sweep = SweepConfig {
+                setup: cfg.setup,
+                axes,
+                trials: a.trials,
+                seed: a.setup.seed,
+                threads: cfg.threads,
+                shard: None,
+                progress: true,
+            };
+            sweep_with(sweep, &a.setup, Some(&note))
+        }
+        Ok(ExactSweepOutcome::Done { sweep, elapsed, top_output }) => {
+            show_top_output(&top_output);
+            if a.setup.json {
+                print_json(&report::exact_sweep_json(&sweep));
+            } else if !csv_to_stdout(&a.setup) {
+                print!("{}", report::exact_sweep_text(&sweep));
+                println!(
+                    "\n{} points, {} leaves on {} thread{} in {:.3} s",
+                    sweep.points.len(),
+                    sweep.leaves(),
+                    cfg.threads,
+                    if cfg.threads == 1 { "" } else { "s" },
+                    elapsed.as_secs_f64()
+                );
+            }
+            if let Some(p) = &a.setup.csv {
+                if let Err(c) = write_csv(p, &report::exact_sweep_csv(&sweep)) {
                     return c;
                 }
             }

@@ -23,6 +23,7 @@ pub mod plot;
 pub mod report;
 pub mod sim;
 pub mod stats;
+pub mod sweep;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -53,6 +54,10 @@ pub struct Setup {
     pub variant: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub set: Vec<String>,
+    /// The trial script's `args` (`--arg name=value`), in order: a later
+    /// one of the same name wins.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<String>,
     /// Per-trial time budget in ms (default: the ruleset's, else 1000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_ms: Option<u64>,
@@ -96,8 +101,63 @@ impl Setup {
         for s in &self.set {
             parts.push(format!("--set {s}"));
         }
+        for a in &self.args {
+            parts.push(format!("--arg {a}"));
+        }
         parts.join(" ")
     }
+
+    /// The overrides a scenario loaded for this setup gets.
+    fn overrides(&self, seed: u64) -> ScenarioOverrides {
+        ScenarioOverrides {
+            ruleset: self.ruleset.clone(),
+            variant: self.variant.clone(),
+            seed: Some(seed),
+            set: self.set.clone(),
+        }
+    }
+}
+
+/// Splits `name=value` of `--arg`, checking the name (a Lua name, so that
+/// `args.name` reads it).
+pub fn split_arg(a: &str) -> Result<(&str, &str), String> {
+    let (name, value) =
+        a.split_once('=').ok_or_else(|| format!("--arg wants NAME=VALUE (e.g. --arg angle=30), got '{a}'"))?;
+    let name = name.trim();
+    let ok = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !ok {
+        return Err(format!("--arg {a}: '{name}' is not a name a script can read as args.{name} (letters, digits, _)"));
+    }
+    Ok((name, value.trim()))
+}
+
+/// An `--arg` value as Lua reads it: a number when it reads as one,
+/// `true`/`false`, else the text.
+fn arg_value(lua: &mlua::Lua, text: &str) -> mlua::Result<Value> {
+    Ok(match text {
+        "true" => Value::Boolean(true),
+        "false" => Value::Boolean(false),
+        _ => match text.parse::<f64>() {
+            Ok(x) if x.is_finite() && !text.starts_with(['+', '.']) && !text.ends_with('.') => Value::Number(x),
+            _ => Value::String(lua.create_string(text)?),
+        },
+    })
+}
+
+/// Sets the global `args` (read-only) from `--arg`s.
+fn set_args(lua: &mlua::Lua, args: &[String]) -> Result<(), AnalysisError> {
+    let make = || -> mlua::Result<mlua::Table> {
+        let t = lua.create_table()?;
+        for a in args {
+            let (name, value) = split_arg(a).map_err(mlua::Error::runtime)?;
+            t.raw_set(name, arg_value(lua, value)?)?;
+        }
+        t.set_readonly(true);
+        Ok(t)
+    };
+    let t = make().map_err(|e| AnalysisError::plain(e.to_string()))?;
+    lua.globals().raw_set("args", t).map_err(|e| AnalysisError::plain(e.to_string()))
 }
 
 /// Something that stopped an analysis run.
@@ -201,6 +261,12 @@ pub struct Worker {
     pub top_output: String,
     /// The files the run read, with a hash of each one's content (see [`sources`]).
     pub sources: std::collections::BTreeMap<String, String>,
+    /// Where the top level started (see [`Worker::enter`]).
+    start: crate::lua::Checkpoint,
+    /// The trial script as found, and its text (read once).
+    script: (PathBuf, String),
+    /// Seed of the top level's dice.
+    seed: u64,
 }
 
 /// A 64-bit FNV-1a hash of `bytes`, as 16 hex digits: enough to tell that a
@@ -272,12 +338,7 @@ impl Worker {
         // Trials make short-lived garbage and keep little: let the heap grow to
         // four times the live data before collecting (Luau's default is 2x).
         host.lua.gc_set_mode(mlua::state::GcMode::Incremental(mlua::state::GcIncParams::default().goal(400)));
-        let overrides = ScenarioOverrides {
-            ruleset: setup.ruleset.clone(),
-            variant: setup.variant.clone(),
-            seed: Some(seed),
-            set: setup.set.clone(),
-        };
+        let overrides = setup.overrides(seed);
         host.set_overrides(&overrides);
         host.state.world.borrow_mut().log.recording = false;
         if let Some(path) = &setup.scenario {
@@ -294,7 +355,11 @@ impl Worker {
             host.load_ruleset(rs).map_err(|e| AnalysisError::script("loading the ruleset", e))?;
         }
         host.state.world.borrow_mut().dice.seed(seed);
-        host.exec_file(&setup.script).map_err(|e| AnalysisError::script(ctx("the top level"), e))?;
+        set_args(&host.lua, &setup.args)?;
+        let start = host.checkpoint().map_err(|e| AnalysisError::script("starting the top level", e))?;
+        let path = crate::paths::file_or_given(&setup.script);
+        let source = Host::read_script(&path).map_err(|e| AnalysisError::script(ctx("the top level"), e))?;
+        host.exec_script(&path, &source).map_err(|e| AnalysisError::script(ctx("the top level"), e))?;
         let top_output = host.take_output();
         let dog = trial::install_interrupt(&host.lua)
             .map_err(|e| AnalysisError::plain(format!("could not start the trial watchdog thread: {e}")))?;
@@ -303,18 +368,8 @@ impl Worker {
                 "--set and --variant need a ruleset: give --ruleset or --scenario, or load a scenario in the script",
             ));
         }
-        let trial = match host.lua.globals().get::<Value>("trial") {
-            Ok(Value::Function(f)) => f,
-            _ => {
-                return Err(AnalysisError::plain(format!(
-                    "{} defines no global `function trial()`; a trial script returns a number or a table of named numbers from trial()",
-                    setup.script.display()
-                )))
-            }
-        };
-        let mut template = host.snapshot();
-        template.log.recording = false;
-        template.log.events.clear();
+        let trial = trial_function(&host, setup)?;
+        let template = template(&host);
         let sources = sources(&host, Some(&setup.script));
         Ok(Worker {
             dog,
@@ -325,7 +380,35 @@ impl Worker {
             values: Vec::new(),
             top_output,
             sources,
+            start,
+            script: (path, source),
+            seed,
         })
+    }
+
+    /// Moves this worker to another point of a sweep: `setup` is the
+    /// worker's own with other `--set`s and `--arg`s. The params change as
+    /// `:set` changes them (rules read `params` when they run), then the
+    /// top level runs again from where it first started (the world,
+    /// subscriptions and policies as they were), with `args` and the dice
+    /// seed as a fresh worker's, so the new template is the one a run of
+    /// that point alone starts from; the ruleset's modules are not loaded
+    /// again.
+    pub fn enter(&mut self, setup: &Setup) -> Result<(), AnalysisError> {
+        let ctx = |what: &str| format!("{what} of {}", setup.script.display());
+        for s in &setup.set {
+            self.host.set_param(s).map_err(|e| AnalysisError::script(format!("--set {s}"), e))?;
+        }
+        self.host.set_overrides(&setup.overrides(self.seed));
+        set_args(&self.host.lua, &setup.args)?;
+        self.host.rewind(&self.start).map_err(|e| AnalysisError::script(ctx("the top level"), e))?;
+        self.host.state.world.borrow_mut().dice.seed(self.seed);
+        let (path, source) = &self.script;
+        self.host.exec_script(path, source).map_err(|e| AnalysisError::script(ctx("the top level"), e))?;
+        let _ = self.host.take_output();
+        self.trial = trial_function(&self.host, setup)?;
+        self.template = template(&self.host);
+        Ok(())
     }
 
     /// Puts the template world back before a trial.
@@ -518,6 +601,25 @@ impl Worker {
 }
 
 use trial::values_unset;
+
+/// The script's global `trial` function.
+fn trial_function(host: &Host, setup: &Setup) -> Result<Function, AnalysisError> {
+    match host.lua.globals().get::<Value>("trial") {
+        Ok(Value::Function(f)) => Ok(f),
+        _ => Err(AnalysisError::plain(format!(
+            "{} defines no global `function trial()`; a trial script returns a number or a table of named numbers from trial()",
+            setup.script.display()
+        ))),
+    }
+}
+
+/// The world as the top level left it, without its log: every trial starts from it.
+fn template(host: &Host) -> World {
+    let mut template = host.snapshot();
+    template.log.recording = false;
+    template.log.events.clear();
+    template
+}
 
 /// A block of trials for [`Worker::run_block`]: what happens around each
 /// trial. Neither method may call Lua (both run inside the block's protected

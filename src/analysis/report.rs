@@ -434,3 +434,370 @@ mod pct_tests {
         assert!(text.find("\"5%\"").unwrap() < text.find("\"25%\"").unwrap(), "{text}");
     }
 }
+
+// ---------------------------------------------------------------- sweeps
+
+/// Right-aligned columns under a header, two spaces apart, indented by two.
+fn table(header: &[String], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for r in rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cells: &[String]| {
+        let parts: Vec<String> = cells.iter().zip(&widths).map(|(c, &w)| format!("{c:>w$}")).collect();
+        format!("  {}\n", parts.join("  ").trim_end())
+    };
+    let mut out = line(header);
+    for r in rows {
+        out.push_str(&line(r));
+    }
+    out
+}
+
+/// The metric names of a sweep's points, in order, each once.
+fn sweep_metric_names<'a>(points: impl Iterator<Item = impl Iterator<Item = &'a String>>) -> Vec<&'a String> {
+    let mut names: Vec<&String> = points.flatten().collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn describe_axes(axes: &[super::sweep::Axis]) -> String {
+    let parts: Vec<String> = axes.iter().map(|a| format!("{} ({} values)", a.name, a.values.len())).collect();
+    parts.join(" × ")
+}
+
+/// The readable report of a `sim` sweep: per metric, one row per point
+/// with its mean, 95% interval and paired change against the first point.
+pub fn sweep_text(r: &super::sweep::SweepResult) -> String {
+    let mut out = String::new();
+    let of = if r.trials() == r.total_trials {
+        String::new()
+    } else {
+        let shard = r.shard.map(|(k, n)| format!(", shard {k}/{n}")).unwrap_or_default();
+        format!(" (of {}{shard})", r.total_trials)
+    };
+    let _ = writeln!(
+        out,
+        "{}: a sweep of {}, {} points, {} trials at each{of}, seed {}",
+        r.setup.script.display(),
+        describe_axes(&r.axes),
+        r.points.len(),
+        r.trials(),
+        r.seed
+    );
+    if r.points.len() > 1 {
+        let _ = writeln!(
+            out,
+            "Every point rolls the same dice for trial i (common random numbers): a change against the first point is paired, trial by trial."
+        );
+    }
+    let first = r.points.first();
+    for name in sweep_metric_names(r.points.iter().map(|p| p.metrics.keys())) {
+        let binary = r.points.iter().filter_map(|p| p.metrics.get(name)).all(Acc::is_binary);
+        let kind = if binary { " (yes/no: mean = probability)" } else { "" };
+        let _ = writeln!(out, "\n{name}{kind}");
+        let mut header: Vec<String> = r.axes.iter().map(|a| a.short().to_string()).collect();
+        let first_label = first.map(|p| r.values(p).join(", ")).unwrap_or_default();
+        header.extend(["mean", "95% CI", &format!("change vs {first_label}"), "95% CI of change"].map(String::from));
+        let rows: Vec<Vec<String>> = r
+            .points
+            .iter()
+            .map(|p| {
+                let mut row: Vec<String> = r.values(p).into_iter().map(String::from).collect();
+                match p.metrics.get(name) {
+                    Some(a) => {
+                        let (lo, hi) = a.ci95();
+                        row.push(fmt_num(a.mean()));
+                        row.push(format!("[{}, {}]", fmt_num(lo), fmt_num(hi)));
+                    }
+                    None => row.extend(["-".to_string(), String::new()]),
+                }
+                match p.change.get(name) {
+                    Some(d) => {
+                        let (lo, hi) = d.ci95_normal();
+                        row.push(fmt_signed(d.mean()));
+                        row.push(format!("[{}, {}]", fmt_signed(lo), fmt_signed(hi)));
+                    }
+                    None => row.extend(["-".to_string(), String::new()]),
+                }
+                row
+            })
+            .collect();
+        out.push_str(&table(&header, &rows));
+    }
+    out
+}
+
+/// A CSV writer into memory (the caller writes the text where it goes).
+fn csv_writer() -> csv::Writer<Vec<u8>> {
+    csv::WriterBuilder::new().from_writer(Vec::new())
+}
+
+fn csv_text(w: csv::Writer<Vec<u8>>) -> String {
+    let bytes = w.into_inner().unwrap_or_default();
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// A number for CSV: every digit (the shortest text that reads back as the
+/// same f64), empty when there is none.
+fn csv_num(v: f64) -> String {
+    if v.is_finite() {
+        format!("{v}")
+    } else {
+        String::new()
+    }
+}
+
+/// The CSV of a `sim` sweep: one row per point and metric (a column per
+/// axis, then the metric's name, n, mean, 95% interval, sd, min, max, and the
+/// paired change against the first point with its interval).
+pub fn sweep_csv(r: &super::sweep::SweepResult) -> String {
+    let mut w = csv_writer();
+    let mut header: Vec<String> = r.axes.iter().map(|a| a.name.clone()).collect();
+    header.extend(
+        [
+            "metric",
+            "n",
+            "mean",
+            "ci95_low",
+            "ci95_high",
+            "sd",
+            "min",
+            "max",
+            "change",
+            "change_ci95_low",
+            "change_ci95_high",
+        ]
+        .map(String::from),
+    );
+    let _ = w.write_record(&header);
+    for p in &r.points {
+        for (name, a) in &p.metrics {
+            let mut row: Vec<String> = r.values(p).into_iter().map(String::from).collect();
+            let (lo, hi) = a.ci95();
+            row.extend([name.clone(), a.n.to_string(), csv_num(a.mean()), csv_num(lo), csv_num(hi)]);
+            row.extend([csv_num(a.sd()), csv_num(a.min), csv_num(a.max)]);
+            match p.change.get(name) {
+                Some(d) => {
+                    let (lo, hi) = d.ci95_normal();
+                    row.extend([csv_num(d.mean()), csv_num(lo), csv_num(hi)]);
+                }
+                None => row.extend([String::new(), String::new(), String::new()]),
+            }
+            let _ = w.write_record(&row);
+        }
+    }
+    csv_text(w)
+}
+
+fn axes_json(axes: &[super::sweep::Axis]) -> Value {
+    serde_json::to_value(axes).unwrap_or(Value::Null)
+}
+
+fn point_values_json(axes: &[super::sweep::Axis], at: &[usize]) -> Value {
+    Value::Object(axes.iter().zip(at).map(|(a, &i)| (a.name.clone(), json!(a.values[i]))).collect())
+}
+
+/// The JSON of a `sim` sweep: the run's fields as `sim --json` has them,
+/// then `sweep`: its `axes` and, per point, its `values`, `metrics` and the
+/// paired `change` against the first point (each metric as in `sim --json`,
+/// with the `raw` part `merge` reads).
+pub fn sweep_json(r: &super::sweep::SweepResult) -> Value {
+    let mut o = Map::new();
+    o.insert("command".into(), json!("sim"));
+    o.insert("setup".into(), serde_json::to_value(&r.setup).unwrap_or(Value::Null));
+    o.insert("seed".into(), json!(r.seed));
+    o.insert("trials".into(), json!(r.trials()));
+    o.insert("total_trials".into(), json!(r.total_trials));
+    o.insert("ranges".into(), json!(r.ranges.iter().map(|&(a, b)| json!([a, b])).collect::<Vec<_>>()));
+    if let Some((k, n)) = r.shard {
+        o.insert("shard".into(), json!(format!("{k}/{n}")));
+    }
+    if !r.sources.is_empty() {
+        o.insert("sources".into(), json!(r.sources));
+    }
+    let points: Vec<Value> = r
+        .points
+        .iter()
+        .map(|p| {
+            json!({
+                "values": point_values_json(&r.axes, &p.at),
+                "metrics": metrics_json(&p.metrics, false),
+                "change": metrics_json(&p.change, true),
+            })
+        })
+        .collect();
+    o.insert("sweep".into(), json!({ "axes": axes_json(&r.axes), "points": points }));
+    Value::Object(o)
+}
+
+/// The readable report of an `exact` sweep: per metric, one row per point
+/// with its exact mean (decimals, then the fraction) and its exact change
+/// against the first point.
+pub fn exact_sweep_text(s: &super::sweep::ExactSweep) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: exact, a sweep of {}, {} points, {} outcome leaves in all",
+        s.setup.script.display(),
+        describe_axes(&s.axes),
+        s.points.len(),
+        s.leaves()
+    );
+    let first = s.points.first();
+    for name in sweep_metric_names(s.points.iter().map(|(_, r)| r.metrics.keys())) {
+        let _ = writeln!(out, "\n{name}");
+        let mut header: Vec<String> = s.axes.iter().map(|a| a.short().to_string()).collect();
+        let first_label = first.map(|(at, _)| s.values(at).join(", ")).unwrap_or_default();
+        header.extend(["mean", "exact", &format!("change vs {first_label}"), "exact change"].map(String::from));
+        let a0 = first.and_then(|(_, r)| r.metrics.get(name));
+        let rows: Vec<Vec<String>> = s
+            .points
+            .iter()
+            .enumerate()
+            .map(|(i, (at, r))| {
+                let mut row: Vec<String> = s.values(at).into_iter().map(String::from).collect();
+                match r.metrics.get(name) {
+                    Some(m) => {
+                        let mean = m.mean();
+                        row.push(fmt_num(ratio_f64(&mean)));
+                        row.push(ratio_str(&mean));
+                        match (i, a0) {
+                            (1.., Some(a)) => {
+                                let d = mean - a.mean();
+                                row.push(fmt_signed(ratio_f64(&d)));
+                                row.push(ratio_str(&d));
+                            }
+                            _ => row.extend(["-".to_string(), String::new()]),
+                        }
+                    }
+                    None => row.extend(["-".to_string(), String::new(), "-".to_string(), String::new()]),
+                }
+                row
+            })
+            .collect();
+        out.push_str(&table(&header, &rows));
+    }
+    out
+}
+
+/// The CSV of an `exact` sweep: one row per point and metric (a column per
+/// axis, then the metric, its mean as a decimal and as a fraction, its sd,
+/// and the change against the first point both ways).
+pub fn exact_sweep_csv(s: &super::sweep::ExactSweep) -> String {
+    let mut w = csv_writer();
+    let mut header: Vec<String> = s.axes.iter().map(|a| a.name.clone()).collect();
+    header.extend(["metric", "mean", "mean_exact", "sd", "change", "change_exact"].map(String::from));
+    let _ = w.write_record(&header);
+    let first = s.points.first().map(|(_, r)| r);
+    for (i, (at, r)) in s.points.iter().enumerate() {
+        for (name, m) in &r.metrics {
+            let mut row: Vec<String> = s.values(at).into_iter().map(String::from).collect();
+            let mean = m.mean();
+            row.extend([name.clone(), csv_num(ratio_f64(&mean)), ratio_str(&mean), csv_num(m.sd())]);
+            match first.and_then(|f| f.metrics.get(name)).filter(|_| i > 0) {
+                Some(a) => {
+                    let d = &mean - a.mean();
+                    row.extend([csv_num(ratio_f64(&d)), ratio_str(&d)]);
+                }
+                None => row.extend([String::new(), String::new()]),
+            }
+            let _ = w.write_record(&row);
+        }
+    }
+    csv_text(w)
+}
+
+/// The JSON of an `exact` sweep: `sweep.axes`, and per point its `values`,
+/// `leaves`, `metrics` (as `exact --json` has them) and the exact `change`
+/// of each mean against the first point.
+pub fn exact_sweep_json(s: &super::sweep::ExactSweep) -> Value {
+    let first = s.points.first().map(|(_, r)| r);
+    let points: Vec<Value> = s
+        .points
+        .iter()
+        .enumerate()
+        .map(|(i, (at, r))| {
+            let change: Map<String, Value> = r
+                .metrics
+                .iter()
+                .filter(|_| i > 0)
+                .filter_map(|(name, m)| {
+                    let a = first?.metrics.get(name)?;
+                    let d = m.mean() - a.mean();
+                    Some((name.clone(), json!({ "mean": ratio_str(&d), "mean_float": num(ratio_f64(&d)) })))
+                })
+                .collect();
+            json!({
+                "values": point_values_json(&s.axes, at),
+                "leaves": r.leaves,
+                "metrics": Value::Object(r.metrics.iter().map(|(k, m)| (k.clone(), exact_metric_json(m))).collect()),
+                "change": change,
+            })
+        })
+        .collect();
+    json!({
+        "command": "exact",
+        "setup": serde_json::to_value(&s.setup).unwrap_or(Value::Null),
+        "leaves": s.leaves(),
+        "sweep": { "axes": axes_json(&s.axes), "points": points },
+    })
+}
+
+/// The CSV of a `sim` result: one row per metric (per variant with
+/// `--vs-*`: `A`, `B` and the paired `B − A`), with n, mean, 95% interval,
+/// sd, min and max.
+pub fn sim_csv(r: &SimResult) -> String {
+    let mut w = csv_writer();
+    let vs = r.vs.is_some();
+    let mut header: Vec<&str> = if vs { vec!["variant"] } else { Vec::new() };
+    header.extend(["metric", "n", "mean", "ci95_low", "ci95_high", "sd", "min", "max"]);
+    let _ = w.write_record(&header);
+    let mut parts: Vec<(&str, &Metrics, bool)> = vec![("A", &r.metrics, false)];
+    if let (Some(b), Some(d)) = (&r.vs_metrics, &r.diff) {
+        parts.extend([("B", b, false), ("B − A", d, true)]);
+    }
+    for (variant, metrics, paired) in parts {
+        for (name, a) in metrics {
+            let (lo, hi) = if paired { a.ci95_normal() } else { a.ci95() };
+            let mut row: Vec<String> = if vs { vec![variant.to_string()] } else { Vec::new() };
+            row.extend([name.clone(), a.n.to_string(), csv_num(a.mean()), csv_num(lo), csv_num(hi)]);
+            row.extend([csv_num(a.sd()), csv_num(a.min), csv_num(a.max)]);
+            let _ = w.write_record(&row);
+        }
+    }
+    csv_text(w)
+}
+
+/// The CSV of an `exact` result: one row per metric (per variant with
+/// `--vs-*`: `A`, `B` and `B − A`), the mean as a decimal and as a fraction,
+/// and the sd.
+pub fn exact_csv(r: &ExactResult) -> String {
+    let mut w = csv_writer();
+    let vs = r.vs.as_deref();
+    let mut header: Vec<&str> = if vs.is_some() { vec!["variant"] } else { Vec::new() };
+    header.extend(["metric", "mean", "mean_exact", "sd"]);
+    let _ = w.write_record(&header);
+    let mut row = |variant: &str, name: &str, mean: &BigRational, sd: Option<f64>| {
+        let mut row: Vec<String> = if vs.is_some() { vec![variant.to_string()] } else { Vec::new() };
+        row.extend([name.to_string(), csv_num(ratio_f64(mean)), ratio_str(mean), sd.map(csv_num).unwrap_or_default()]);
+        let _ = w.write_record(&row);
+    };
+    for (name, m) in &r.metrics {
+        row("A", name, &m.mean(), Some(m.sd()));
+    }
+    if let Some(b) = vs {
+        for (name, m) in &b.metrics {
+            row("B", name, &m.mean(), Some(m.sd()));
+        }
+        for (name, a) in &r.metrics {
+            if let Some(m) = b.metrics.get(name) {
+                row("B − A", name, &(m.mean() - a.mean()), None);
+            }
+        }
+    }
+    csv_text(w)
+}

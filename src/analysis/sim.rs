@@ -87,6 +87,26 @@ fn human_secs(s: f64) -> String {
     }
 }
 
+/// The progress bar's (position, length, message) with `done` of `span`
+/// trials done. The time left comes from the rate measured once the
+/// workers are warm (`warm`: when and where the first finished trial was
+/// seen), not from the start: building each worker's Luau state and running
+/// the top level takes a while, and counting it would make the early
+/// estimate far too low.
+pub(super) fn progress_now(done: u64, span: u64, warm: &std::sync::OnceLock<(Instant, u64)>) -> (u64, u64, String) {
+    if done == 0 {
+        return (done, span, "starting the workers".to_string());
+    }
+    let (t0, d0) = *warm.get_or_init(|| (Instant::now(), done));
+    let secs = t0.elapsed().as_secs_f64();
+    let rate = (done - d0) as f64 / secs.max(1e-9);
+    if secs < 0.5 || done == d0 {
+        return (done, span, "measuring the rate".to_string());
+    }
+    let left = (span.saturating_sub(done)) as f64 / rate;
+    (done, span, format!("{rate:.0} trials/s, {} left", human_secs(left)))
+}
+
 /// Parses `K/N` with 1 <= K <= N.
 pub fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     let (k, n) = s.split_once('/').ok_or_else(|| format!("--shard wants K/N (e.g. 3/8), got '{s}'"))?;
@@ -122,24 +142,24 @@ fn add_values(accs: &mut Vec<Acc>, values: &[f64]) {
 /// The values of each trial of a block, one row per trial (rows may be
 /// shorter than later ones: a metric seen first later in the block).
 #[derive(Default)]
-struct Rows {
+pub(super) struct Rows {
     values: Vec<f64>,
     ends: Vec<usize>,
 }
 
 impl Rows {
-    fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.values.clear();
         self.ends.clear();
     }
 
-    fn push(&mut self, row: &[f64]) {
+    pub(super) fn push(&mut self, row: &[f64]) {
         self.values.extend_from_slice(row);
         self.ends.push(self.values.len());
     }
 
     /// Row `k` (the block's `k`-th trial).
-    fn get(&self, k: usize) -> &[f64] {
+    pub(super) fn get(&self, k: usize) -> &[f64] {
         let from = if k == 0 { 0 } else { self.ends[k - 1] };
         &self.values[from..self.ends[k]]
     }
@@ -240,7 +260,7 @@ impl Shared<'_> {
 
 /// What failed in trial `i` on worker `w` (`variant`: which run it was, e.g.
 /// " of the --vs variant"), with the command that replays it alone.
-fn trial_error(w: &mut Worker, seed: u64, i: u64, first: ScriptError, variant: &str) -> AnalysisError {
+pub(super) fn trial_error(w: &mut Worker, seed: u64, i: u64, first: ScriptError, variant: &str) -> AnalysisError {
     let ts = trial_seed(seed, i);
     let error = w.explain_failure(ts, first);
     let replay = super::cli::replay_command(i);
@@ -373,25 +393,8 @@ pub fn run(cfg: &SimConfig) -> Result<SimRun, AnalysisError> {
         stop: AtomicBool::new(false),
         error: Mutex::new(None),
     };
-    // The time left comes from the rate measured once the workers are warm
-    // (from the first finished trial on), not from the start: building each
-    // worker's Luau state and running the top level takes a while, and
-    // counting it would make the early estimate far too low.
-    let warm: std::sync::OnceLock<(Instant, u64)> = std::sync::OnceLock::new();
-    let now = || {
-        let done = sh.done.load(Ordering::Relaxed);
-        if done == 0 {
-            return (done, span, "starting the workers".to_string());
-        }
-        let (t0, d0) = *warm.get_or_init(|| (Instant::now(), done));
-        let secs = t0.elapsed().as_secs_f64();
-        let rate = (done - d0) as f64 / secs.max(1e-9);
-        if secs < 0.5 || done == d0 {
-            return (done, span, "measuring the rate".to_string());
-        }
-        let left = (span.saturating_sub(done)) as f64 / rate;
-        (done, span, format!("{rate:.0} trials/s, {} left", human_secs(left)))
-    };
+    let warm = std::sync::OnceLock::new();
+    let now = || progress_now(sh.done.load(Ordering::Relaxed), span, &warm);
     let template = "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} trials, {msg}";
     let outputs = super::run_workers(threads, started, || worker_loop(&sh), cfg.progress.then_some((template, &now)))?;
     if let Some((_, e)) = sh.error.into_inner().unwrap_or_else(|p| p.into_inner()) {

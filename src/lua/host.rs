@@ -8,6 +8,15 @@ pub struct Host {
     pub state: Rc<State>,
 }
 
+/// See [`Host::checkpoint`].
+pub struct Checkpoint {
+    world: World,
+    handlers: Table,
+    policies: Table,
+    subscribed: bool,
+    scenario: Option<PathBuf>,
+}
+
 impl Host {
     /// A host with an empty default world and no ruleset.
     pub fn new(options: HostOptions) -> mlua::Result<Host> {
@@ -127,10 +136,20 @@ impl Host {
     /// Runs a script file; relative `scenario(...)` paths resolve beside it.
     pub fn exec_file(&self, path: &Path) -> Result<MultiValue, ScriptError> {
         let path = &crate::paths::file_or_given(path);
-        let source = chunk::read_source(path)
-            .map_err(|e| ScriptError::plain(format!("cannot read script {}: {e}", path.display())))?;
+        let source = Self::read_script(path)?;
+        self.exec_script(path, &source)
+    }
+
+    /// The text of a script file (`path` as [`crate::paths::file_or_given`] gives it).
+    pub fn read_script(path: &Path) -> Result<String, ScriptError> {
+        chunk::read_source(path).map_err(|e| ScriptError::plain(format!("cannot read script {}: {e}", path.display())))
+    }
+
+    /// Runs `source`, the text of the script file `path` (read once, run
+    /// again: a sweep's top level at each point).
+    pub fn exec_script(&self, path: &Path, source: &str) -> Result<MultiValue, ScriptError> {
         *self.state.script_dir.borrow_mut() = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        self.exec(&source, &display_path(path))
+        self.exec(source, &display_path(path))
     }
 
     /// Calls a global function by name under the budget (used for `trial`).
@@ -176,6 +195,40 @@ impl Host {
 
     pub fn restore(&self, world: World) {
         *self.state.world.borrow_mut() = world;
+    }
+
+    /// Where a script starts from, to run it again from the same start: the
+    /// world, the subscriptions and policies, the scenario (a sweep runs a
+    /// trial script's top level again at each point, on the same state).
+    pub fn checkpoint(&self) -> Result<Checkpoint, ScriptError> {
+        let copy = || -> mlua::Result<(Table, Table)> {
+            Ok((
+                spec_api::copy_registry(&self.lua, keys::HANDLERS, true)?,
+                spec_api::copy_registry(&self.lua, keys::POLICIES, false)?,
+            ))
+        };
+        let (handlers, policies) = copy().map_err(|e| ScriptError::from_lua(&e))?;
+        Ok(Checkpoint {
+            world: self.snapshot(),
+            handlers,
+            policies,
+            subscribed: self.state.subscribed.get(),
+            scenario: self.state.scenario.borrow().clone(),
+        })
+    }
+
+    /// Puts back what [`Host::checkpoint`] took (it can be put back again).
+    /// The ruleset and its params stay as they are.
+    pub fn rewind(&self, c: &Checkpoint) -> Result<(), ScriptError> {
+        let put = || -> mlua::Result<()> {
+            self.lua.set_named_registry_value(keys::HANDLERS, spec_api::copy_table(&self.lua, &c.handlers, true)?)?;
+            self.lua.set_named_registry_value(keys::POLICIES, spec_api::copy_table(&self.lua, &c.policies, false)?)
+        };
+        put().map_err(|e| ScriptError::from_lua(&e))?;
+        self.state.subscribed.set(c.subscribed);
+        self.state.world.borrow_mut().reset_from(&c.world);
+        self.state.scenario.replace(c.scenario.clone());
+        Ok(())
     }
 
     /// Takes what `print` wrote, when output is captured.

@@ -38,7 +38,7 @@ mod state;
 mod trace;
 
 pub use convert::{display_path, display_value, format_number, json_to_lua};
-pub use host::Host;
+pub use host::{Checkpoint, Host};
 use load::{apply_limits, set_compiler};
 pub use load::{
     compile_chunk, compile_deferred, hot_after, load_ruleset_into, load_scenario_into, load_text, reload_into,

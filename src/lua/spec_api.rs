@@ -251,22 +251,28 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
 
 /// A copy of a registry table (one level deeper with `nested`: the
 /// subscriptions are lists per event), to put back after a case.
-fn copy_registry(lua: &Lua, key: &str, nested: bool) -> mlua::Result<mlua::Table> {
+pub(super) fn copy_registry(lua: &Lua, key: &str, nested: bool) -> mlua::Result<mlua::Table> {
+    match lua.named_registry_value::<Option<mlua::Table>>(key)? {
+        Some(t) => copy_table(lua, &t, nested),
+        None => lua.create_table(),
+    }
+}
+
+/// A copy of `t` (one level deeper with `nested`).
+pub(super) fn copy_table(lua: &Lua, t: &mlua::Table, nested: bool) -> mlua::Result<mlua::Table> {
     let out = lua.create_table()?;
-    if let Some(t) = lua.named_registry_value::<Option<mlua::Table>>(key)? {
-        for pair in t.pairs::<Value, Value>() {
-            let (k, v) = pair?;
-            match v {
-                Value::Table(list) if nested => {
-                    let copy = lua.create_table()?;
-                    for item in list.pairs::<Value, Value>() {
-                        let (i, f) = item?;
-                        copy.raw_set(i, f)?;
-                    }
-                    out.raw_set(k, copy)?;
+    for pair in t.pairs::<Value, Value>() {
+        let (k, v) = pair?;
+        match v {
+            Value::Table(list) if nested => {
+                let copy = lua.create_table()?;
+                for item in list.pairs::<Value, Value>() {
+                    let (i, f) = item?;
+                    copy.raw_set(i, f)?;
                 }
-                other => out.raw_set(k, other)?,
+                out.raw_set(k, copy)?;
             }
+            other => out.raw_set(k, other)?,
         }
     }
     Ok(out)
