@@ -408,33 +408,6 @@ pub fn exact_text(r: &ExactResult) -> String {
     out
 }
 
-#[cfg(test)]
-mod pct_tests {
-    use super::pct;
-
-    #[test]
-    fn rare_outcomes_do_not_print_as_zero() {
-        assert_eq!(pct(0.5), " 50.00%");
-        assert_eq!(pct(0.0), "  0.00%");
-        assert_eq!(pct(0.000_12), "  0.01%");
-        assert_eq!(pct(1.0 / 2_176_782_336.0), "4.6e-8%");
-        assert_eq!(pct(0.000_05), "5.0e-3%");
-    }
-
-    #[test]
-    fn json_quantiles_and_distributions_are_in_numeric_order() {
-        let mut a = crate::analysis::stats::Acc::default();
-        for v in 0..12 {
-            a.add(f64::from(v));
-        }
-        let j = super::acc_json(&a, false);
-        let q: Vec<&String> = j["quantiles"].as_object().unwrap().keys().collect();
-        assert_eq!(q, ["5%", "25%", "50%", "75%", "95%"]);
-        let text = j.to_string();
-        assert!(text.find("\"5%\"").unwrap() < text.find("\"25%\"").unwrap(), "{text}");
-    }
-}
-
 // ---------------------------------------------------------------- sweeps
 
 /// Right-aligned columns under a header, two spaces apart, indented by two.
@@ -800,4 +773,31 @@ pub fn exact_csv(r: &ExactResult) -> String {
         }
     }
     csv_text(w)
+}
+
+#[cfg(test)]
+mod pct_tests {
+    use super::pct;
+
+    #[test]
+    fn rare_outcomes_do_not_print_as_zero() {
+        assert_eq!(pct(0.5), " 50.00%");
+        assert_eq!(pct(0.0), "  0.00%");
+        assert_eq!(pct(0.000_12), "  0.01%");
+        assert_eq!(pct(1.0 / 2_176_782_336.0), "4.6e-8%");
+        assert_eq!(pct(0.000_05), "5.0e-3%");
+    }
+
+    #[test]
+    fn json_quantiles_and_distributions_are_in_numeric_order() {
+        let mut a = crate::analysis::stats::Acc::default();
+        for v in 0..12 {
+            a.add(f64::from(v));
+        }
+        let j = super::acc_json(&a, false);
+        let q: Vec<&String> = j["quantiles"].as_object().unwrap().keys().collect();
+        assert_eq!(q, ["5%", "25%", "50%", "75%", "95%"]);
+        let text = j.to_string();
+        assert!(text.find("\"5%\"").unwrap() < text.find("\"25%\"").unwrap(), "{text}");
+    }
 }

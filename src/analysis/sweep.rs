@@ -495,7 +495,7 @@ impl ExactSweep {
 /// How an exact sweep ended.
 pub enum ExactSweepOutcome {
     Done {
-        sweep: ExactSweep,
+        sweep: Box<ExactSweep>,
         elapsed: Duration,
         top_output: String,
     },
@@ -534,7 +534,7 @@ pub fn run_exact(cfg: &ExactConfig, axes: &[Axis]) -> Result<ExactSweepOutcome, 
         }
     }
     Ok(ExactSweepOutcome::Done {
-        sweep: ExactSweep { setup: cfg.setup.clone(), axes: axes.to_vec(), points: out },
+        sweep: Box::new(ExactSweep { setup: cfg.setup.clone(), axes: axes.to_vec(), points: out }),
         elapsed: started.elapsed(),
         top_output: top.unwrap_or_default(),
     })
