@@ -238,3 +238,179 @@ fn sweep_mistakes_are_explained() {
         assert!(!ok && err.contains(want), "{extra:?}: {err}");
     }
 }
+
+// ------------------------------------------------------------ charts
+
+/// Runs `sandtable ARGS --plot FILE.svg` and returns the SVG.
+fn plot(args: &[&str], name: &str) -> String {
+    let f = std::env::temp_dir().join(format!("sandtable-{name}-{}.svg", std::process::id()));
+    let fs = f.display().to_string();
+    let (ok, _, err) = sandtable(&[args, &["--plot", &fs]].concat());
+    assert!(ok, "{args:?}: {err}");
+    let svg = std::fs::read_to_string(&f).expect("svg");
+    let _ = std::fs::remove_file(&f);
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{svg}");
+    svg
+}
+
+/// The texts of the `<text class="CLASS" ...>` elements, in order.
+fn texts<'a>(svg: &'a str, class: &str) -> Vec<&'a str> {
+    let open = format!("<text class=\"{class}\"");
+    svg.match_indices(&open)
+        .map(|(i, _)| {
+            let rest = &svg[i..];
+            let start = rest.find('>').unwrap() + 1;
+            &rest[start..rest.find("</text>").unwrap()]
+        })
+        .collect()
+}
+
+fn count(svg: &str, what: &str) -> usize {
+    svg.matches(what).count()
+}
+
+/// Tick labels at round numbers: evenly spaced by 1, 2 or 5 × 10^k.
+fn assert_round(labels: &[&str]) {
+    let vals: Vec<f64> =
+        labels.iter().map(|l| l.trim_end_matches('%').parse().unwrap_or_else(|_| panic!("tick {l:?}"))).collect();
+    assert!(vals.len() >= 2, "{labels:?}");
+    let step = vals[1] - vals[0];
+    let mag = 10f64.powf(step.log10().floor());
+    let m = (step / mag * 1e6).round() / 1e6;
+    assert!([1.0, 2.0, 5.0].contains(&m), "step {step} in {labels:?}");
+    for (i, v) in vals.iter().enumerate() {
+        assert!((v - (vals[0] + step * i as f64)).abs() < step * 1e-6, "{labels:?}");
+        assert!(((v / step).round() * step - v).abs() < step * 1e-6, "{v} is not a multiple of {step}: {labels:?}");
+    }
+}
+
+/// Splits the y tick labels of a chart into its panels' runs (each panel's
+/// ticks go up from its bottom).
+fn tick_runs<'a>(labels: &[&'a str]) -> Vec<Vec<&'a str>> {
+    let mut runs: Vec<Vec<&str>> = Vec::new();
+    let mut last = f64::NEG_INFINITY;
+    for l in labels {
+        let v: f64 = l.trim_end_matches('%').parse().unwrap();
+        if v <= last || runs.is_empty() {
+            runs.push(Vec::new());
+        }
+        runs.last_mut().unwrap().push(l);
+        last = v;
+    }
+    runs
+}
+
+#[test]
+fn a_sweep_of_one_input_draws_lines_with_bands() {
+    let svg = plot(&["sim", "scripts/analysis/sixes.lua", "--arg", "dice=1..6", "--trials", "2000"], "sweep-lines");
+    assert_eq!(texts(&svg, "title"), ["sixes.lua, a sweep of dice — 2000 trials at each point"]);
+    assert_eq!(
+        texts(&svg, "panel-title"),
+        ["any_six: mean and 95% interval against dice", "sixes: mean and 95% interval against dice"]
+    );
+    assert_eq!(count(&svg, "class=\"band\""), 2);
+    assert_eq!(count(&svg, "class=\"line\""), 2);
+    assert_eq!(count(&svg, "class=\"point\""), 12);
+    assert_eq!(texts(&svg, "xtick"), ["1", "2", "3", "4", "5", "6", "1", "2", "3", "4", "5", "6"]);
+    assert_eq!(texts(&svg, "xlabel"), ["dice", "dice"]);
+    assert_eq!(texts(&svg, "ylabel"), ["P(any_six)", "mean sixes"]);
+    let runs = tick_runs(&texts(&svg, "ytick"));
+    assert_eq!(runs.len(), 2);
+    assert!(runs[0].iter().all(|t| t.ends_with('%')), "{runs:?}");
+    for r in &runs {
+        assert_round(r);
+    }
+    // exact: the same lines without bands.
+    let svg = plot(&["exact", "scripts/analysis/sixes.lua", "--arg", "dice=1..4"], "sweep-exact");
+    assert_eq!(count(&svg, "class=\"band\""), 0);
+    assert_eq!(count(&svg, "class=\"point\""), 8);
+    assert!(svg.contains("671/1296") || svg.contains("51.77%"), "the 4-dice point's value");
+}
+
+#[test]
+fn a_grid_of_two_inputs_draws_a_heat_map() {
+    let svg = plot(
+        &[
+            "sim",
+            "scripts/analysis/ra_bombard.lua",
+            "--sweep",
+            "reserve_artillery.crater_at=2..4",
+            "--sweep",
+            "reserve_artillery.on_target_at=2,3",
+            "--trials",
+            "300",
+        ],
+        "sweep-heat",
+    );
+    let titles = texts(&svg, "panel-title");
+    assert!(titles.contains(&"figures_lost: mean by crater_at (across) and on_target_at (down)"), "{titles:?}");
+    assert_eq!(count(&svg, "class=\"cell\""), 6 * titles.len());
+    assert_eq!(count(&svg, "class=\"cell-value\""), 6 * titles.len());
+    assert_eq!(texts(&svg, "xtick")[..3], ["2", "3", "4"]);
+    assert_eq!(texts(&svg, "ytick")[..2], ["2", "3"]);
+    assert_eq!(
+        texts(&svg, "title"),
+        ["ra_bombard.lua, a sweep of crater_at × on_target_at — 300 trials at each point"]
+    );
+    assert_eq!(texts(&svg, "xlabel")[0], "reserve_artillery.crater_at");
+    assert_eq!(texts(&svg, "ylabel")[0], "reserve_artillery.on_target_at");
+    assert_eq!(count(&svg, "class=\"key-label\""), 2 * titles.len());
+    // Three inputs are refused before anything runs.
+    let (ok, _, err) = sandtable(&[
+        "sim",
+        "scripts/analysis/sixes.lua",
+        "--arg",
+        "dice=1,2",
+        "--arg",
+        "a=1,2",
+        "--arg",
+        "b=1,2",
+        "--plot",
+        "x.svg",
+    ]);
+    assert!(!ok && err.contains("one input (lines) or two (a heat map)"), "{err}");
+}
+
+#[test]
+fn comparison_charts_show_both_arms_the_difference_and_at_least_curves() {
+    let svg = plot(
+        &["sim", "scripts/analysis/ra_open.lua", "--vs-script", "scripts/analysis/ra_woods.lua", "--trials", "4000"],
+        "vs",
+    );
+    assert_eq!(texts(&svg, "title"), ["A: ra_open.lua vs B: ra_woods.lua — 4000 trials"]);
+    let titles = texts(&svg, "panel-title");
+    let fl: Vec<&&str> = titles.iter().filter(|t| t.starts_with("figures_lost")).collect();
+    assert_eq!(fl.len(), 3, "{titles:?}");
+    assert!(fl[0].starts_with("figures_lost: A mean 1.") && fl[0].contains(", B mean 0.8"), "{fl:?}");
+    assert_eq!(*fl[1], "figures_lost: P(figures_lost ≥ n), A and B");
+    assert!(fl[2].starts_with("figures_lost: B − A = -0.3") && fl[2].contains("95% CI [-0.3"), "{fl:?}");
+    assert!(texts(&svg, "legend").contains(&"A: ra_open.lua") && texts(&svg, "legend").contains(&"B: ra_woods.lua"));
+    // The interval panel: one row per metric, a dashed zero line, round ticks.
+    assert_eq!(count(&svg, "class=\"zero\""), 3);
+    assert_eq!(count(&svg, "class=\"interval\""), 3);
+    for run in tick_runs(&texts(&svg, "ytick")) {
+        assert!(run.iter().all(|t| t.ends_with('%')), "{run:?}");
+        assert_round(&run);
+    }
+    // exact: the difference is exact (no interval), the same panels otherwise.
+    let svg =
+        plot(&["exact", "scripts/analysis/ra_open.lua", "--vs-script", "scripts/analysis/ra_woods.lua"], "vs-exact");
+    let titles = texts(&svg, "panel-title");
+    assert!(titles.contains(&"figures_lost: B − A = -0.3634 (exact)"), "{titles:?}");
+    assert_eq!(count(&svg, "class=\"interval\""), 0);
+}
+
+#[test]
+fn exact_comparison_is_a_table_decimals_first() {
+    let (ok, out, err) =
+        sandtable(&["exact", "scripts/analysis/ra_open.lua", "--vs-script", "scripts/analysis/ra_woods.lua"]);
+    assert!(ok, "{err}");
+    let table = &out[out.find("==== B − A, exact").expect(&out)..];
+    let header: Vec<&str> =
+        table.lines().nth(2).unwrap().split("  ").map(str::trim).filter(|c| !c.is_empty()).collect();
+    assert_eq!(header, ["metric", "A", "B", "B − A", "exact B − A"]);
+    let row: Vec<&str> =
+        table.lines().find(|l| l.trim_start().starts_with("figures_lost")).unwrap().split_whitespace().collect();
+    assert_eq!(row, ["figures_lost", "1.1934", "0.83", "-0.3634", "-12715/34992"]);
+    assert!(table.contains("P(figures_lost = 0) +0.1086 (5065/46656)"), "{table}");
+}

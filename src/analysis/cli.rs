@@ -287,8 +287,11 @@ fn plan(args: &SetupArgs) -> Result<(Setup, Vec<Axis>), ExitCode> {
         return Err(usage_error("--json and a bare --csv both print to standard output: give --csv a FILE"));
     }
     let (setup, axes) = args.plan().map_err(|e| usage_error(&e))?;
-    if !axes.is_empty() && args.plot.is_some() {
-        return Err(usage_error("--plot does not draw sweeps yet: use --csv or --json"));
+    if axes.len() > 2 && args.plot.is_some() {
+        return Err(usage_error(&format!(
+            "--plot draws a sweep of one input (lines) or two (a heat map); this one has {}: use --csv or --json",
+            axes.len()
+        )));
     }
     Ok((setup, axes))
 }
@@ -359,7 +362,7 @@ fn sim_with(cfg: SimConfig, args: &SetupArgs, note: Option<&str>) -> ExitCode {
         }
     }
     if let Some(p) = &args.plot {
-        let title = format!("{} — {} trials", args.file.display(), run.result.trials());
+        let title = format!("{} — {} trials", arms(&run.result.setup, run.result.vs.as_ref()), run.result.trials());
         if let Err(c) = write_plot(p, &title, &super::plot::sim_panels(&run.result)) {
             return c;
         }
@@ -399,7 +402,31 @@ fn sweep_with(cfg: SweepConfig, args: &SetupArgs, note: Option<&str>) -> ExitCod
             return c;
         }
     }
+    if let Some(p) = &args.plot {
+        let title = format!("{} — {} trials at each point", sweep_title(&r.setup, &r.axes), r.trials());
+        let panels = match super::plot::sweep_panels(r) {
+            Ok(p) => p,
+            Err(e) => return usage_error(&e),
+        };
+        if let Err(c) = write_plot(p, &title, &panels) {
+            return c;
+        }
+    }
     ExitCode::SUCCESS
+}
+
+/// A chart's title for a comparison: both arms (`A: ... vs B: ...`), or the script.
+fn arms(a: &Setup, b: Option<&Setup>) -> String {
+    match b {
+        Some(b) => format!("A: {} vs B: {}", a.describe_changes(), b.describe_changes()),
+        None => a.describe_changes(),
+    }
+}
+
+/// A sweep chart's title: the script and what is swept.
+fn sweep_title(setup: &Setup, axes: &[Axis]) -> String {
+    let names: Vec<&str> = axes.iter().map(super::sweep::Axis::short).collect();
+    format!("{}, a sweep of {}", setup.describe_changes(), names.join(" × "))
 }
 
 /// Runs `sandtable sim`.
@@ -501,7 +528,7 @@ pub fn exact(a: &ExactArgs) -> ExitCode {
                 }
             }
             if let Some(p) = &a.setup.plot {
-                let title = format!("{} — exact", a.setup.file.display());
+                let title = format!("{} — exact", arms(&result.setup, result.vs.as_ref().map(|v| &v.setup)));
                 if let Err(c) = write_plot(p, &title, &super::plot::exact_panels(&result)) {
                     return c;
                 }
@@ -555,6 +582,16 @@ fn exact_sweep(a: &ExactArgs, cfg: ExactConfig, axes: Vec<Axis>) -> ExitCode {
                     return c;
                 }
             }
+            if let Some(p) = &a.setup.plot {
+                let title = format!("{} — exact", sweep_title(&sweep.setup, &sweep.axes));
+                let panels = match super::plot::exact_sweep_panels(&sweep) {
+                    Ok(p) => p,
+                    Err(e) => return usage_error(&e),
+                };
+                if let Err(c) = write_plot(p, &title, &panels) {
+                    return c;
+                }
+            }
             ExitCode::SUCCESS
         }
     }
@@ -588,7 +625,7 @@ pub fn merge(a: &MergeArgs) -> ExitCode {
         print!("{}", report::sim_text(&r));
     }
     if let Some(p) = &a.plot {
-        let title = format!("{} — {} trials (merged)", r.setup.script.display(), r.trials());
+        let title = format!("{} — {} trials (merged)", arms(&r.setup, r.vs.as_ref()), r.trials());
         if let Err(c) = write_plot(p, &title, &super::plot::sim_panels(&r)) {
             return c;
         }

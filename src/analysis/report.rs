@@ -380,29 +380,36 @@ pub fn exact_text(r: &ExactResult) -> String {
             write_exact(&mut out, name, m);
         }
         let _ = writeln!(out, "\n==== B − A, exact\n");
+        let mut header: Vec<String> = ["metric", "A", "B", "B − A", "exact B − A"].map(String::from).to_vec();
+        header[0] = format!("{:<w$}", header[0], w = r.metrics.keys().map(|k| k.chars().count()).max().unwrap_or(6));
+        let mut rows = Vec::new();
+        let mut per_value = String::new();
         for (name, a) in &r.metrics {
-            if let Some(b) = vs.metrics.get(name) {
-                let (dm, per) = exact_diff(a, b);
-                let _ = writeln!(
-                    out,
-                    "{name}: mean {} → {}, B − A = {} ≈ {}",
-                    ratio_str(&a.mean()),
-                    ratio_str(&b.mean()),
-                    ratio_str(&dm),
-                    fmt_signed(ratio_f64(&dm))
-                );
-                if per.len() <= 30 {
-                    for (k, p) in per.iter().filter(|(_, p)| !p.is_zero()) {
-                        let _ = writeln!(
-                            out,
-                            "  P({name} = {}) {} ({})",
-                            value_label(value_of(*k)),
-                            fmt_signed(ratio_f64(p)),
-                            ratio_str(p)
-                        );
-                    }
+            let Some(b) = vs.metrics.get(name) else { continue };
+            let (dm, per) = exact_diff(a, b);
+            rows.push(vec![
+                format!("{name:<w$}", w = header[0].chars().count()),
+                fmt_num(ratio_f64(&a.mean())),
+                fmt_num(ratio_f64(&b.mean())),
+                fmt_signed(ratio_f64(&dm)),
+                ratio_str(&dm),
+            ]);
+            if per.len() <= 30 {
+                for (k, p) in per.iter().filter(|(_, p)| !p.is_zero()) {
+                    let _ = writeln!(
+                        per_value,
+                        "  P({name} = {}) {} ({})",
+                        value_label(value_of(*k)),
+                        fmt_signed(ratio_f64(p)),
+                        ratio_str(p)
+                    );
                 }
             }
+        }
+        out.push_str(&table(&header, &rows));
+        if !per_value.is_empty() {
+            let _ = writeln!(out, "\nchange of each value's probability, B − A:");
+            out.push_str(&per_value);
         }
     }
     out
