@@ -383,6 +383,7 @@ fn sweep_with(cfg: SweepConfig, args: &SetupArgs, note: Option<&str>) -> ExitCod
         if let (Some(n), Some(o)) = (note, v.as_object_mut()) {
             o.insert("exact_fallback".into(), serde_json::json!(n));
         }
+        report::seal(&mut v);
         print_json(&v);
     } else if !csv_to_stdout(args) {
         print!("{}", report::sweep_text(r));
