@@ -23,10 +23,16 @@ pub struct Series {
     pub bars: Vec<(String, f64)>,
 }
 
+/// A value with its interval, if it has one: (value, (low, high)).
+pub type Estimate = (f64, Option<(f64, f64)>);
+
+/// A point of a line: x, y, and the interval around y.
+pub type Point = (f64, f64, Option<(f64, f64)>);
+
 /// A line: a legend label and points (x, y, and the interval around y).
 pub struct Line {
     pub label: String,
-    pub points: Vec<(f64, f64, Option<(f64, f64)>)>,
+    pub points: Vec<Point>,
 }
 
 /// What a panel draws.
@@ -37,7 +43,7 @@ pub enum Chart {
     /// text) when its values are categories, else it ticks at round numbers.
     Lines { x_label: String, y_label: String, x_ticks: Option<Vec<(f64, String)>>, percent: bool, lines: Vec<Line> },
     /// One interval per row on a shared axis (with 0 marked): (label, value, interval).
-    Intervals(Vec<(String, f64, Option<(f64, f64)>)>),
+    Intervals(Vec<(String, Estimate)>),
     /// A grid of values: columns `xs`, rows `ys`, `cells[row][column]`.
     Heat { x_label: String, y_label: String, xs: Vec<String>, ys: Vec<String>, cells: Vec<Vec<Option<f64>>> },
 }
@@ -360,8 +366,8 @@ fn lines(
     }
 }
 
-fn intervals(s: &mut String, rows: &[(String, f64, Option<(f64, f64)>)], y0: f64, ph: f64) {
-    let vals = rows.iter().flat_map(|(_, v, b)| [*v, b.map_or(*v, |b| b.0), b.map_or(*v, |b| b.1), 0.0]);
+fn intervals(s: &mut String, rows: &[(String, Estimate)], y0: f64, ph: f64) {
+    let vals = rows.iter().flat_map(|(_, (v, b))| [*v, b.map_or(*v, |b| b.0), b.map_or(*v, |b| b.1), 0.0]);
     let (lo, hi) = vals.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let ticks = nice_ticks(lo, hi, 6);
     let f = Frame {
@@ -387,7 +393,7 @@ fn intervals(s: &mut String, rows: &[(String, f64, Option<(f64, f64)>)], y0: f64
         r##"<line class="zero" x1="{zero:.1}" x2="{zero:.1}" y1="{}" y2="{}" stroke="#333" stroke-dasharray="4 3"/>"##,
         f.top, f.bottom
     );
-    for (i, (label, v, b)) in rows.iter().enumerate() {
+    for (i, (label, (v, b))) in rows.iter().enumerate() {
         let y = f.py(rows.len() as f64 - i as f64 - 0.5);
         let _ = writeln!(
             s,
@@ -518,7 +524,7 @@ fn acc_bars(a: &Acc) -> Vec<(String, f64)> {
 }
 
 /// P(metric ≥ n) for each value n of a distribution (value, probability).
-fn at_least(dist: &[(f64, f64)]) -> Vec<(f64, f64, Option<(f64, f64)>)> {
+fn at_least(dist: &[(f64, f64)]) -> Vec<Point> {
     let mut left = dist.iter().map(|d| d.1).sum::<f64>();
     dist.iter()
         .map(|&(v, p)| {
@@ -576,7 +582,7 @@ fn comparison_panels(
         Some((lo, hi)) => format!("{name}: B − A = {}, 95% CI [{}, {}]", fmt_num(d), fmt_num(lo), fmt_num(hi)),
         None => format!("{name}: B − A = {} (exact)", fmt_num(d)),
     };
-    out.push(Panel { title, chart: Chart::Intervals(vec![(format!("B − A ({name})"), d, ci)]) });
+    out.push(Panel { title, chart: Chart::Intervals(vec![(format!("B − A ({name})"), (d, ci))]) });
     out
 }
 
