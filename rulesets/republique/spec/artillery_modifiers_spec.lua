@@ -69,9 +69,7 @@ describe("fire point modifiers", function()
     expect(artillery.fire{ battery = "b" }.points):to_be(2)
     b.damaged = nil
     b.morale = "rattled"
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(artillery.fire{ battery = "b" }.points):to_be(2)
+    expect(units.fire("b", 1).points):to_be(2)
     artillery.begin_phase()
     b.morale = nil
     artillery.save_fire(b)
@@ -88,9 +86,7 @@ describe("die modifiers", function()
     add("x1", "austrian", "line_infantry", 60, 49, 90, nil, 1)
     add("x2", "austrian", "line_infantry", 60, 46, 90, nil, 1)
     local x3 = add("x3", "austrian", "line_infantry", 60, 43, 90, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.target):to_be("x1")
     expect(modifier(rec, "deep target")):to_be(1)
     -- the third base in the next bracket: no longer deep
@@ -105,9 +101,7 @@ describe("die modifiers", function()
     add("x1", "austrian", "line_infantry", 105, 29, 90, nil, 1)
     add("x2", "austrian", "line_infantry", 105, 26.5, 90, nil, 1)
     add("x3", "austrian", "line_infantry", 105, 24, 90, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.target):to_be("x1")
     expect(modifier(rec, "deep target")):to_be(0)
     expect(modifier(rec, "heavy cover")):to_be(-2)
@@ -130,9 +124,7 @@ describe("die modifiers", function()
   it("takes 1 for solid cover (a farm)", function()
     add("b", "french", "foot_battery", 105, 40, 90)
     add("t", "austrian", "line_infantry", 105, 52, 270, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(modifier(artillery.fire{ battery = "b" }, "solid cover")):to_be(-1)
+    expect(modifier(units.fire("b", 1), "solid cover")):to_be(-1)
   end)
 
   it("fires without cover modifiers at the uncovered bases its centre of fire is closest to", function()
@@ -191,9 +183,7 @@ describe("die modifiers", function()
     add("b", "french", "heavy_battery", 60, 60, 270)
     add("cav", "austrian", "cavalry", 60, 46, 90, nil, 1)
     local inf = add("inf", "austrian", "line_infantry", 60, 42, 90, nil, 2)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.target):to_be("cav")
     expect(rec.tandem[1]):to_be("inf")
     expect(modifier(rec, "cavalry")):to_be(0)
@@ -264,9 +254,7 @@ describe("die modifiers, more", function()
     add("x1", "austrian", "line_infantry", 60, 49, 90, nil, 1)
     add("x2", "austrian", "line_infantry", 60, 46, 90, nil, 1)
     add("gun", "austrian", "foot_battery", 60, 42, 90)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.target):to_be("x1")
     expect(modifier(rec, "deep target")):to_be(0)
   end)
@@ -277,9 +265,7 @@ describe("die modifiers, more", function()
     add("x1", "austrian", "line_infantry", 92, 44, 270, nil, 1)
     add("x2", "austrian", "line_infantry", 92, 47, 270, nil, 1)
     local x3 = add("x3", "austrian", "line_infantry", 92, 49, 270, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.target):to_be("x1")
     expect(modifier(rec, "deep target")):to_be(1)
     -- the third base moved back into the farm, still in the close bracket
@@ -300,9 +286,7 @@ describe("die modifiers, more", function()
     add("inf", "austrian", "line_infantry", 60, 49, 90, nil, 1)
     add("c1", "austrian", "cavalry", 60, 43, 90, nil, 1)
     add("c2", "austrian", "cavalry", 60, 40, 90, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.target):to_be("inf")
     expect(#rec.tandem):to_be(0)
     expect(modifier(rec, "deep target")):to_be(1)
@@ -317,9 +301,7 @@ describe("die modifiers, more", function()
     add("c1", "austrian", "cavalry", 60, 49, 90, nil, 1)
     add("inf", "austrian", "line_infantry", 60, 45, 90, nil, 1)
     add("c2", "austrian", "cavalry", 60, 41, 90, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.target):to_be("c1")
     expect(rec.tandem):to_equal({ "inf" })
     expect(modifier(rec, "deep target")):to_be(1)
@@ -365,9 +347,7 @@ describe("die modifiers, more", function()
     -- and the battery's centre of fire on it
     add("b", "french", "foot_battery", 92, 40, 90)
     add("t", "austrian", "line_infantry", 87, 52, 270, nil, 3)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(modifier(artillery.fire{ battery = "b" }, "cover")):to_be(0)
+    expect(modifier(units.fire("b", 1), "cover")):to_be(0)
   end)
 
   it("kills only uncovered bases when it fires at them without the cover modifier", function()
@@ -395,9 +375,7 @@ describe("a modified chance to hit", function()
     add("b", "french", "foot_battery", 20, 75, 270)
     add("s", "austrian", "skirmishers", 20, 40, 90, { parent = "x" })
     add("l", "austrian", "general", 24, 40, 90)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.points):to_be(1)
     expect(rec.die_modifier):to_be(-3)
     expect(rec.could_hit):to_be(true)
@@ -407,9 +385,7 @@ describe("a modified chance to hit", function()
   it("counts a best result of a base hit as a chance to hit", function()
     local b = add("b", "french", "foot_battery", 60, 60, 270)
     add("a", "austrian", "line_infantry", 60, 35, 90) -- medium range: 2 points, a 10 reads 1M1B
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = b }
+    local rec = units.fire(b, 1)
     expect(rec.points):to_be(2)
     expect(rec.could_hit):to_be(true)
   end)
@@ -517,9 +493,7 @@ describe("enfilade, in every layout", function()
     expect(tabletop.frontage_in_arc(arc, b)):to_be_close(0.5, 1e-6)
     s.place(b, 13.5, y + 0.01, 180)
     expect((artillery.enfilade(b, a))):to_be(true)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(artillery.fire{ battery = b }.points):to_be(6) -- close range 3, x2
+    expect(units.fire(b, 1).points):to_be(6) -- close range 3, x2
   end)
 
   units.each_layout("slides the flank arc forward, flush with the rear edges, for a battery to the rear", function(s)
@@ -556,9 +530,7 @@ describe("enfilade, in every layout", function()
     local b = s.add("b", "french", "foot_battery", 0, 12, 270)      -- straight behind, facing A's rear
     expect((tabletop.edge_towards(a, b))):to_be("rear")
     expect((artillery.enfilade(b, a))):to_be(false)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(artillery.fire{ battery = b }.points):to_be(3) -- close range, not doubled
+    expect(units.fire(b, 1).points):to_be(3) -- close range, not doubled
     s.place(b, 4.5, 5, 180)                                 -- behind the flank, 1 cm out
     expect((tabletop.edge_towards(a, b))):to_be("rear")
     expect((artillery.enfilade(b, a))):to_be(false)
@@ -660,9 +632,7 @@ describe("uncovered bases of a covered unit", function()
   units.each_cover_layout("is not asked when the centre of fire is closest to the covered base", function(s)
     local b = s.add("b", "french", "heavy_battery", -2.5, 8, 270)
     s.add("t", "austrian", "line_infantry", -0.5, -5.5, 90, nil, 2)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(modifier(artillery.fire{ battery = b }, "heavy cover")):to_be(-2)
+    expect(modifier(units.fire(b, 1), "heavy cover")):to_be(-2)
   end)
 end)
 
@@ -675,9 +645,7 @@ describe("compound targets, more", function()
     add("c1", "austrian", "cavalry", 60, 49, 90, nil, 1)
     add("c2", "austrian", "cavalry", 60, 43, 90, nil, 1)
     add("inf", "austrian", "line_infantry", 60, 40, 90, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(modifier(rec, "deep target")):to_be(1)
     expect(modifier(rec, "cavalry")):to_be(0)
   end)
@@ -687,9 +655,7 @@ describe("compound targets, more", function()
     add("c1", "austrian", "cavalry", 60, 48, 90, nil, 1)
     add("c2", "austrian", "cavalry", 60, 44.5, 90, nil, 1)
     add("c3", "austrian", "cavalry", 60, 41, 90, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(modifier(rec, "deep target")):to_be(1)
     expect(modifier(rec, "cavalry")):to_be(-1)
   end)
@@ -698,9 +664,7 @@ describe("compound targets, more", function()
     add("b", "french", "heavy_battery", 60, 52, 270)
     add("c", "austrian", "cavalry", 60, 40, 90, nil, 1)          -- x 58..62
     add("inf", "austrian", "line_infantry", 64, 40, 90, nil, 1)  -- x 62..66, beside it
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.adjacent):to_equal({ "inf" })
     expect(modifier(rec, "cavalry")):to_be(0)
   end)
@@ -717,9 +681,7 @@ describe("modifier values are params", function()
     add("c2", "austrian", "cavalry", 20, 54.5, 90, nil, 1)
     add("c3", "austrian", "cavalry", 20, 51, 90, nil, 1)
     add("l", "french", "general", 20, 73, 270, { artillery_officer = true, rating = 1, attached_to = "b" })
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(modifier(rec, "cavalry")):to_be(-3)
     expect(modifier(rec, "deep target")):to_be(2)
     expect(modifier(rec, "artillery leader")):to_be(3)
@@ -742,23 +704,15 @@ describe("modifier values are params", function()
       ["artillery.damaged_divisor"] = 4, ["artillery.disordered_divisor"] = 3, ["artillery.enfilade_factor"] = 4 } })
     local b, a = duel()
     artillery.save_fire(b)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(artillery.fire{ battery = "b" }.points):to_be(12) -- canister 4, x3
+    expect(units.fire("b", 1).points):to_be(12) -- canister 4, x3
     b.damaged = true
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(artillery.fire{ battery = "b" }.points):to_be(1) -- 4 / 4
+    expect(units.fire("b", 1).points):to_be(1) -- 4 / 4
     b.damaged = nil
     b.morale = "disordered"
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(artillery.fire{ battery = "b" }.points):to_be(1) -- 4 / 3, rounded down
+    expect(units.fire("b", 1).points):to_be(1) -- 4 / 3, rounded down
     b.morale = nil
     tabletop.set_formation(a, "square")
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(artillery.fire{ battery = "b" }.points):to_be(16) -- x4
+    expect(units.fire("b", 1).points):to_be(16) -- x4
   end)
 end)
 
@@ -781,16 +735,10 @@ describe("readings as params", function()
     answers{ 4, answers.default }
     local rec = artillery.fire{ battery = b } -- heavy canister 6, saved x2 = 12: 4M2B
     expect(rec.result):to_be("4M2B")
-    local asked = {}
-    for _, e in ipairs(world:events(40)) do
-      if e.event == "decision" then table.insert(asked, e.options) end
-    end
     -- nearest the battery's front middle (x 62) first: base 2 (x 60..64),
     -- then 1 and 3 equally near (by id), then 4
-    expect(asked):to_equal({ { "2", "1", "3", "4" }, { "2", "1", "3" } }) -- the log keeps options as text
-    local left = {}
-    for _, base in ipairs(tabletop.bases(a)) do table.insert(left, base.id) end
-    expect(left):to_equal({ 1, 3 })
+    expect(units.asked()):to_equal({ { "2", "1", "3", "4" }, { "2", "1", "3" } }) -- the log keeps options as text
+    expect(units.ids(tabletop.bases(a))):to_equal({ 1, 3 })
   end)
 end)
 
@@ -846,9 +794,7 @@ describe("uncovered bases, more", function()
   units.each_cover_layout("takes the heavier cover of a unit half in a wood and half in a farm", function(s)
     local b = s.add("b", "french", "foot_battery", -12, 8, 270)
     s.add("t", "austrian", "line_infantry", -12, -3.75, 90, nil, 1) -- x -14..-10: half farm, half wood
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = b }
+    local rec = units.fire(b, 1)
     expect(modifier(rec, "heavy cover")):to_be(-2)
     expect(modifier(rec, "solid cover")):to_be(0)
   end)
@@ -887,9 +833,7 @@ describe("deep targets, more", function()
     add("x1", "austrian", "line_infantry", 25, 61, 270, nil, 1)
     add("x2", "austrian", "line_infantry", 25, 64, 270, nil, 1)
     add("x3", "austrian", "line_infantry", 25, 67, 270, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(modifier(rec, "deep target")):to_be(1)
     expect(modifier(rec, "elevation")):to_be(-1)
   end)
@@ -904,18 +848,14 @@ describe("cover, more", function()
     local l = add("l", "austrian", "general", 7.5, 6, 90)
     expect(units.modifier(leaders.modifiers(l), "in cover")):to_be(-1)
     add("b", "french", "foot_battery", 7.5, 20, 270)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(modifier(rec, "cover")):to_be(0)
   end)
 
   units.each_cover_layout("counts a base exactly half in the wood as covered: no choice of uncovered bases", function(s)
     local b = s.add("b", "french", "heavy_battery", 0.5, 8, 270)
     s.add("t", "austrian", "line_infantry", 0, -5.5, 90, nil, 1) -- x -2..2: half wood, half hill
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(modifier(artillery.fire{ battery = b }, "heavy cover")):to_be(-2)
+    expect(modifier(units.fire(b, 1), "heavy cover")):to_be(-2)
   end)
 
   units.each_cover_layout("decides by the nearer base along the centre of fire, whatever their order", function(s)

@@ -4,7 +4,8 @@
 
 scenario("republique/open_field.yaml")
 
-local add = require("spec/support/units").add
+local units = require("spec/support/units")
+local add = units.add
 
 describe("main targets (worked example)", function()
   -- Units A and B face the French batteries 1-4, all in the medium bracket.
@@ -141,9 +142,7 @@ describe("secondary targets (worked examples)", function()
     -- saved fire for 8 points: die 10 reads 3M2B
     local b = world:unit("bat")
     artillery.save_fire(b)
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    local rec = artillery.fire{ battery = "bat" }
+    local rec = units.fire("bat", 10)
     expect(rec.points):to_be(8)
     expect(rec.result):to_be("3M2B")
     expect(world:unit("A").alive):to_be(false)
@@ -183,9 +182,7 @@ describe("tandem secondary targets (worked examples)", function()
     pair(1)
     -- heavy battery, close range: 4 points, saved fire x2 = 8; die 10 reads 3M2B
     artillery.save_fire("bat")
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    local rec = artillery.fire{ battery = "bat" }
+    local rec = units.fire("bat", 10)
     expect(rec.result):to_be("3M2B")
     expect(rec.tandem):to_equal({ "B" })
     expect(world:unit("A").alive):to_be(false)
@@ -217,30 +214,28 @@ describe("tandem secondary targets (worked examples)", function()
   end)
 end)
 
-describe("passing fire", function()
-  local function setup()
-    local b = add("b", "french", "foot_battery", 60, 60, 270)
-    local t = add("t", "austrian", "line_infantry", 60, 45, 0, nil, 2)
-    artillery.begin_phase()
-    return b, t
-  end
+-- A foot battery at (60, 60) facing up the table and a two-base Austrian
+-- line at (60, 45) facing east, across its front; the phase open.
+local function crossing()
+  local b = add("b", "french", "foot_battery", 60, 60, 270)
+  local t = add("t", "austrian", "line_infantry", 60, 45, 0, nil, 2)
+  artillery.begin_phase()
+  return b, t
+end
 
+describe("passing fire", function()
   it("fires at a unit crossing the front with -2, then misses the next phase", function()
-    local b = setup()
+    local b = crossing()
     dice.force("d10", { 5 })
     local rec = artillery.passing_fire{ battery = "b", target = "t", move_bearing = 0, in_arc_cm = 9 }
-    local mod = 0
-    for _, m in ipairs(rec.modifiers) do
-      if m.name == "passing fire" then mod = m.value end
-    end
-    expect(mod):to_be(-2)
+    expect(units.modifier(rec, "passing fire")):to_be(-2)
     artillery.begin_phase()
     expect_error(function() artillery.fire{ battery = "b" } end, "conducted passing fire")
     expect_error(function() artillery.save_fire(b) end, "no saved fire")
   end)
 
   it("measures a move given as two points: its bearing and its length inside the arc", function()
-    local b = setup()
+    local b = crossing()
     -- at y = 45 the arc spans x 60 -/+ (2.5 + 13.5 tan 30): 49.7..70.3
     local arc = tabletop.arc_of_fire(b, 60)
     local inside = tabletop.segment_in_arc(arc, tabletop.point(40, 45), tabletop.point(80, 45)) * 40
@@ -255,7 +250,7 @@ describe("passing fire", function()
   end)
 
   it("needs a move across the front and enough of it inside the arc", function()
-    setup()
+    crossing()
     expect_error(function()
       artillery.passing_fire{ battery = "b", target = "t", move_bearing = 290, in_arc_cm = 9 }
     end, "not moving across")
@@ -462,9 +457,7 @@ describe("secondary targets, more", function()
     put("far", "line_infantry", 60, 38, 90, 1)
     put("wide", "line_infantry", 75, 45, 90, 2)
     artillery.save_fire("bat")
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    local rec = artillery.fire{ battery = "bat" }
+    local rec = units.fire("bat", 10)
     expect(rec.target):to_be("A")
     expect(rec.tandem):to_equal({ "C" })
     expect(rec.adjacent):to_equal({ "B" })
@@ -553,9 +546,7 @@ describe("sharing hits, more", function()
     add("A", "austrian", "line_infantry", 60, 45, 90, nil, 1) -- y 44.25..45.75
     add("C", "austrian", "line_infantry", 60, 42, 90, nil, 1) -- y 41.25..42.75
     add("l", "austrian", "general", 60, 35, 90)               -- 5.5 cm from C, 8.5 from A
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "bat" }
+    local rec = units.fire("bat", 1)
     expect(rec.tandem):to_equal({ "C" })
     expect(rec.could_hit):to_be(true)
     expect(#leaders.at_risk()):to_be(1)
@@ -563,15 +554,8 @@ describe("sharing hits, more", function()
 end)
 
 describe("passing fire, more", function()
-  local function setup()
-    local b = add("b", "french", "foot_battery", 60, 60, 270)
-    local t = add("t", "austrian", "line_infantry", 60, 45, 0, nil, 2)
-    artillery.begin_phase()
-    return b, t
-  end
-
   it("needs the move as both points, or as both a bearing and a length", function()
-    setup()
+    crossing()
     expect_error(function()
       artillery.passing_fire{ battery = "b", target = "t", from = { x = 40, y = 45 } }
     end, "give the move as from= and to= points")
@@ -581,14 +565,14 @@ describe("passing fire, more", function()
   end)
 
   it("fires with exactly 8 cm of the move inside the arc", function()
-    setup()
+    crossing()
     dice.force("d10", { 1 })
     expect(artillery.passing_fire{ battery = "b", target = "t", move_bearing = 0, in_arc_cm = 8 }.target):to_be("t")
   end)
 
   it("counts a move more than 45 degrees from the perpendicular as across the front, either side", function()
     -- the battery faces 270: the perpendicular of its front runs 90/270
-    local b = setup()
+    local b = crossing()
     for _, bearing in ipairs({ 135.5, 44.5, 224.5, 315.5 }) do
       b.passed_fire, b.fired = nil, nil
       dice.force("d10", { 1 })
@@ -598,7 +582,7 @@ describe("passing fire, more", function()
   end)
 
   it("does not count a move 45 degrees or less from the perpendicular", function()
-    setup()
+    crossing()
     for _, bearing in ipairs({ 135, 134.5, 45.5, 225.5, 314.5 }) do
       expect_error(function()
         artillery.passing_fire{ battery = "b", target = "t", move_bearing = bearing, in_arc_cm = 9 }
@@ -607,7 +591,7 @@ describe("passing fire, more", function()
   end)
 
   it("is not open to a battery that saved fire in an earlier phase and still holds it", function()
-    local b = setup()
+    local b = crossing()
     artillery.save_fire(b)
     artillery.begin_phase()
     expect(b.saving):to_be_nil()
@@ -621,9 +605,7 @@ describe("the centre of fire", function()
   it("aims at the middle of the target's nearest base", function()
     add("b", "french", "foot_battery", 60, 60, 270)
     add("t", "austrian", "line_infantry", 64, 45, 90, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     local want = tabletop.bearing(tabletop.point(60, 58.5), tabletop.point(64, 45))
     expect(want > 285 and want < 295):to_be(true)
     expect(rec.batteries[1].bearing):to_be_close(want, 1e-9)
@@ -632,9 +614,7 @@ describe("the centre of fire", function()
   it("aims across 0 degrees for a battery facing east", function()
     add("b", "french", "foot_battery", 40, 40, 0)
     add("t", "austrian", "line_infantry", 55, 37, 180, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     local want = tabletop.bearing(tabletop.point(41.5, 40), tabletop.point(55, 37))
     expect(want > 300):to_be(true)
     expect(rec.batteries[1].bearing):to_be_close(want, 1e-9)
@@ -646,9 +626,7 @@ describe("the centre of fire", function()
     add("b", "french", "foot_battery", 60, 60, 270)
     local edge = 62.5 + 20.75 * math.tan(math.rad(30))
     add("t", "austrian", "line_infantry", edge + 1.5, 38.5, 90, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.batteries[1].bearing):to_be_close(300, 1e-9)
   end)
 
@@ -670,7 +648,6 @@ end)
 -- bracket as the main target, and no further than 5cm behind the main
 -- target's front." Judged by the units' own edges, whatever way the centre
 -- of fire swings, in every layout.
-local units = require("spec/support/units")
 
 describe("an adjacent target is next to the main target, however the zone swings", function()
   -- A heavy battery 12 cm below A, off to A's side, so that the centre of
@@ -719,9 +696,7 @@ describe("a tandem target is no further than 5 cm behind the main target's front
     s.add("A", "austrian", "line_infantry", 3, 0, 90, nil, 1)
     s.add("C", "austrian", "line_infantry", 5, -5, 90, nil, 1)
     artillery.save_fire(b)
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    local rec = artillery.fire{ battery = "bat" } -- 3M2B: A takes 1 base hit, C its half
+    local rec = units.fire("bat", 10) -- 3M2B: A takes 1 base hit, C its half
     expect(rec.target):to_be("A")
     expect(rec.tandem):to_equal({ "C" })
     expect(world:unit("A").alive):to_be(false)
@@ -739,9 +714,7 @@ describe("the closest adjacent target suffers the balance", function()
     s.add("A", "austrian", "line_infantry", 0, 0, 90, nil, 1)     -- x -2..2
     s.add("B2", "austrian", "line_infantry", 6, 0, 90, nil, 2)    -- x 2..10
     artillery.save_fire(b)
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    local rec = artillery.fire{ battery = "bat" } -- 3M2B
+    local rec = units.fire("bat", 10) -- 3M2B
     expect(rec.adjacent):to_equal({ "B2", "B1" })
     expect(world:unit("B2").strength):to_be(1)
     expect(world:unit("B1").strength):to_be(2)
@@ -767,9 +740,7 @@ describe("the closest adjacent target suffers the balance", function()
     add("B1", "austrian", "line_infantry", 54, 40, 90, nil, 2) -- x 50..58, touching A
     add("A", "austrian", "line_infantry", 60, 40, 90, nil, 1)  -- x 58..62
     add("B2", "austrian", "line_infantry", 66, 40, 90, nil, 2) -- x 62..70, touching A
-    artillery.begin_phase()
-    dice.force("d10", { 5 })
-    local rec = artillery.fire{ battery = b } -- 4 points, die 5: 1M; A stands
+    local rec = units.fire(b, 5) -- 4 points, die 5: 1M; A stands
     expect(rec.adjacent):to_equal({ "B1", "B2" })
     expect(world:unit("A").morale):to_be("disordered")
     expect(world:unit("B1").morale):to_be_nil()
@@ -782,18 +753,14 @@ describe("no fire through or over friends, judged by the target's own edges", fu
     s.add("bat", "french", "foot_battery", 1, 12, 270)
     s.add("A", "austrian", "line_infantry", 0, 0, 90)               -- x -8..8
     s.add("f", "french", "line_infantry", 0, -2.5, 270, nil, 2)     -- 1 cm behind A's rear edge
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(artillery.fire{ battery = "bat" }.target):to_be("A")
+    expect(units.fire("bat", 1).target):to_be("A")
   end)
 
   units.each_layout("fires at a one-base target with a friend touching its rear, at an oblique aim", function(s)
     s.add("bat", "french", "foot_battery", 0, 12, 270)
     s.add("A", "austrian", "line_infantry", 3, 0, 90, nil, 1)
     s.add("f", "french", "line_infantry", 3, -1.5, 270, nil, 1)     -- touching A's rear
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(artillery.fire{ battery = "bat" }.target):to_be("A")
+    expect(units.fire("bat", 1).target):to_be("A")
   end)
 
   units.each_layout("may not fire past a friend level with the target in the zone, nor one in front of it", function(s)
@@ -812,9 +779,7 @@ describe("the centre of fire, more", function()
     local b = s.add("b", "french", "foot_battery", 0, 12, 270)
     s.add("t", "austrian", "line_infantry", 5.5, 0, 90, nil, 2) -- x 1.5..9.5: the straight line misses
     s.add("u", "austrian", "line_infantry", -1.5, -3, 90, nil, 2) -- x -5.5..2.5, further: the line crosses it
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = b }
+    local rec = units.fire(b, 1)
     expect(rec.target):to_be("u")
     expect(rec.batteries[1].bearing):to_be_close(b.facing, 1e-9)
   end)
@@ -831,11 +796,7 @@ describe("the centre of fire, more", function()
     artillery.fire{ battery = "bat" }
     expect(world:unit("B1").strength):to_be(1)
     expect(world:unit("B2").strength):to_be(2)
-    local asked = nil
-    for _, e in ipairs(world:events(60)) do
-      if e.event == "decision" then asked = e.options end
-    end
-    expect(asked):to_equal({ "B1", "B2" })
+    expect(units.asked()):to_equal({ { "B1", "B2" } })
   end)
 end)
 
@@ -859,9 +820,7 @@ describe("main targets and the aim, ties", function()
     local b = s.add("b", "french", "foot_battery", 0.3, 8, 270)
     local t = s.add("t", "austrian", "line_infantry", 0, 0, 90, nil, 3) -- x -6..-2, -2..2, 2..6
     world:hit(t, { 2 })
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = b }
+    local rec = units.fire(b, 1)
     local want = tabletop.bearing(s.at(0.3, 6.5), s.at(4, 0))
     expect(tabletop.angle_between(rec.batteries[1].bearing, want)):to_be_close(0, 1e-9)
   end)
@@ -874,9 +833,7 @@ describe("main targets and the aim, ties", function()
     world:hit(t, { 2 })
     local first = tabletop.bases(t)[1]
     expect(first.id):to_be(1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = b }
+    local rec = units.fire(b, 1)
     local want = tabletop.bearing(s.at(0, 6.5), first)
     expect(tabletop.angle_between(rec.batteries[1].bearing, want)):to_be_close(0, 1e-9)
   end)
@@ -890,18 +847,14 @@ describe("friends beyond a target turned to the line of fire", function()
     local b = s.add("b", "french", "foot_battery", 0, 12, 270)
     s.add("A", "austrian", "line_infantry", 0, 0, 120, nil, 1)
     s.add("f", "french", "line_infantry", 2.5, -4, 120, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(artillery.fire{ battery = b }.target):to_be("A")
+    expect(units.fire(b, 1).target):to_be("A")
   end)
 
   units.each_layout("does not count a friend touching the target's rear anywhere along it", function(s)
     local b = s.add("b", "french", "foot_battery", 0, 12, 270)
     s.add("A", "austrian", "line_infantry", 3, 0, 90, nil, 1)         -- x 1..5
     local f = s.add("f", "french", "line_infantry", 1.5, -1.5, 270, nil, 1) -- touching A's rear, 1.5 cm to one side
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(artillery.fire{ battery = b }.target):to_be("A")
+    expect(units.fire(b, 1).target):to_be("A")
     artillery.begin_phase()
     s.place(f, 4.5, -1.5, 270)                                          -- 1.5 cm to the other side
     dice.force("d10", { 1 })
@@ -910,7 +863,7 @@ describe("friends beyond a target turned to the line of fire", function()
 end)
 
 describe("troop bases, not leaders or markers, by the letter", function()
-  local duel = require("spec/support/units").duel
+  local duel = units.duel
 
   it("a friendly leader in the frontage zone does not block the fire (it must be free of troop bases and markers)", function()
     duel()
@@ -940,9 +893,7 @@ describe("troop bases, not leaders or markers, by the letter", function()
     add("b", "french", "foot_battery", 60, 64, 270)             -- front edge y = 62.5
     add("a", "austrian", "line_infantry", 60, 50, 90, nil, 1)   -- front edge y = 50.75: close range
     add("ask", "austrian", "skirmishers", 60, 48, 90, { parent = "x" }) -- y 47.5..48.5, close range too
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.target):to_be("a")
     expect(rec.tandem):to_equal({})
   end)

@@ -182,9 +182,7 @@ describe("terrain kinds", function()
     add("b", "french", "foot_battery", x, edge + 20, 270)
     add("m", "austrian", "line_infantry", x, edge + 1.5, 90, nil, 1)
     add("t", "austrian", "line_infantry", x, edge - 1.5, 90, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    return artillery.fire{ battery = "b" }
+    return units.fire("b", 1)
   end
 
   it("a unit 3 cm behind the main target in the open is a tandem target", function()
@@ -205,9 +203,7 @@ describe("terrain kinds", function()
   local function flank_fire(y, id)
     add("b" .. id, "french", "foot_battery", 35, y, 180)
     add(id, "austrian", "line_infantry", 21, y, 90)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    return artillery.fire{ battery = "b" .. id }
+    return units.fire("b" .. id, 1)
   end
 
   it("a town is heavy, full cover: 2 off the die and no enfilade", function()
@@ -223,9 +219,7 @@ describe("terrain kinds", function()
   it("a redoubt is heavy cover", function()
     add("b", "french", "foot_battery", 60, 50, 270)
     add("a", "austrian", "line_infantry", 60, 37, 90)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    expect(modifier(artillery.fire{ battery = "b" }, "heavy cover")):to_be(-2)
+    expect(modifier(units.fire("b", 1), "heavy cover")):to_be(-2)
   end)
 
   it("a redoubt is an obstacle: no deep target beyond it", function()
@@ -235,9 +229,7 @@ describe("terrain kinds", function()
     add("x1", "austrian", "line_infantry", 60, 31, 90, nil, 1)
     add("x2", "austrian", "line_infantry", 60, 29.3, 90, nil, 1)
     add("x3", "austrian", "line_infantry", 60, 27.6, 90, nil, 1)
-    artillery.begin_phase()
-    dice.force("d10", { 1 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 1)
     expect(rec.target):to_be("x1")
     expect(rec.bracket):to_be("close")
     expect(modifier(rec, "deep target")):to_be(0)

@@ -2,23 +2,10 @@
 
 scenario("republique/open_field.yaml")
 
-local add = require("spec/support/units").add
-
-local function mod(mods, name)
-  for _, m in ipairs(mods) do
-    if string.find(m.name, name, 1, true) then
-      return m.value
-    end
-  end
-  return 0
-end
-
-local function duel()
-  add("b", "french", "foot_battery", 60, 60, 270)
-  local a = add("a", "austrian", "line_infantry", 60, 50, 90)
-  artillery.begin_phase()
-  return a
-end
+local units = require("spec/support/units")
+local add = units.add
+local modifier = units.modifier
+local duel = units.duel
 
 describe("leaders at risk", function()
   it("are those within 8 cm of a unit fired upon", function()
@@ -27,18 +14,14 @@ describe("leaders at risk", function()
     add("far", "austrian", "general", 60, 40, 90)   -- 9.25 cm
     dice.force("d10", { 1 })
     artillery.fire{ battery = "b" }
-    local ids = {}
-    for _, l in ipairs(leaders.at_risk()) do table.insert(ids, l.id) end
-    expect(ids):to_equal({ "near" })
+    expect(units.ids(leaders.at_risk())):to_equal({ "near" })
   end)
 
   it("are not put at risk by a shot with no modified chance of a hit", function()
     add("b", "french", "foot_battery", 105, 70, 270)            -- long range: 1 point
     add("s", "austrian", "skirmishers", 105, 29.6, 90, { parent = "x" }) -- in the wood's edge
     add("l", "austrian", "general", 100, 26, 90)
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    local rec = artillery.fire{ battery = "b" }
+    local rec = units.fire("b", 10)
     expect(rec.points):to_be(1)
     expect(rec.die_modifier):to_be(-4)
     expect(rec.could_hit):to_be(false)
@@ -53,15 +36,15 @@ end)
 
 describe("injury modifiers and results", function()
   it("adds 4 for an emergency rally, 1 when attached, and takes 1 in cover", function()
-    local a = duel()
+    local _, a = duel()
     local l = add("l", "austrian", "general", 60, 44, 90, { attached_to = "a" })
     local m = leaders.modifiers(l, { emergency_rally = true })
-    expect(mod(m, "emergency rally")):to_be(4)
-    expect(mod(m, "attached")):to_be(1)
-    expect(mod(m, "in cover")):to_be(0)
+    expect(modifier(m, "emergency rally")):to_be(4)
+    expect(modifier(m, "attached")):to_be(1)
+    expect(modifier(m, "in cover")):to_be(0)
     local w = add("w", "austrian", "general", 100, 20, 90)
     add("wi", "austrian", "line_infantry", 105, 15, 90)
-    expect(mod(leaders.modifiers(w), "in cover")):to_be(-1)
+    expect(modifier(leaders.modifiers(w), "in cover")):to_be(-1)
     local _ = a
   end)
 
@@ -73,8 +56,8 @@ describe("injury modifiers and results", function()
     dice.force("d10", { 10 })
     skirmish.fire("sk", "t")
     skirmish.end_step()
-    expect(mod(leaders.modifiers(l), "skirmishers")):to_be(2)
-    expect(mod(leaders.modifiers(l, { phase = "assault" }), "skirmishers")):to_be(0)
+    expect(modifier(leaders.modifiers(l), "skirmishers")):to_be(2)
+    expect(modifier(leaders.modifiers(l, { phase = "assault" }), "skirmishers")):to_be(0)
   end)
 
   it("adds 1 for each friendly combat base lost nearby this turn, destroyed units included", function()
@@ -82,13 +65,11 @@ describe("injury modifiers and results", function()
     add("t", "austrian", "line_infantry", 60, 50, 90, nil, 1)
     local l = add("l", "austrian", "general", 60, 44, 90)
     artillery.save_fire(world:unit("b"))
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    artillery.fire{ battery = "b" } -- 12 points at canister: 4M2B
+    units.fire("b", 10) -- 12 points at canister: 4M2B
     expect(world:unit("t").alive):to_be(false)
-    expect(mod(leaders.modifiers(l), "lost nearby")):to_be(1)
+    expect(modifier(leaders.modifiers(l), "lost nearby")):to_be(1)
     leaders.new_turn()
-    expect(mod(leaders.modifiers(l), "lost nearby")):to_be(0)
+    expect(modifier(leaders.modifiers(l), "lost nearby")):to_be(0)
   end)
 
   it("removes the leader on injured or killed, keeps him otherwise", function()
@@ -122,18 +103,14 @@ describe("panic hits", function()
   it("are the morale hits on units that began the phase demoralized", function()
     add("b", "french", "foot_battery", 60, 60, 270)
     add("a", "austrian", "line_infantry", 60, 50, 90, { morale = "demoralized" })
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    artillery.fire{ battery = "b" } -- 4 points: 2M1B
+    units.fire("b", 10) -- 4 points: 2M1B
     expect(leaders.panic_hits()):to_equal({ { unit = "a", hits = 2 } })
   end)
 
   it("are executed after the injury tests, one 1D10 each; their base hits desert at once", function()
     add("b", "french", "foot_battery", 60, 60, 270)
     local a = add("a", "austrian", "line_infantry", 60, 50, 90, { morale = "demoralized" })
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    artillery.fire{ battery = "b" } -- 2M1B: a loses a base (3 left) and takes 2 panic hits
+    units.fire("b", 10) -- 2M1B: a loses a base (3 left) and takes 2 panic hits
     expect(a.strength):to_be(3)
     -- panic dice: 2 reads "1B" (a base deserts), 7 reads "-" (illustrative chart)
     dice.force("d10", { 2, 7 })
@@ -147,9 +124,7 @@ describe("panic hits", function()
   it("of a unit that became demoralized this phase wait for the panic test", function()
     add("b", "french", "foot_battery", 60, 60, 270)
     local a = add("a", "austrian", "line_infantry", 60, 50, 90, { morale = "shaken" })
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    artillery.fire{ battery = "b" } -- 2M: shaken -> demoralized, 1 panic hit
+    units.fire("b", 10) -- 2M: shaken -> demoralized, 1 panic hit
     expect(a.morale):to_be("demoralized")
     expect(a.panic_hits):to_be(1)
     expect(leaders.after_fire().panic):to_equal({})
@@ -179,8 +154,7 @@ describe("leaders at risk, more", function()
     add("clear", "austrian", "general", 40, 40, 90)    -- well clear
     dice.force("d10", { 1 })
     artillery.fire{ battery = "b" }
-    local ids = {}
-    for _, l in ipairs(leaders.at_risk()) do table.insert(ids, l.id) end
+    local ids = units.ids(leaders.at_risk())
     table.sort(ids)
     expect(ids):to_equal({ "at7", "at8" })
   end)
@@ -190,9 +164,7 @@ describe("leaders at risk, more", function()
     add("t", "austrian", "line_infantry", 60, 50, 90, nil, 1)
     add("l", "austrian", "general", 60, 41.25, 90) -- 8 cm from t's centre
     artillery.save_fire(world:unit("b"))
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    artillery.fire{ battery = "b" }
+    units.fire("b", 10)
     expect(world:unit("t").alive):to_be(false)
     expect(#leaders.at_risk()):to_be(1)
   end)
@@ -201,16 +173,14 @@ describe("leaders at risk, more", function()
     add("b", "french", "foot_battery", 60, 60, 270)
     local e = add("e", "austrian", "foot_battery", 60, 50, 90, { damaged = true })
     add("l", "austrian", "general", 64, 45, 90)
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    artillery.fire{ battery = "b" }
+    units.fire("b", 10)
     artillery.end_phase()
     expect(e.alive):to_be(false)
     expect(#leaders.at_risk()):to_be(1)
   end)
 
   it("does not count a leader far from a unit removed after it was fired upon", function()
-    local a = duel()
+    local _, a = duel()
     add("l", "austrian", "general", 20, 20, 90)
     dice.force("d10", { 1 })
     artillery.fire{ battery = "b" }
@@ -251,20 +221,20 @@ describe("injury modifiers, more", function()
     local l = add("l", "austrian", "general", 86, 55, 90)
     add("in", "austrian", "line_infantry", 92, 55, 90, nil, 1)   -- x 90..94: in the farm
     add("out", "austrian", "line_infantry", 80, 55, 90, nil, 1)  -- in the open
-    expect(mod(leaders.modifiers(l), "in cover")):to_be(-1)
+    expect(modifier(leaders.modifiers(l), "in cover")):to_be(-1)
     add("out2", "austrian", "line_infantry", 86, 50, 90, nil, 1) -- 1 of 3 in cover
-    expect(mod(leaders.modifiers(l), "in cover")):to_be(0)
+    expect(modifier(leaders.modifiers(l), "in cover")):to_be(0)
   end)
 
   it("counts every unit within 8 cm for cover, the enemy's too, and none further away", function()
     local l = add("l", "austrian", "general", 86, 55, 90)
     add("out", "austrian", "line_infantry", 80, 55, 90, nil, 1)  -- own, in the open
     add("enemy", "french", "line_infantry", 92, 55, 90, nil, 1)  -- enemy, in the farm
-    expect(mod(leaders.modifiers(l), "in cover")):to_be(-1)
+    expect(modifier(leaders.modifiers(l), "in cover")):to_be(-1)
     world:eliminate(world:unit("enemy"))
     add("w1", "austrian", "line_infantry", 105, 15, 90, nil, 1)  -- in the wood, far away
     add("w2", "austrian", "line_infantry", 110, 15, 90, nil, 1)
-    expect(mod(leaders.modifiers(l), "in cover")):to_be(0)
+    expect(modifier(leaders.modifiers(l), "in cover")):to_be(0)
   end)
 
   it("counts friendly cavalry bases lost nearby, not the enemy's", function()
@@ -272,12 +242,10 @@ describe("injury modifiers, more", function()
     add("c", "austrian", "cavalry", 60, 50, 90, nil, 2)
     local l = add("l", "austrian", "general", 60, 44, 90)
     local f = add("f", "french", "general", 66, 44, 90)
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    artillery.fire{ battery = "b" } -- 4 points, 10 - 1 (cavalry) = 9: 2M1B
+    units.fire("b", 10) -- 4 points, 10 - 1 (cavalry) = 9: 2M1B
     expect(world:unit("c").strength):to_be(1)
-    expect(mod(leaders.modifiers(l), "lost nearby")):to_be(1)
-    expect(mod(leaders.modifiers(f), "lost nearby")):to_be(0)
+    expect(modifier(leaders.modifiers(l), "lost nearby")):to_be(1)
+    expect(modifier(leaders.modifiers(f), "lost nearby")):to_be(0)
   end)
 
   it("kills a leader whose modified die reaches the killed threshold exactly", function()
@@ -304,15 +272,13 @@ describe("panic hits, more", function()
   end)
 
   it("are not counted for a morale hit that stays on the ladder", function()
-    local a = duel()
+    local _, a = duel()
     dice.force("d10", { 8 })
     artillery.fire{ battery = "b" } -- 1M1B: normal -> disordered
     expect(a.morale):to_be("disordered")
     expect(a.panic_hits):to_be_nil()
   end)
 end)
-
-local units = require("spec/support/units")
 
 -- [3.6] "Roll 1D10 for each leader who was within 8cm of any unit fired upon
 -- by artillery or skirmishers during the course of the phase." Measured
@@ -324,15 +290,11 @@ describe("leaders at risk: where the unit stood when fired upon", function()
     local b = s.add("b", "french", "foot_battery", 6, 7.75, 270)
     local a = s.add("A", "austrian", "line_infantry", 0, 0, 90)
     s.add("l", "austrian", "general", 15.5, 0, 90)   -- 6.75 cm beyond A's right end (x 8)
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    local rec = artillery.fire{ battery = b } -- canister 4 points: 2M1B
+    local rec = units.fire(b, 10) -- canister 4 points: 2M1B
     expect(rec.result):to_be("2M1B")
     expect(a.strength):to_be(3)
     expect(tabletop.distance(world:unit("l"), a) > 8):to_be(true) -- the base near him is gone
-    local ids = {}
-    for _, l in ipairs(leaders.at_risk()) do table.insert(ids, l.id) end
-    expect(ids):to_equal({ "l" })
+    expect(units.ids(leaders.at_risk())):to_equal({ "l" })
   end)
 
   units.each_layout("counts from where a unit hit by passing fire stood, not where it went on to", function(s)
@@ -345,9 +307,7 @@ describe("leaders at risk: where the unit stood when fired upon", function()
     dice.force("d10", { 1 })
     world:move(t, s.at(20, 0))
     expect(b.passed_fire):to_be(true)
-    local ids = {}
-    for _, l in ipairs(leaders.at_risk()) do table.insert(ids, l.id) end
-    expect(ids):to_equal({ "near" })
+    expect(units.ids(leaders.at_risk())):to_equal({ "near" })
   end)
 end)
 
@@ -362,14 +322,12 @@ describe("bases lost nearby: each base where it stood", function()
     local a = s.add("A", "austrian", "line_infantry", 0, 0, 90)
     local l = s.add("l", "austrian", "general", 15, 0, 90)
     artillery.save_fire(b)
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    expect(artillery.fire{ battery = b }.result):to_be("4M2B") -- heavy canister 6, saved x2 = 12
+    expect(units.fire(b, 10).result):to_be("4M2B") -- heavy canister 6, saved x2 = 12
     expect(a.strength):to_be(2)
     expect(leaders.bases_lost_near(l)):to_be(1)
-    expect(mod(leaders.modifiers(l), "lost nearby")):to_be(1)
+    expect(modifier(leaders.modifiers(l), "lost nearby")):to_be(1)
     leaders.new_turn()
-    expect(mod(leaders.modifiers(l), "lost nearby")):to_be(0)
+    expect(modifier(leaders.modifiers(l), "lost nearby")):to_be(0)
   end)
 
   it("counts bases that deserted in a panic hit: base hits", function()
@@ -379,7 +337,7 @@ describe("bases lost nearby: each base where it stood", function()
     dice.force("d10", { 1 })
     leaders.execute_panic()
     expect(a.strength):to_be(3)
-    expect(mod(leaders.modifiers(l), "lost nearby")):to_be(1)
+    expect(modifier(leaders.modifiers(l), "lost nearby")):to_be(1)
   end)
 
   it("reads its values from params", function()
@@ -391,9 +349,9 @@ describe("bases lost nearby: each base where it stood", function()
     dice.force("d10", { 1 })
     leaders.execute_panic()
     local m = leaders.modifiers(l)
-    expect(mod(m, "lost nearby")):to_be(2)
-    expect(mod(m, "attached")):to_be(3)
-    expect(mod(m, "in cover")):to_be(-2)
+    expect(modifier(m, "lost nearby")):to_be(2)
+    expect(modifier(m, "attached")):to_be(3)
+    expect(modifier(m, "in cover")):to_be(-2)
     local _ = a
   end)
 end)
@@ -433,7 +391,7 @@ describe("the phase's records, once the injuries step is done", function()
     skirmish.end_step()
     dice.force("d10", { 1 }) -- l's injury test
     leaders.after_fire()
-    expect(mod(leaders.modifiers(l), "skirmishers")):to_be(0)
+    expect(modifier(leaders.modifiers(l), "skirmishers")):to_be(0)
   end)
 
   it("a panic hit's deserter is the last base in place order (the rear rank's last)", function()
@@ -442,9 +400,7 @@ describe("the phase's records, once the injuries step is done", function()
     tabletop.set_formation(a, "column")
     dice.force("d10", { 1 })
     leaders.execute_panic()
-    local ids = {}
-    for _, base in ipairs(tabletop.bases(a)) do table.insert(ids, base.id) end
-    expect(ids):to_equal({ 1, 2, 3 })
+    expect(units.ids(tabletop.bases(a))):to_equal({ 1, 2, 3 })
   end)
 end)
 
@@ -455,8 +411,6 @@ describe("the tolerance, common.TOL", function()
     add("beyond", "austrian", "general", 65, 40.5 - 0.0000015, 90) -- 8.0000015 cm
     dice.force("d10", { 1 })
     artillery.fire{ battery = "b" }
-    local ids = {}
-    for _, l in ipairs(leaders.at_risk()) do table.insert(ids, l.id) end
-    expect(ids):to_equal({ "within" })
+    expect(units.ids(leaders.at_risk())):to_equal({ "within" })
   end)
 end)

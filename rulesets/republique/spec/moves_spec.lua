@@ -87,9 +87,7 @@ describe("prolonging", function()
     add("f", "french", "foot_battery", 60, 60, 270)
     local e = add("e", "austrian", "foot_battery", 62, 48, 90)
     moves.prolong(e, { x = 60, y = 48 })
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    artillery.fire{ battery = "f" } -- canister, 4 points, die 10: 2M1B
+    units.fire("f", 10) -- canister, 4 points, die 10: 2M1B
     expect(e.damaged):to_be(true)
     expect(e.morale):to_be("rattled")
     -- so it cannot answer in the same phase: damaged with morale hits
@@ -113,11 +111,7 @@ describe("passing fire as a reaction to moves", function()
     expect(t.strength):to_be(1)
     expect(t.morale):to_be("rattled")
     expect(b.passed_fire):to_be(true)
-    local fire = nil
-    for _, e in ipairs(world:events(20)) do
-      if e.event == "decision" then fire = e end
-    end
-    expect(fire ~= nil):to_be(true)
+    expect(#units.decisions()):to_be(1)
     -- it misses the next artillery phase and gets no saved fire from it
     artillery.begin_phase()
     expect_error(function() artillery.fire{ battery = "b" } end, "conducted passing fire")
@@ -176,31 +170,19 @@ describe("passing fire as a reaction to moves", function()
   end)
 end)
 
--- The passing fire decisions asked since the case began.
-local function asked()
-  local n = 0
-  for _, e in ipairs(world:events(200)) do
-    if e.event == "decision" then
-      n += 1
-    end
-  end
-  return n
-end
-
 describe("passing fire as a reaction to moves, more", function()
   it("is offered with exactly 8 cm of the move inside the arc, not 7.3", function()
     local _, t = crossing()
     world:place(t, { x = 52, y = 45, facing = 0 })
     answers{ "hold" }
     world:move(t, { x = 60, y = 45 })              -- 8 cm, all of it inside the arc
-    expect(asked()):to_be(1)
-    local _ = t
+    expect(#units.decisions()):to_be(1)
   end)
 
   it("is not offered for 7.3 cm inside the arc", function()
     local _, t = crossing()
     world:move(t, { x = 57, y = 45 })              -- 49.7..57: 7.3 cm inside
-    expect(asked()):to_be(0)
+    expect(#units.decisions()):to_be(0)
   end)
 
   it("counts legs more than 45 degrees from the perpendicular, either way", function()
@@ -214,7 +196,7 @@ describe("passing fire as a reaction to moves, more", function()
     answers{ "hold", "hold" }
     world:move(t, leg(t, 44.5, 12))                -- 45.5 degrees from the perpendicular (90)
     world:move(t2, leg(t2, 135.5, 12))             -- 45.5 degrees the other way
-    expect(asked()):to_be(2)
+    expect(#units.decisions()):to_be(2)
   end)
 
   it("does not count legs 45 or fewer degrees from the perpendicular", function()
@@ -229,7 +211,7 @@ describe("passing fire as a reaction to moves, more", function()
     world:move(t, leg(134.5, 14))
     local t3 = add("t3", "austrian", "line_infantry", 50, 25, 45, nil, 1)
     world:move(t3, { x = 60, y = 35 })             -- exactly 45 degrees: not across the front
-    expect(asked()):to_be(0)
+    expect(#units.decisions()):to_be(0)
   end)
 
   it("counts afresh in a new player turn", function()
@@ -238,7 +220,7 @@ describe("passing fire as a reaction to moves, more", function()
     world:move(t, { x = 60, y = 45 })
     artillery.new_turn()
     world:move(t, { x = 52, y = 45 })             -- 8 cm inside the arc
-    expect(asked()):to_be(2)
+    expect(#units.decisions()):to_be(2)
   end)
 
   it("is not offered to a limbered battery, nor at a unit out of range", function()
@@ -248,7 +230,7 @@ describe("passing fire as a reaction to moves, more", function()
     b.limbered = nil
     world:place(t, { x = 30, y = 8, facing = 0 })  -- beyond the 42 cm long range
     world:move(t, { x = 62, y = 8 })
-    expect(asked()):to_be(0)
+    expect(#units.decisions()):to_be(0)
   end)
 
   it("is not offered at a moving battery, a leader or a skirmish marker", function()
@@ -260,7 +242,7 @@ describe("passing fire as a reaction to moves, more", function()
     world:move(g, { x = 62, y = 35 })
     local s = add("s", "austrian", "skirmishers", 40, 25, 0, { parent = "x" })
     world:move(s, { x = 62, y = 25 })
-    expect(asked()):to_be(0)
+    expect(#units.decisions()):to_be(0)
   end)
 
   it("a battery passes fire once a turn: a second mover is not offered it", function()
@@ -271,7 +253,7 @@ describe("passing fire as a reaction to moves, more", function()
     world:move(t, { x = 62, y = 45 })
     expect(b.passed_fire):to_be(true)
     world:move(t2, { x = 60, y = 30 })
-    expect(asked()):to_be(1)
+    expect(#units.decisions()):to_be(1)
   end)
 
   it("asks each battery in turn while the mover stands, and stops once it is destroyed", function()
@@ -290,7 +272,7 @@ describe("passing fire as a reaction to moves, more", function()
     answers{ "fire" }
     dice.force("d10", { 10 })
     expect(world:move(t3, { x = 64, y = 45 })):to_be(false)
-    expect(asked()):to_be(3)
+    expect(#units.decisions()):to_be(3)
   end)
 end)
 

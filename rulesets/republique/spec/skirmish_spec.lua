@@ -3,7 +3,8 @@
 
 scenario("republique/open_field.yaml")
 
-local add = require("spec/support/units").add
+local units = require("spec/support/units")
+local add = units.add
 
 describe("opposed skirmishers", function()
   it("oppose enemy markers within 8 cm in any direction", function()
@@ -120,11 +121,7 @@ describe("opposed skirmishers, more", function()
     expect(skirmish.pair_off("french")):to_equal({ "a1", "a3", "f1", "f2" })
     expect(world:unit("a1").opposed and world:unit("a3").opposed):to_be(true)
     expect(world:unit("a2").opposed):to_be_nil()
-    local opts = {}
-    for _, e in ipairs(world:events(50)) do
-      if e.event == "decision" then table.insert(opts, e.options) end
-    end
-    expect(opts[2]):to_equal({ "a2", "a3" })
+    expect(units.asked()[2]):to_equal({ "a2", "a3" })
   end)
 end)
 
@@ -139,8 +136,6 @@ describe("harassing fire, more", function()
     expect(r.hit):to_be(true)
   end)
 end)
-
-local units = require("spec/support/units")
 
 -- [3.1] "A skirmish marker may declare any enemy skirmish marker in any
 -- direction and within 8cm of it to be opposed ... If uneven numbers of
@@ -164,11 +159,7 @@ describe("opposed skirmishers, group by group", function()
     expect(skirmish.pair_off("french")):to_equal({ "a1", "a3", "f2", "f3" })
     expect(world:unit("f1").opposed):to_be_nil()
     expect(world:unit("a2").opposed):to_be_nil()
-    local asked = {}
-    for _, e in ipairs(world:events(50)) do
-      if e.event == "decision" then table.insert(asked, e.options) end
-    end
-    expect(asked):to_equal({ { "f1", "f2" }, { "a2", "a3" } })
+    expect(units.asked()):to_equal({ { "f1", "f2" }, { "a2", "a3" } })
   end)
 
   it("asks nothing when each group is even, and opposes every marker", function()
@@ -192,11 +183,8 @@ describe("opposed skirmishers, group by group", function()
     skirmish.begin_step()
     answers{ "f2" } -- then f1 is the only one left that pairs: not asked
     expect(skirmish.pair_off()):to_equal({ "a1", "a2", "f1", "f2" })
-    local asked = {}
-    for _, e in ipairs(world:events(50)) do
-      if e.event == "decision" then table.insert(asked, { side = e.side, options = e.options }) end
-    end
-    expect(asked):to_equal({ { side = "french", options = { "f1", "f2", "f3" } } })
+    expect(units.asked()):to_equal({ { "f1", "f2", "f3" } })
+    expect(units.decisions()[1].side):to_be("french")
   end)
 end)
 
@@ -213,11 +201,7 @@ describe("opposed skirmishers, both sides uneven in one group", function()
     skirmish.begin_step()
     answers{ "a1", "z2", "f1", "f3" }
     expect(skirmish.pair_off("french")):to_equal({ "a1", "f1", "f3", "z2" })
-    local asked = {}
-    for _, e in ipairs(world:events(60)) do
-      if e.event == "decision" then table.insert(asked, e.options) end
-    end
-    expect(asked):to_equal({ { "a1", "z1", "z2" }, { "z1", "z2" }, { "f1", "f2", "f3" }, { "f2", "f3" } })
+    expect(units.asked()):to_equal({ { "a1", "z1", "z2" }, { "z1", "z2" }, { "f1", "f2", "f3" }, { "f2", "f3" } })
   end)
 end)
 

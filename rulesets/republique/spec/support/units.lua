@@ -22,6 +22,44 @@ function units.modifier(list, name)
   return 0
 end
 
+-- A fresh artillery phase in which `battery` (an id or a unit) fires alone
+-- with the d10 forced to `die`: the fire record.
+function units.fire(battery, die)
+  artillery.begin_phase()
+  dice.force("d10", { die })
+  return artillery.fire{ battery = battery }
+end
+
+-- The ids of a list of units or bases (leaders.at_risk(), tabletop.bases).
+function units.ids(list)
+  local ids = {}
+  for _, u in ipairs(list) do
+    table.insert(ids, u.id)
+  end
+  return ids
+end
+
+-- The decisions asked so far in the case, oldest first: their events
+-- (`side`, `options`, `choice`, ...; see docs/lua-api.md).
+function units.decisions()
+  local asked = {}
+  for _, e in ipairs(world:events()) do
+    if e.event == "decision" then
+      table.insert(asked, e)
+    end
+  end
+  return asked
+end
+
+-- The options offered by each decision asked so far in the case.
+function units.asked()
+  local options = {}
+  for _, e in ipairs(units.decisions()) do
+    table.insert(options, e.options)
+  end
+  return options
+end
+
 -- A French foot battery at (60, 60) facing up the table (front edge y =
 -- 58.5) and an Austrian unit (default a four-base line) at (60, 50) facing
 -- it (front edge y = 50.75): canister range, 7.75 cm. Opens the phase.
