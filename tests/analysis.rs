@@ -8,6 +8,8 @@
 #[path = "../benches/native_ra.rs"]
 mod native_ra;
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -17,29 +19,7 @@ use sandtable::analysis::exact::{self, ExactConfig, ExactOutcome};
 use sandtable::analysis::sim::{self, SimConfig};
 use sandtable::analysis::Setup;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn sandtable(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sandtable"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run sandtable");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn json(args: &[&str]) -> Value {
-    let (ok, out, err) = sandtable(args);
-    assert!(ok, "sandtable {args:?} failed:\n{err}");
-    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}):\n{out}"))
-}
+use common::{json, root, sandtable};
 
 fn s(v: &Value) -> &str {
     v.as_str().unwrap_or_else(|| panic!("expected a string, got {v}"))

@@ -3,39 +3,14 @@
 //! the paired change against the first point, thread-count invariance, the
 //! table, CSV and JSON, and the errors.
 
-use std::path::PathBuf;
-use std::process::Command;
-
-use serde_json::Value;
+mod common;
 
 use sandtable::analysis::exact::ExactConfig;
 use sandtable::analysis::sim::{self, SimConfig};
 use sandtable::analysis::sweep::{self, Axis, ExactSweepOutcome, SweepConfig, SweepResult};
 use sandtable::analysis::Setup;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn sandtable(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_sandtable"))
-        .args(args)
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run sandtable");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn json(args: &[&str]) -> Value {
-    let (ok, out, err) = sandtable(args);
-    assert!(ok, "sandtable {args:?} failed:\n{err}");
-    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}):\n{out}"))
-}
+use common::{json, root, sandtable};
 
 fn setup(script: &str) -> Setup {
     Setup { script: root().join(script), ..Setup::default() }
