@@ -214,6 +214,41 @@ fn sweep_mistakes_are_explained() {
     }
 }
 
+/// A trial that fails at one point names the point, and the command it
+/// prints replays that trial alone: the point's values in place of the
+/// `--sweep` and the swept `--arg` (a fixed `--arg` kept).
+#[test]
+fn a_failed_point_prints_a_replay_command_that_runs() {
+    let script = "tests/fixtures/fails_at_three.lua";
+    let (ok, _, err) = sandtable(&[
+        "sim",
+        script,
+        "--sweep",
+        "reserve_artillery.crater_at=2,3",
+        "--ruleset",
+        "great_war",
+        "--arg",
+        "n=1..4",
+        "--arg",
+        "side=allies",
+        "--trials",
+        "200",
+        "--seed",
+        "3",
+    ]);
+    assert!(!ok && err.contains("in the point reserve_artillery.crater_at=2, n=3, trial "), "{err}");
+    let replay = err.lines().skip_while(|l| !l.ends_with("replay it alone with")).nth(1).expect(&err).trim();
+    let words: Vec<&str> = replay.split(' ').collect();
+    assert_eq!(words[..2], ["sandtable", "sim"], "{replay}");
+    assert!(!replay.contains("--sweep") && !replay.contains("n=1..4"), "{replay}");
+    assert!(replay.contains("--arg side=allies") && replay.contains("--set reserve_artillery.crater_at=2 --arg n=3"));
+    let (ok, out, again) = sandtable(&words[1..]);
+    assert!(
+        !ok && again.contains("no sixes at n = 3") && !again.contains("--trial replays"),
+        "{replay}:\n{out}{again}"
+    );
+}
+
 // ------------------------------------------------------------ charts
 
 /// Runs `sandtable ARGS --plot FILE.svg` and returns the SVG.

@@ -148,8 +148,10 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
 }
 
 /// The command that reruns trial `i` alone: this process's arguments with
-/// `--trial i` instead of `--trials`/`--shard`/`--threads`/`--json`/`--plot`.
-pub fn replay_command(i: u64) -> String {
+/// `--trial i` instead of `--trials`/`--shard`/`--threads`/`--json`/`--plot`;
+/// in a sweep, `point` (options and values: `--set`, `m.p=4`, `--arg`,
+/// `n=3`) instead of the `--sweep`s and the swept `--arg`s.
+pub fn replay_command(i: u64, point: &[String]) -> String {
     let args: Vec<String> = std::env::args().collect();
     let mut out = vec!["sandtable".to_string()];
     let mut it = args.iter().skip(1).peekable();
@@ -160,9 +162,19 @@ pub fn replay_command(i: u64) -> String {
             _ => (a.as_str(), false),
         };
         match name {
-            "--trials" | "--shard" | "--threads" | "--plot" | "--trial" | "--max-leaves" => {
+            "--trials" | "--shard" | "--threads" | "--plot" | "--trial" | "--max-leaves" | "--sweep" => {
                 if !inline {
                     it.next();
+                }
+                continue;
+            }
+            "--arg" if !point.is_empty() => {
+                let value = if inline { a.split_once('=').map(|(_, v)| v) } else { it.next().map(String::as_str) };
+                let swept = value.and_then(|v| super::sweep::split_args(&[v.to_string()]).ok());
+                if let (Some(v), Some((fixed, _))) = (value, swept) {
+                    if !fixed.is_empty() {
+                        out.extend(["--arg".to_string(), shell_quote(v)]);
+                    }
                 }
                 continue;
             }
@@ -179,6 +191,7 @@ pub fn replay_command(i: u64) -> String {
     if !has_seed {
         out.push("--seed 1".into());
     }
+    out.extend(point.iter().map(|a| shell_quote(a)));
     out.push(format!("--trial {i}"));
     out.join(" ")
 }

@@ -679,10 +679,7 @@ pub fn run(cfg: &ExactConfig) -> Result<ExactOutcome, AnalysisError> {
         match enumerate(cfg, vs) {
             Ok(Ok((r, _))) => result.vs = Some(Box::new(r)),
             Ok(Err(reason)) => return Ok(ExactOutcome::TooBig { reason: format!("the --vs variant: {reason}") }),
-            Err(mut e) => {
-                e.context = format!("the --vs variant ({}): {}", vs.describe_changes(), e.context);
-                return Err(e);
-            }
+            Err(e) => return Err(e.within(&format!("the --vs variant ({})", vs.describe_changes()))),
         }
     }
     Ok(ExactOutcome::Done { result: Box::new(result), elapsed: started.elapsed(), top_output })

@@ -177,6 +177,13 @@ impl AnalysisError {
         AnalysisError { context: context.into(), error }
     }
 
+    /// The error placed in `what` (`the --vs variant (...)`, `the point
+    /// angle=30`), ahead of the context it had.
+    pub(crate) fn within(mut self, what: &str) -> AnalysisError {
+        self.context = if self.context.is_empty() { what.to_string() } else { format!("{what}, {}", self.context) };
+        self
+    }
+
     /// The error as shown to a person.
     pub fn render(&self, color: bool) -> String {
         let body = render_error(&self.error, color);

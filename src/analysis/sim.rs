@@ -233,37 +233,101 @@ impl Block for VsBlock<'_> {
     }
 }
 
-fn to_metrics(names: &[String], accs: Vec<Acc>) -> Metrics {
+/// A worker's accumulators as metrics, by the worker's metric names.
+pub(super) fn to_metrics(names: &[String], accs: Vec<Acc>) -> Metrics {
     names.iter().cloned().zip(accs).filter(|(_, a)| a.n > 0).collect()
 }
 
-struct Shared<'a> {
-    cfg: &'a SimConfig,
+/// The trials `lo..hi` handed out to the workers in blocks from a shared
+/// counter, the count of those done (for the progress bar), and the first
+/// error by `K` (a trial, or a trial and a point of a sweep): the one
+/// reported, whatever the threads.
+pub(super) struct Blocks<K> {
     lo: u64,
     hi: u64,
     block: u64,
     next: AtomicU64,
     done: AtomicU64,
     stop: AtomicBool,
-    error: Mutex<Option<(u64, AnalysisError)>>,
+    error: Mutex<Option<(K, AnalysisError)>>,
+}
+
+impl<K: PartialOrd> Blocks<K> {
+    pub(super) fn new((lo, hi): (u64, u64), block: u64) -> Self {
+        Blocks {
+            lo,
+            hi,
+            block,
+            next: AtomicU64::new(0),
+            done: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            error: Mutex::new(None),
+        }
+    }
+
+    /// The next block of trials, `start..end`; `None` when none are left or
+    /// the run stopped.
+    pub(super) fn take(&self) -> Option<(u64, u64)> {
+        if self.stopped() {
+            return None;
+        }
+        let k = self.next.fetch_add(1, Ordering::Relaxed);
+        let start = self.lo.saturating_add(k.saturating_mul(self.block));
+        (start < self.hi).then(|| (start, (start + self.block).min(self.hi)))
+    }
+
+    pub(super) fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Counts `n` trials done.
+    pub(super) fn done(&self, n: u64) {
+        self.done.fetch_add(n, Ordering::Relaxed);
+    }
+
+    pub(super) fn done_so_far(&self) -> u64 {
+        self.done.load(Ordering::Relaxed)
+    }
+
+    /// Stops the run with error `e` at `at`, kept if it is the first so far.
+    pub(super) fn fail(&self, at: K, e: AnalysisError) {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.as_ref().is_none_or(|(t, _)| at < *t) {
+            *slot = Some((at, e));
+        }
+    }
+
+    /// The error the run stopped with, if any.
+    pub(super) fn error(self) -> Option<AnalysisError> {
+        self.error.into_inner().unwrap_or_else(|p| p.into_inner()).map(|(_, e)| e)
+    }
+}
+
+struct Shared<'a> {
+    cfg: &'a SimConfig,
+    blocks: Blocks<u64>,
 }
 
 impl Shared<'_> {
     fn fail(&self, trial: u64, e: AnalysisError) {
-        self.stop.store(true, Ordering::Relaxed);
-        let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
-        if slot.as_ref().is_none_or(|(t, _)| trial < *t) {
-            *slot = Some((trial, e));
-        }
+        self.blocks.fail(trial, e);
     }
 }
 
 /// What failed in trial `i` on worker `w` (`variant`: which run it was, e.g.
-/// " of the --vs variant"), with the command that replays it alone.
-pub(super) fn trial_error(w: &mut Worker, seed: u64, i: u64, first: ScriptError, variant: &str) -> AnalysisError {
+/// " of the --vs variant"), with the command that replays it alone (at the
+/// `point` of a sweep: see [`super::cli::replay_command`]).
+pub(super) fn trial_error(
+    w: &mut Worker,
+    seed: u64,
+    (i, first): (u64, ScriptError),
+    variant: &str,
+    point: &[String],
+) -> AnalysisError {
     let ts = trial_seed(seed, i);
     let error = w.explain_failure(ts, first);
-    let replay = super::cli::replay_command(i);
+    let replay = super::cli::replay_command(i, point);
     AnalysisError {
         context: format!("trial {i} (dice seed {ts:#x}){variant}; replay it alone with\n  {replay}\n"),
         error,
@@ -286,9 +350,8 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
         None => None,
         Some(s) => match Worker::new(s, cfg.seed) {
             Ok(w) => Some(w),
-            Err(mut e) => {
-                e.context = format!("the --vs variant ({}): {}", s.describe_changes(), e.context);
-                sh.fail(0, e);
+            Err(e) => {
+                sh.fail(0, e.within(&format!("the --vs variant ({})", s.describe_changes())));
                 return None;
             }
         },
@@ -297,16 +360,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
     // A's values of each trial of the block, for the paired differences.
     let mut rows = Rows::default();
     let mut tally = Tally::default();
-    loop {
-        if sh.stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let k = sh.next.fetch_add(1, Ordering::Relaxed);
-        let start = sh.lo.saturating_add(k.saturating_mul(sh.block));
-        if start >= sh.hi {
-            break;
-        }
-        let end = (start + sh.block).min(sh.hi);
+    while let Some((start, end)) = sh.blocks.take() {
         a.start_batch();
         if let Some(b) = &b {
             b.start_batch();
@@ -336,15 +390,15 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
             };
             if let Err(first) = b.run_block(&mut block_b) {
                 let i = block_b.trials.next - 1;
-                sh.fail(i, trial_error(b, cfg.seed, i, first, " of the --vs variant"));
+                sh.fail(i, trial_error(b, cfg.seed, (i, first), " of the --vs variant", &[]));
                 return None;
             }
         }
         if let Some((i, first)) = failed_a {
-            sh.fail(i, trial_error(&mut a, cfg.seed, i, first, ""));
+            sh.fail(i, trial_error(&mut a, cfg.seed, (i, first), "", &[]));
             return None;
         }
-        sh.done.fetch_add(end - start, Ordering::Relaxed);
+        sh.blocks.done(end - start);
     }
     let ma = to_metrics(&a.names, loc.a);
     let (mb, md) = match &b {
@@ -383,21 +437,12 @@ pub fn run(cfg: &SimConfig) -> Result<SimRun, AnalysisError> {
     // Blocks small enough to balance and to move the progress bar, large
     // enough that the shared counter is not a hot spot.
     let block = (span / (threads as u64 * 64)).clamp(1, 2048);
-    let sh = Shared {
-        cfg,
-        lo,
-        hi,
-        block,
-        next: AtomicU64::new(0),
-        done: AtomicU64::new(0),
-        stop: AtomicBool::new(false),
-        error: Mutex::new(None),
-    };
+    let sh = Shared { cfg, blocks: Blocks::new((lo, hi), block) };
     let warm = std::sync::OnceLock::new();
-    let now = || progress_now(sh.done.load(Ordering::Relaxed), span, &warm);
+    let now = || progress_now(sh.blocks.done_so_far(), span, &warm);
     let template = "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} trials, {msg}";
     let outputs = super::run_workers(threads, started, || worker_loop(&sh), cfg.progress.then_some((template, &now)))?;
-    if let Some((_, e)) = sh.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    if let Some(e) = sh.blocks.error() {
         return Err(e);
     }
     let mut metrics = Metrics::new();

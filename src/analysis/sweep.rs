@@ -13,12 +13,10 @@
 //!
 //! `exact` enumerates each point in turn.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::exact::{ExactConfig, ExactOutcome, ExactResult};
-use super::sim::{shard_range, Rows};
+use super::sim::{shard_range, to_metrics, Blocks, Rows};
 use super::stats::{Acc, Metrics, Tally};
 use super::{AnalysisError, Block, MetricNames, Seeded, Setup, Worker};
 use crate::battlefield::World;
@@ -282,34 +280,33 @@ impl Block for PointBlock<'_> {
 struct Shared<'a> {
     cfg: &'a SweepConfig,
     setups: Vec<Setup>,
-    lo: u64,
-    hi: u64,
-    block: u64,
-    next: AtomicU64,
-    /// Trials done, over all points.
-    done: AtomicU64,
-    stop: AtomicBool,
-    error: Mutex<Option<((u64, usize), AnalysisError)>>,
+    /// Each block runs at every point; its trials count as done once per
+    /// point. The first error in trial order, then point order, is reported.
+    blocks: Blocks<(u64, usize)>,
 }
 
 impl Shared<'_> {
-    /// Records the error of trial `trial` at point `point`: the first in
-    /// trial order (then point order) is the one reported, whatever the threads.
+    /// Records the error of a trial at a point: `(trial, point)`.
     fn fail(&self, at: (u64, usize), e: AnalysisError) {
-        self.stop.store(true, Ordering::Relaxed);
-        let mut slot = self.error.lock().unwrap_or_else(|p| p.into_inner());
-        if slot.as_ref().is_none_or(|(t, _)| at < *t) {
-            *slot = Some((at, e));
-        }
+        self.blocks.fail(at, e);
+    }
+
+    /// The point's own `--set`s and `--arg`s: (option, assignment).
+    fn own(&self, p: usize) -> impl Iterator<Item = (&str, &String)> {
+        let (s, base) = (&self.setups[p], &self.cfg.setup);
+        let sets = s.set[base.set.len()..].iter().map(|a| ("--set", a));
+        sets.chain(s.args[base.args.len()..].iter().map(|a| ("--arg", a)))
     }
 
     /// Names a point for an error: `the point reserve_artillery.crater_at=4, angle=30`.
     fn describe(&self, p: usize) -> String {
-        let s = &self.setups[p];
-        let base = &self.cfg.setup;
-        let mut parts: Vec<&str> = s.set[base.set.len()..].iter().map(String::as_str).collect();
-        parts.extend(s.args[base.args.len()..].iter().map(String::as_str));
+        let parts: Vec<&str> = self.own(p).map(|(_, a)| a.as_str()).collect();
         format!("the point {}", parts.join(", "))
+    }
+
+    /// The options that run point `p` alone, for the replay command.
+    fn replay(&self, p: usize) -> Vec<String> {
+        self.own(p).flat_map(|(o, a)| [o.to_string(), a.clone()]).collect()
     }
 }
 
@@ -320,9 +317,8 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
     let cfg = sh.cfg;
     let mut w = match Worker::new(&sh.setups[0], cfg.seed) {
         Ok(w) => w,
-        Err(mut e) => {
-            e.context = format!("{}{}", sh.describe(0), sep(&e.context));
-            sh.fail((0, 0), e);
+        Err(e) => {
+            sh.fail((0, 0), e.within(&sh.describe(0)));
             return None;
         }
     };
@@ -341,22 +337,12 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
     let mut rows = Rows::default();
     let mut tally = Tally::default();
     let many = sh.setups.len() > 1;
-    'blocks: loop {
-        if sh.stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let k = sh.next.fetch_add(1, Ordering::Relaxed);
-        let start = sh.lo.saturating_add(k.saturating_mul(sh.block));
-        if start >= sh.hi {
-            break;
-        }
-        let end = (start + sh.block).min(sh.hi);
+    'blocks: while let Some((start, end)) = sh.blocks.take() {
         rows.clear();
         for (p, acc) in accs.iter_mut().enumerate() {
             if at != p {
-                if let Err(mut e) = w.enter(&sh.setups[p]) {
-                    e.context = format!("{}{}", sh.describe(p), sep(&e.context));
-                    sh.fail((start, p), e);
+                if let Err(e) = w.enter(&sh.setups[p]) {
+                    sh.fail((start, p), e.within(&sh.describe(p)));
                     return None;
                 }
                 at = p;
@@ -374,15 +360,14 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
             let failed = w.run_block(&mut block).err().map(|e| (block.trials.next - 1, e));
             tally.settle(&mut acc.metrics);
             if let Some((i, first)) = failed {
-                let mut e = super::sim::trial_error(&mut w, cfg.seed, i, first, "");
-                e.context = format!("{}, {}", sh.describe(p), e.context);
-                sh.fail((i, p), e);
+                let e = super::sim::trial_error(&mut w, cfg.seed, (i, first), "", &sh.replay(p));
+                sh.fail((i, p), e.within(&sh.describe(p)));
                 break 'blocks;
             }
-            if sh.stop.load(Ordering::Relaxed) {
+            if sh.blocks.stopped() {
                 break 'blocks;
             }
-            sh.done.fetch_add(end - start, Ordering::Relaxed);
+            sh.blocks.done(end - start);
         }
     }
     let by_point =
@@ -390,30 +375,12 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
     Some((by_point, top_output, w.sources))
 }
 
-fn sep(context: &str) -> String {
-    if context.is_empty() {
-        String::new()
-    } else {
-        format!(", {context}")
-    }
-}
-
-fn to_metrics(names: &[String], accs: Vec<Acc>) -> Metrics {
-    names.iter().cloned().zip(accs).filter(|(_, a)| a.n > 0).collect()
-}
-
-/// The setups of every point, checked.
-fn setups(cfg: &SweepConfig) -> Result<Vec<Setup>, AnalysisError> {
-    let points = points(&cfg.axes).map_err(AnalysisError::plain)?;
-    Ok(points.iter().map(|p| point_setup(&cfg.setup, &cfg.axes, p)).collect())
-}
-
 /// Runs every point of the sweep (the trials of `cfg.shard`, if any) on
 /// `cfg.threads` threads.
 pub fn run(cfg: &SweepConfig) -> Result<SweepRun, AnalysisError> {
     let started = Instant::now();
-    let setups = setups(cfg)?;
-    let points = super::sweep::points(&cfg.axes).map_err(AnalysisError::plain)?;
+    let points = points(&cfg.axes).map_err(AnalysisError::plain)?;
+    let setups: Vec<Setup> = points.iter().map(|p| point_setup(&cfg.setup, &cfg.axes, p)).collect();
     let (lo, hi) = shard_range(cfg.trials, cfg.shard);
     let span = hi - lo;
     let threads = cfg.threads.clamp(1, super::MAX_THREADS).min(usize::try_from(span).unwrap_or(usize::MAX).max(1));
@@ -423,22 +390,12 @@ pub fn run(cfg: &SweepConfig) -> Result<SweepRun, AnalysisError> {
     // trials (the first point's values of a block are kept for the changes).
     let block = span.div_ceil(threads as u64).clamp(1, 1 << 16);
     let n_points = setups.len() as u64;
-    let sh = Shared {
-        cfg,
-        setups,
-        lo,
-        hi,
-        block,
-        next: AtomicU64::new(0),
-        done: AtomicU64::new(0),
-        stop: AtomicBool::new(false),
-        error: Mutex::new(None),
-    };
+    let sh = Shared { cfg, setups, blocks: Blocks::new((lo, hi), block) };
     let warm = std::sync::OnceLock::new();
-    let now = || super::sim::progress_now(sh.done.load(Ordering::Relaxed), span * n_points, &warm);
+    let now = || super::sim::progress_now(sh.blocks.done_so_far(), span * n_points, &warm);
     let template = "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} trials (points × trials), {msg}";
     let outputs = super::run_workers(threads, started, || worker_loop(&sh), cfg.progress.then_some((template, &now)))?;
-    if let Some((_, e)) = sh.error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+    if let Some(e) = sh.blocks.error() {
         return Err(e);
     }
     let threads = outputs.len();
@@ -527,10 +484,7 @@ pub fn run_exact(cfg: &ExactConfig, axes: &[Axis]) -> Result<ExactSweepOutcome, 
             Ok(ExactOutcome::TooBig { reason }) => {
                 return Ok(ExactSweepOutcome::TooBig { reason: format!("{name}: {reason}") });
             }
-            Err(mut e) => {
-                e.context = format!("{name}{}", sep(&e.context));
-                return Err(e);
-            }
+            Err(e) => return Err(e.within(&name)),
         }
     }
     Ok(ExactSweepOutcome::Done {
