@@ -285,7 +285,7 @@ fn tabletop_calls_refuse_numbers_that_are_not_measures() {
         .exec(
             "local a, b = tabletop.bases('a1'), tabletop.bases(world:unit('a1')) \
              local zone = tabletop.frontage_zone('fb1', 270, 60) \
-             return #a == #b and a[1].x == b[1].x and a[#a].y == b[#b].y, \
+             return #a == #b and a[1].x == b[1].x and a[#a].y == b[#b].y and a[1].id == 1 and a[#a].id == b[#b].id, \
                     tabletop.distance('a1', 'fb1') == tabletop.distance(world:unit('a1'), world:unit('fb1')), \
                     tabletop.footprint('a1').width == tabletop.footprint(world:unit('a1')).width, \
                     #tabletop.through(zone, {exclude = 'a1'}) == #tabletop.through(zone, {exclude = world:unit('a1')})",

@@ -87,15 +87,16 @@ fn base(lua: &Lua, spec: Table) -> mlua::Result<Table> {
     base_table(lua, &base_from_table(&spec)?)
 }
 
-/// `tabletop.bases(unit) -> {base}`: a unit's bases in place order (front
-/// rank first, left to right), each with its `id`.
+/// `tabletop.bases(unit | id) -> {base}`: a unit's bases in place order
+/// (front rank first, left to right), each with its `id`.
 fn bases(lua: &Lua, u: Value) -> mlua::Result<Table> {
     let Shape::Bases { bases, .. } = shape(lua, &u, true)? else {
         return Err(err("tabletop.bases: expected a tabletop unit or a base"));
     };
+    // A unit (or its id) gives its bases' ids; a base table none.
     let ids = match &u {
-        Value::UserData(ud) => {
-            let r = ud.borrow::<UnitRef>()?;
+        Value::UserData(_) | Value::String(_) => {
+            let UnitArg(r) = UnitArg::from_lua(u.clone(), lua)?;
             state(lua)?.with_world(|w| {
                 let i = r.resolve(w)?;
                 Ok::<_, mlua::Error>(w.units[i].base_ids().map(|(_, id)| id).collect())
