@@ -164,20 +164,26 @@ pub fn hot_after() -> Duration {
     })
 }
 
-/// Gives `f` (a chunk just loaded) native code now if the session already
-/// runs hot, else keeps it for [`compile_deferred`].
-fn want_native(lua: &Lua, f: &Function) -> mlua::Result<()> {
+/// Gives `f` (a chunk just loaded as `name`) native code now if the
+/// session already runs hot, else keeps it for [`compile_deferred`] in place
+/// of a chunk loaded before under the same name: a ruleset reloaded (by
+/// `:reload`, or by each spec case that sets a param) runs its modules
+/// again, and only their newest copy is worth native code. Kept all, the
+/// copies would be held alive, and compiled together by the call that runs
+/// hot, against that call's time budget.
+fn want_native(lua: &Lua, name: &str, f: &Function) -> mlua::Result<()> {
     let hot = match lua.app_data_mut::<Compiling>() {
         Some(mut c) if c.native => {
             if !c.hot {
-                c.deferred.push(f.clone());
+                c.deferred.retain(|(n, _)| n != name);
+                c.deferred.push((name.to_string(), f.clone()));
             }
             c.hot
         }
         _ => false,
     };
     if hot {
-        raw::load::compile_native(lua, f)?;
+        compile_native_untimed(lua, std::slice::from_ref(f))?;
     }
     Ok(())
 }
@@ -194,10 +200,21 @@ pub fn compile_deferred(lua: &Lua) -> mlua::Result<()> {
         }
         _ => return Ok(()),
     };
-    for f in &deferred {
-        raw::load::compile_native(lua, f)?;
+    let deferred: Vec<Function> = deferred.into_iter().map(|(_, f)| f).collect();
+    compile_native_untimed(lua, &deferred)
+}
+
+/// Generates native code for `fs` off the running call's time budget: the
+/// call's deadline moves later by the time the generator took (tens of
+/// milliseconds for a big ruleset, more on a loaded machine), which is the
+/// host's choice and not the script's time.
+fn compile_native_untimed(lua: &Lua, fs: &[Function]) -> mlua::Result<()> {
+    let started = Instant::now();
+    let r = fs.iter().try_for_each(|f| raw::load::compile_native(lua, f));
+    if let Some(st) = lua.app_data_ref::<Rc<State>>() {
+        st.guard.extend_deadline(started.elapsed());
     }
-    Ok(())
+    r
 }
 
 fn compiler(coverage: bool) -> mlua::chunk::Compiler {
@@ -219,8 +236,9 @@ struct Compiling {
     native: bool,
     /// The session has run hot: chunks get native code as they load.
     hot: bool,
-    /// Chunks loaded before the session ran hot, waiting for native code.
-    deferred: Vec<Function>,
+    /// Chunks loaded before the session ran hot, by name, waiting for
+    /// native code (the newest of each name: see [`want_native`]).
+    deferred: Vec<(String, Function)>,
     /// What a loading chunk's imports resolve against (see [`install_loader`]).
     imports: Option<Table>,
     /// The globals the imports view could not answer while a chunk loaded.
@@ -308,7 +326,7 @@ pub fn compile_chunk(lua: &Lua, source: &str, name: &str) -> mlua::Result<Functi
             c.unresolved.clear();
         }
     }
-    want_native(lua, &f)?;
+    want_native(lua, name, &f)?;
     Ok(f)
 }
 
@@ -350,7 +368,7 @@ pub fn load_text(lua: &Lua, source: &str, name: &str) -> mlua::Result<Function> 
         None => mlua::chunk::Compiler::new(),
     };
     let f = chunk::load(lua, &chunk::compile(&compiler, source, name)?, name)?;
-    want_native(lua, &f)?;
+    want_native(lua, name, &f)?;
     Ok(f)
 }
 
@@ -517,4 +535,63 @@ pub(super) fn refresh_params(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
     }
     params.set_readonly(true);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names of the chunks waiting for native code, oldest first.
+    fn deferred(lua: &Lua) -> Vec<String> {
+        lua.app_data_ref::<Compiling>().map(|c| c.deferred.iter().map(|(n, _)| n.clone()).collect()).unwrap_or_default()
+    }
+
+    const SUM: &str = "local n = 0 for i = 1, 10 do n = n + i end return n";
+
+    #[test]
+    fn a_chunk_loaded_again_takes_the_place_of_its_old_copy_until_the_session_runs_hot() {
+        let host = Host::new(HostOptions::default()).unwrap();
+        let lua = &host.lua;
+        let before = deferred(lua).len();
+        // A module run again by each reload of its ruleset, and a REPL line.
+        for i in 0..3 {
+            compile_chunk(lua, &format!("return {i}"), "@rules/fire.lua").unwrap();
+        }
+        compile_chunk(lua, "return 1", "@repl#1").unwrap();
+        let f = compile_chunk(lua, SUM, "@rules/fire.lua").unwrap();
+        load_text(lua, "return 3", "@repl#1").unwrap();
+        let names = deferred(lua);
+        assert_eq!(names.len(), before + 2, "one copy of each name waits, not every load: {names:?}");
+        assert_eq!(names[before..], ["@rules/fire.lua", "@repl#1"]);
+        compile_deferred(lua).unwrap();
+        assert!(deferred(lua).is_empty());
+        assert_eq!(f.call::<i64>(()).unwrap(), 55, "the newest copy runs, with native code");
+        // Hot: later chunks get native code as they load, and are not kept.
+        compile_chunk(lua, "return 2", "@rules/fire.lua").unwrap();
+        assert!(deferred(lua).is_empty());
+    }
+
+    #[test]
+    fn generating_native_code_moves_the_running_call_deadline_by_its_time() {
+        let host = Host::new(HostOptions::default()).unwrap();
+        let (lua, guard) = (&host.lua, &host.state.guard);
+        // A call whose budget runs out now: the generator's time must not
+        // use it up (under CI load it took longer than a spec's budget).
+        let deadline = Instant::now();
+        guard.deadline.set(Some(deadline));
+        compile_chunk(lua, SUM, "@rules/fire.lua").unwrap();
+        let started = Instant::now();
+        compile_deferred(lua).unwrap();
+        let took = started.elapsed();
+        let moved = guard.deadline.get().unwrap() - deadline;
+        assert!(moved > Duration::ZERO && moved <= took, "moved {moved:?} for a compile of {took:?}");
+        // Once hot, a chunk gets native code as it loads: off the budget too.
+        let deadline = guard.deadline.get().unwrap();
+        compile_chunk(lua, SUM, "@rules/melee.lua").unwrap();
+        assert!(guard.deadline.get().unwrap() > deadline);
+        // Between calls there is no deadline to move.
+        guard.deadline.set(None);
+        compile_chunk(lua, SUM, "@rules/fire.lua").unwrap();
+        assert_eq!(guard.deadline.get(), None);
+    }
 }

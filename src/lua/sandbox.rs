@@ -165,7 +165,8 @@ impl Host {
                         return Err(mlua::Error::runtime(trip_message(g.tripped.get(), &state)));
                     }
                 }
-                // A long call: its chunks get native code from here on.
+                // A long call: its chunks get native code from here on (the
+                // generator's time moves the deadline: it is not the script's).
                 if g.started.get().is_some_and(|s| now.duration_since(s) >= super::hot_after()) {
                     g.started.set(None);
                     super::compile_deferred(lua)?;
