@@ -418,6 +418,14 @@ fn odds_from_the_prompt_and_dice_completion_in_strings() {
     t.expect("sandtable> ");
     t.line(":sim dice.roll(1, 'battle'):count('flag') == 1 --trials 3000");
     t.expect("3000 trials");
+    // The trials to look at, and one of them replayed with its events.
+    t.expect("value = yes");
+    t.expect(":sim dice.roll(1, 'battle'):count('flag') == 1 --trial ");
+    t.expect("sandtable> ");
+    t.line(":sim dice.roll(1, 'battle'):count('flag') == 1 --trial 2");
+    t.expect("trial 2 (dice seed");
+    t.expect("roll 1 battle: ");
+    t.expect("metrics:");
     t.expect("sandtable> ");
     t.line("world:unit('r1').strength");
     t.expect("3");

@@ -249,6 +249,110 @@ fn a_failed_point_prints_a_replay_command_that_runs() {
     );
 }
 
+// ------------------------------------------------------------ show me that trial
+
+/// The lines of "Trials to look at" in a report: (what, trial, command).
+fn look_at(out: &str) -> Vec<(String, u64, String)> {
+    let from = out.find("Trials to look at").unwrap_or_else(|| panic!("no trials to look at:\n{out}"));
+    let lines: Vec<&str> = out[from..].lines().skip(1).collect();
+    lines
+        .chunks(2)
+        .map_while(|pair| {
+            let (what, trial) = pair[0].trim().rsplit_once(": see trial ")?;
+            Some((what.to_string(), trial.parse().ok()?, pair.get(1)?.trim().to_string()))
+        })
+        .collect()
+}
+
+/// Runs a replay command the report printed (`sandtable sim ...`, words
+/// without quotes).
+fn run_printed(command: &str) -> (bool, String, String) {
+    let words: Vec<&str> = command.split(' ').collect();
+    assert_eq!(words[0], "sandtable", "{command}");
+    sandtable(&words[1..])
+}
+
+/// The report names, per metric, the first trials with its largest and
+/// smallest values and the share of trials with them; the printed command
+/// replays such a trial with its rolls (with reasons), the decision it
+/// asked (options, default, answer), the rule's notes hex by hex (the
+/// script's `quiet = not explaining`) and the metrics it returned; the JSON
+/// gives the same trials, whatever the threads.
+#[test]
+fn the_report_offers_the_extreme_trials_and_explain_replays_them() {
+    let args = ["sim", "scripts/analysis/ra_open.lua", "--trials", "3000"];
+    let (ok, out, err) = sandtable(&args);
+    assert!(ok, "{err}");
+    let look = look_at(&out);
+    let whats: Vec<&str> = look.iter().map(|(w, _, _)| w.as_str()).collect();
+    assert!(whats.contains(&"figures_lost = 4, its largest (1.80% of trials)"), "{whats:?}");
+    assert!(whats.contains(&"eliminated = yes (1.80% of trials)"), "{whats:?}");
+    let (_, trial, command) = look.iter().find(|(w, _, _)| w.starts_with("figures_lost = 4")).unwrap();
+    assert_eq!(command, &format!("sandtable sim scripts/analysis/ra_open.lua --seed 1 --trial {trial} --explain"));
+    let mut firsts = Vec::new();
+    for threads in ["1", "2"] {
+        let v = json(&[&args[..], &["--json", "--threads", threads]].concat());
+        let m = &v["metrics"]["figures_lost"];
+        assert_eq!((m["max"].as_f64(), m["max_trial"].as_u64()), (Some(4.0), Some(*trial)), "{m}");
+        firsts.push((m["min_trial"].clone(), v["metrics"]["crater"]["max_trial"].clone()));
+    }
+    assert_eq!(firsts[0], firsts[1]);
+
+    let (ok, out, err) = run_printed(command);
+    assert!(ok, "{err}");
+    assert!(out.starts_with(&format!("scripts/analysis/ra_open.lua: trial {trial} (dice seed 0x")), "{out}");
+    assert!(out.contains("roll 4 targeting for reserve artillery targeting: "), "{out}");
+    assert!(out.contains("options: (6,4) | (7,4); default (6,4)\n        answer: (6,4) [default]"), "{out}");
+    assert!(out.contains("on target (6,5): 4 dice ["), "{out}");
+    let metrics = &out[out.find("\nmetrics:\n").expect(&out)..];
+    let rows: Vec<Vec<&str>> = metrics.lines().skip(2).map(|l| l.split_whitespace().collect()).collect();
+    assert!(rows.contains(&vec!["figures_lost", "4"]) && rows.contains(&vec!["eliminated", "1"]), "{out}");
+    // The same trial as JSON: the events as `run --log` writes them.
+    let v = json(&[
+        "sim",
+        "scripts/analysis/ra_open.lua",
+        "--seed",
+        "1",
+        "--trial",
+        &trial.to_string(),
+        "--explain",
+        "--json",
+    ]);
+    assert_eq!(v["metrics"]["figures_lost"], 4.0, "{v}");
+    assert!(v["events"].as_array().unwrap().iter().any(|e| e["event"] == "decision" && e["choice"] == "(6,4)"), "{v}");
+    // --explain replays one trial only.
+    let (ok, _, err) = sandtable(&["sim", "scripts/analysis/ra_open.lua", "--explain"]);
+    assert!(!ok && err.contains("--trial"), "{err}");
+}
+
+/// In a sweep the trials to look at name the point with the largest and
+/// the smallest value, and the command carries that point's `--set` and
+/// `--arg` (a fixed `--arg` kept): it replays the same trial.
+#[test]
+fn a_sweeps_extreme_trials_replay_at_their_point() {
+    let (ok, out, err) = sandtable(&[
+        "sim",
+        "scripts/analysis/sixes.lua",
+        "--ruleset",
+        "great_war",
+        "--sweep",
+        "reserve_artillery.crater_at=3,4",
+        "--arg",
+        "dice=1..6",
+        "--trials",
+        "500",
+    ]);
+    assert!(ok, "{err}");
+    let look = look_at(&out);
+    let (what, trial, command) = look.iter().find(|(w, _, _)| w.starts_with("sixes = ")).unwrap();
+    assert!(what.starts_with("sixes = 4, its largest, at crater_at=3, dice=6 ("), "{what}");
+    let tail = format!("--set reserve_artillery.crater_at=3 --arg dice=6 --trial {trial} --explain");
+    assert!(command.ends_with(&tail) && !command.contains("--sweep"), "{command}");
+    let (ok, out, err) = run_printed(command);
+    assert!(ok, "{err}");
+    assert!(out.contains("roll 6 d6: ") && out.lines().any(|l| l.split_whitespace().eq(["sixes", "4"])), "{out}");
+}
+
 // ------------------------------------------------------------ charts
 
 /// Runs `sandtable ARGS --plot FILE.svg` and returns the SVG.

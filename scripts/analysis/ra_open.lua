@@ -9,6 +9,6 @@ local TARGET = hex(6, 5)
 local unit = world:unit("target")
 
 function trial()
-  local rec = reserve_artillery.fire{ side = "allies", target = TARGET, card = "bombard", hq = 4, quiet = true }
+  local rec = reserve_artillery.fire{ side = "allies", target = TARGET, card = "bombard", hq = 4, quiet = not explaining }
   return { figures_lost = rec.figures_lost, eliminated = not unit.alive, crater = rec.crater }
 end

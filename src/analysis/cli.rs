@@ -218,6 +218,10 @@ pub struct SimArgs {
     /// Run only trial I (numbered from 0) of a run with this seed: the replay a failing trial prints.
     #[arg(long, value_name = "I", conflicts_with = "shard")]
     pub trial: Option<u64>,
+    /// With --trial I: print that trial's events (each roll with its reason, each decision with its options and
+    /// answer, the rules' notes), what it printed and its metrics. The script sees `explaining == true`.
+    #[arg(long, requires = "trial")]
+    pub explain: bool,
 }
 
 /// `sandtable exact`: enumeration.
@@ -368,6 +372,7 @@ fn sim_with(cfg: SimConfig, args: &SetupArgs, note: Option<&str>) -> ExitCode {
             secs,
             rate(run.result.trials() * runs, secs)
         );
+        print!("{}", report::look_at_text(&run.result, &|i| format!("{} --explain", replay_command(i, &[]))));
     }
     if let Some(p) = &args.csv {
         if let Err(c) = write_csv(p, &report::sim_csv(&run.result)) {
@@ -410,6 +415,10 @@ fn sweep_with(cfg: SweepConfig, args: &SetupArgs, note: Option<&str>) -> ExitCod
             secs,
             rate(all, secs)
         );
+        let command = |i: u64, at: &[usize]| {
+            format!("{} --explain", replay_command(i, &super::sweep::point_options(&r.axes, at)))
+        };
+        print!("{}", report::sweep_look_at_text(r, &command));
     }
     if let Some(p) = &args.csv {
         if let Err(c) = write_csv(p, &report::sweep_csv(r)) {
@@ -455,6 +464,9 @@ pub fn sim(a: &SimArgs) -> ExitCode {
         Some(i) => (i + 1, Some((i + 1, i + 1)), 1),
         None => (a.trials, a.shard, a.setup.threads()),
     };
+    if let (Some(i), true, true) = (a.trial, a.explain, axes.is_empty()) {
+        return explain_trial(&setup, a.setup.vs().as_ref(), a.setup.seed, i, a.setup.json);
+    }
     if !axes.is_empty() {
         if a.trial.is_some() {
             return usage_error(
@@ -482,6 +494,44 @@ pub fn sim(a: &SimArgs) -> ExitCode {
         progress: !a.setup.json || std::io::stderr().is_terminal(),
     };
     sim_with(cfg, &a.setup, None)
+}
+
+/// `sim --trial I --explain`: the trial replayed with its events, on A
+/// and, with `--vs`, on B.
+fn explain_trial(setup: &Setup, vs: Option<&Setup>, seed: u64, i: u64, json: bool) -> ExitCode {
+    let mut arms =
+        vec![(setup, if vs.is_some() { format!("A ({})", setup.describe_changes()) } else { String::new() })];
+    if let Some(b) = vs {
+        arms.push((b, format!("B ({})", b.describe_changes())));
+    }
+    let mut failed = false;
+    let mut out = Vec::new();
+    for (s, name) in &arms {
+        let x = match super::explain::explain(s, seed, i) {
+            Ok(x) => x,
+            Err(e) => return fail(&e),
+        };
+        failed |= x.error.is_some();
+        if json {
+            out.push(super::explain::json(&x));
+        } else {
+            let title = if name.is_empty() { s.script.display().to_string() } else { name.clone() };
+            if !out.is_empty() {
+                println!();
+            }
+            print!("{}", super::explain::text(&x, &title));
+            out.push(serde_json::Value::Null);
+        }
+    }
+    if json {
+        let v = if out.len() == 1 { out.remove(0) } else { serde_json::json!({ "a": out[0], "b": out[1] }) };
+        print_json(&v);
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Runs `sandtable exact`, falling back to `sim` when the tree is too big.

@@ -33,6 +33,12 @@ fn parse_acc(v: &Value, file: &str, name: &str) -> Result<Acc, String> {
     let float = |k: &str| -> Result<f64, String> {
         raw.get(k).and_then(Value::as_str).and_then(|s| s.parse().ok()).ok_or_else(|| bad(&format!("bad raw.{k}")))
     };
+    let trial = |k: &str| -> Result<Option<u64>, String> {
+        match v.get(k) {
+            None => Ok(None),
+            Some(t) => t.as_u64().map(Some).ok_or_else(|| bad(&format!("bad {k}"))),
+        }
+    };
     if raw.get("fixed_bits").and_then(Value::as_u64) != Some(super::stats::FIXED_BITS as u64) {
         return Err(bad("made with another fixed-point scale"));
     }
@@ -55,6 +61,8 @@ fn parse_acc(v: &Value, file: &str, name: &str) -> Result<Acc, String> {
         min: float("min")?,
         max: float("max")?,
         counts,
+        min_trial: trial("min_trial")?,
+        max_trial: trial("max_trial")?,
     })
 }
 
@@ -113,9 +121,18 @@ fn check_figures(r: &SimResult, v: &Value, file: &str) -> Result<(), String> {
                 ));
             }
             acc.check().map_err(|e| format!("{file}: {what} '{name}': {e}: {CHANGED}"))?;
+            let outside = [acc.min_trial, acc.max_trial].into_iter().flatten().find(|&t| !covers(&r.ranges, t));
+            if let Some(t) = outside {
+                return Err(format!("{file}: {what} '{name}' names trial {t}, which it did not run: {CHANGED}"));
+            }
         }
     }
     Ok(())
+}
+
+/// Whether the ranges hold trial `t`.
+fn covers(ranges: &[(u64, u64)], t: u64) -> bool {
+    ranges.iter().any(|&(a, b)| a <= t && t < b)
 }
 
 /// The checksum `sim --json` writes: a hash of the rest of the object (see

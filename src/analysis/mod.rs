@@ -18,6 +18,7 @@
 
 pub mod cli;
 pub mod exact;
+pub mod explain;
 pub mod merge;
 pub mod plot;
 pub mod report;

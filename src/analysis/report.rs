@@ -34,6 +34,11 @@ pub fn acc_json(a: &Acc, paired: bool) -> Value {
     m.insert("sd".into(), num(a.sd()));
     m.insert("min".into(), num(a.min));
     m.insert("max".into(), num(a.max));
+    // The first trials with the extreme values: `--trial I --explain` shows one.
+    if let (Some(lo), Some(hi)) = (a.min_trial, a.max_trial) {
+        m.insert("min_trial".into(), json!(lo));
+        m.insert("max_trial".into(), json!(hi));
+    }
     if a.counts.is_some() {
         let q: Map<String, Value> =
             QUANTILES.iter().filter_map(|&p| a.quantile(p).map(|v| (quantile_label(p), num(v)))).collect();
@@ -335,6 +340,99 @@ pub fn sim_text(r: &SimResult) -> String {
         }
     }
     out
+}
+
+/// One of the trials to look at: `what` (`figures_lost = 4, its largest`),
+/// the share of trials with that value (when counted), the trial and the
+/// command that replays it.
+fn write_look_at(out: &mut String, what: &str, share: Option<f64>, trial: u64, command: &str) {
+    let share = share.map(|p| format!(" ({} of trials)", pct(p).trim())).unwrap_or_default();
+    let _ = writeln!(out, "  {what}{share}: see trial {trial}\n    {command}");
+}
+
+/// The share of an accumulator's values equal to `v`, when it counts them.
+fn share_of(a: &Acc, v: f64) -> Option<f64> {
+    let c = a.counts.as_ref()?.get(&super::stats::key_of(v))?;
+    Some(*c as f64 / a.n as f64)
+}
+
+/// An extreme as the list of trials to look at names it.
+fn extreme_label(name: &str, a: &Acc, v: f64, largest: bool) -> String {
+    if a.is_binary() {
+        format!("{name} = {}", if v == 1.0 { "yes" } else { "no" })
+    } else {
+        format!("{name} = {}, its {}", fmt_num(v), if largest { "largest" } else { "smallest" })
+    }
+}
+
+const LOOK_AT: &str = "\nTrials to look at (replay one to see its rolls, decisions and the rules' notes):\n";
+
+/// The trials where each metric (and, with `--vs`, each paired difference)
+/// first took its largest and its smallest value, each with the command
+/// that replays it (`command(trial)`); metrics that never varied are left
+/// out. Empty when there is nothing to show.
+pub fn look_at_text(r: &SimResult, command: &dyn Fn(u64) -> String) -> String {
+    let mut out = String::new();
+    let diffs = r.diff.iter().flatten().map(|(n, a)| (format!("B − A of {n}"), a));
+    for (name, a) in r.metrics.iter().map(|(n, a)| (n.clone(), a)).chain(diffs) {
+        let (Some(lo), Some(hi)) = (a.min_trial, a.max_trial) else { continue };
+        if a.n == 0 || a.min == a.max {
+            continue;
+        }
+        for (v, t, largest) in [(a.max, hi, true), (a.min, lo, false)] {
+            write_look_at(&mut out, &extreme_label(&name, a, v, largest), share_of(a, v), t, &command(t));
+        }
+    }
+    if out.is_empty() {
+        out
+    } else {
+        format!("{LOOK_AT}{out}")
+    }
+}
+
+/// [`look_at_text`] for a sweep: each metric's largest and smallest value
+/// over all points (the first point in the sweep's order that had it), the
+/// point named and its values given to `command(trial, point)`.
+pub fn sweep_look_at_text(r: &super::sweep::SweepResult, command: &dyn Fn(u64, &[usize]) -> String) -> String {
+    let mut out = String::new();
+    let names = sweep_metric_names(r.points.iter().map(|p| p.metrics.keys()));
+    for name in names {
+        let at = |p: &'_ super::sweep::PointStats| p.metrics.get(name.as_str()).filter(|a| a.n > 0).cloned();
+        let found: Vec<(&super::sweep::PointStats, Acc)> = r.points.iter().filter_map(|p| Some((p, at(p)?))).collect();
+        let best = |largest: bool| {
+            found.iter().fold(None::<&(&super::sweep::PointStats, Acc)>, |best, x| match best {
+                Some(b) if (largest && x.1.max <= b.1.max) || (!largest && x.1.min >= b.1.min) => Some(b),
+                _ => Some(x),
+            })
+        };
+        let (Some(hi), Some(lo)) = (best(true), best(false)) else { continue };
+        if hi.1.max == lo.1.min {
+            continue;
+        }
+        for ((p, a), largest) in [(hi, true), (lo, false)] {
+            let (v, t) = if largest { (a.max, a.max_trial) } else { (a.min, a.min_trial) };
+            let Some(t) = t else { continue };
+            let point = describe_point(&r.axes, &p.at);
+            let binary = found.iter().all(|(_, a)| a.is_binary());
+            let what = if binary {
+                format!("{name} = {}, at {point}", if v == 1.0 { "yes" } else { "no" })
+            } else {
+                format!("{name} = {}, its {}, at {point}", fmt_num(v), if largest { "largest" } else { "smallest" })
+            };
+            write_look_at(&mut out, &what, share_of(a, v), t, &command(t, &p.at));
+        }
+    }
+    if out.is_empty() {
+        out
+    } else {
+        format!("{LOOK_AT}{out}")
+    }
+}
+
+/// A point of a sweep by its values: `crater_at=4, angle=30`.
+fn describe_point(axes: &[super::sweep::Axis], at: &[usize]) -> String {
+    let parts: Vec<String> = axes.iter().zip(at).map(|(a, &i)| format!("{}={}", a.short(), a.values[i])).collect();
+    parts.join(", ")
 }
 
 fn write_exact(out: &mut String, name: &str, m: &ExactMetric) {

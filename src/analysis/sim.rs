@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::stats::{Acc, Metrics, Tally};
+use super::stats::{Acc, Extremes, Metrics, Tally};
 use super::{trial_seed, AnalysisError, Block, MetricNames, Seeded, Setup, Worker};
 use crate::battlefield::World;
 use crate::lua::ScriptError;
@@ -124,6 +124,10 @@ struct Local {
     a: Vec<Acc>,
     b: Vec<Acc>,
     d: Vec<Acc>,
+    /// Where each of A's, B's and the differences' extremes were first seen.
+    xa: Extremes,
+    xb: Extremes,
+    xd: Extremes,
     /// For each slot of A, the slot of B with the same name.
     a_to_b: Vec<Option<usize>>,
 }
@@ -173,6 +177,7 @@ struct SimBlock<'a> {
     acc: &'a mut Vec<Acc>,
     /// Counts small values for `acc` until the block ends (`settle`).
     tally: &'a mut Tally,
+    extremes: &'a mut Extremes,
     rows: Option<&'a mut Rows>,
 }
 
@@ -185,6 +190,7 @@ impl Block for SimBlock<'_> {
     #[inline]
     fn after(&mut self, _: &mut World, _: &MetricNames, values: &[f64]) -> bool {
         self.tally.add(self.acc, values);
+        self.extremes.add(values, self.trials.next - 1);
         if let Some(rows) = &mut self.rows {
             rows.push(values);
         }
@@ -199,6 +205,8 @@ struct VsBlock<'a> {
     trials: Seeded,
     acc: &'a mut Vec<Acc>,
     diff: &'a mut Vec<Acc>,
+    extremes: &'a mut Extremes,
+    diff_extremes: &'a mut Extremes,
     /// For each slot of A, the slot of B with the same name.
     a_to_b: &'a mut Vec<Option<usize>>,
     a_names: &'a MetricNames,
@@ -213,11 +221,13 @@ impl Block for VsBlock<'_> {
     }
 
     fn after(&mut self, _: &mut World, names: &MetricNames, values: &[f64]) -> bool {
+        let trial = self.trials.next - 1;
         add_values(self.acc, values);
+        self.extremes.add(values, trial);
         if self.a_to_b.len() != self.a_names.len() || self.a_to_b.iter().any(Option::is_none) {
             *self.a_to_b = self.a_names.iter().map(|n| names.find(n.as_bytes())).collect();
         }
-        let a = self.rows.get((self.trials.next - 1 - self.start) as usize);
+        let a = self.rows.get((trial - self.start) as usize);
         if self.diff.len() < a.len() {
             self.diff.resize_with(a.len(), Acc::default);
         }
@@ -226,6 +236,7 @@ impl Block for VsBlock<'_> {
                 let (va, vb) = (a[ia], values.get(*ib).copied().unwrap_or(f64::NAN));
                 if !va.is_nan() && !vb.is_nan() {
                     self.diff[ia].add(vb - va);
+                    self.diff_extremes.add_one(ia, vb - va, trial);
                 }
             }
         }
@@ -233,8 +244,10 @@ impl Block for VsBlock<'_> {
     }
 }
 
-/// A worker's accumulators as metrics, by the worker's metric names.
-pub(super) fn to_metrics(names: &[String], accs: Vec<Acc>) -> Metrics {
+/// A worker's accumulators as metrics, by the worker's metric names, with
+/// the trials where each took its extreme values.
+pub(super) fn to_metrics(names: &[String], mut accs: Vec<Acc>, extremes: &Extremes) -> Metrics {
+    extremes.put(&mut accs);
     names.iter().cloned().zip(accs).filter(|(_, a)| a.n > 0).collect()
 }
 
@@ -370,6 +383,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
             trials: Seeded { seed: cfg.seed, next: start, end },
             acc: &mut loc.a,
             tally: &mut tally,
+            extremes: &mut loc.xa,
             rows: b.is_some().then_some(&mut rows),
         };
         let failed_a = a.run_block(&mut block_a).err().map(|e| (block_a.trials.next - 1, e));
@@ -383,6 +397,8 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
                 trials: Seeded { seed: cfg.seed, next: start, end: end_b },
                 acc: &mut loc.b,
                 diff: &mut loc.d,
+                extremes: &mut loc.xb,
+                diff_extremes: &mut loc.xd,
                 a_to_b: &mut loc.a_to_b,
                 a_names: &a.names,
                 rows: &rows,
@@ -400,9 +416,9 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
         }
         sh.blocks.done(end - start);
     }
-    let ma = to_metrics(&a.names, loc.a);
+    let ma = to_metrics(&a.names, loc.a, &loc.xa);
     let (mb, md) = match &b {
-        Some(b) => (Some(to_metrics(&b.names, loc.b)), Some(to_metrics(&a.names, loc.d))),
+        Some(b) => (Some(to_metrics(&b.names, loc.b, &loc.xb)), Some(to_metrics(&a.names, loc.d, &loc.xd))),
         None => (None, None),
     };
     let mut sources = a.sources;

@@ -214,6 +214,11 @@ pub struct Acc {
     /// Count of each value (by [`key_of`]); `None` once there were more than
     /// [`MAX_DISTINCT`] distinct values.
     pub counts: Option<BTreeMap<u64, u64>>,
+    /// The first trial (lowest number) whose value was `min`, and the first
+    /// whose value was `max`: the trials `sim` offers to replay. `None` where
+    /// trials are not numbered (values added one by one) or not recorded.
+    pub min_trial: Option<u64>,
+    pub max_trial: Option<u64>,
 }
 
 impl Default for Acc {
@@ -225,6 +230,8 @@ impl Default for Acc {
             min: f64::INFINITY,
             max: f64::NEG_INFINITY,
             counts: Some(BTreeMap::new()),
+            min_trial: None,
+            max_trial: None,
         }
     }
 }
@@ -279,6 +286,24 @@ impl Acc {
 
     /// Adds another accumulator (associative and commutative).
     pub fn merge(&mut self, o: &Acc) {
+        // The first trial of the extreme value, whichever part saw it: the
+        // same whatever the order of merging.
+        let first = |mine: Option<u64>, theirs: Option<u64>| match (mine, theirs) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        if o.n > 0 {
+            self.min_trial = match o.min.partial_cmp(&self.min) {
+                Some(std::cmp::Ordering::Less) => o.min_trial,
+                Some(std::cmp::Ordering::Equal) => first(self.min_trial, o.min_trial),
+                _ => self.min_trial,
+            };
+            self.max_trial = match o.max.partial_cmp(&self.max) {
+                Some(std::cmp::Ordering::Greater) => o.max_trial,
+                Some(std::cmp::Ordering::Equal) => first(self.max_trial, o.max_trial),
+                _ => self.max_trial,
+            };
+        }
         self.n += o.n;
         self.sum.add_wide(o.sum);
         self.sum_sq.add_wide(o.sum_sq);
@@ -484,6 +509,65 @@ impl Acc {
     }
 }
 
+/// Where each metric (by slot) first took its smallest and its largest
+/// value in a worker's trials, which it runs in increasing order: (value,
+/// trial) of each. Kept beside the [`Tally`], which adds values later.
+#[derive(Default)]
+pub struct Extremes(Vec<Option<[(f64, u64); 2]>>);
+
+impl Extremes {
+    /// Notes trial `trial`'s values (NaN: the metric is absent).
+    #[inline]
+    pub fn add(&mut self, values: &[f64], trial: u64) {
+        if self.0.len() < values.len() {
+            self.0.resize(values.len(), None);
+        }
+        for (e, &v) in self.0.iter_mut().zip(values) {
+            match e {
+                _ if v.is_nan() => {}
+                None => *e = Some([(v, trial); 2]),
+                Some([lo, hi]) => {
+                    if v < lo.0 {
+                        *lo = (v, trial);
+                    }
+                    if v > hi.0 {
+                        *hi = (v, trial);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Notes one value of slot `slot` (a paired difference).
+    #[inline]
+    pub fn add_one(&mut self, slot: usize, v: f64, trial: u64) {
+        if self.0.len() <= slot {
+            self.0.resize(slot + 1, None);
+        }
+        match &mut self.0[slot] {
+            e @ None => *e = Some([(v, trial); 2]),
+            Some([lo, hi]) => {
+                if v < lo.0 {
+                    *lo = (v, trial);
+                }
+                if v > hi.0 {
+                    *hi = (v, trial);
+                }
+            }
+        }
+    }
+
+    /// Writes the trials into the accumulators of the same values.
+    pub fn put(&self, accs: &mut [Acc]) {
+        for (acc, e) in accs.iter_mut().zip(&self.0) {
+            if let Some([lo, hi]) = e {
+                acc.min_trial = Some(lo.1);
+                acc.max_trial = Some(hi.1);
+            }
+        }
+    }
+}
+
 /// Named metrics in name order.
 pub type Metrics = BTreeMap<String, Acc>;
 
@@ -550,6 +634,30 @@ mod tests {
             m.merge(p);
         }
         assert_eq!(m, one);
+    }
+
+    /// Workers note extremes over their own trials; merged in any order the
+    /// first trial of each extreme is the one a single worker finds.
+    #[test]
+    fn extreme_trials_are_the_first_whatever_the_split() {
+        let vals: Vec<f64> = (0..300u64).map(|i| ((i * 37) % 11) as f64).collect();
+        let run = |trials: &mut dyn Iterator<Item = u64>| {
+            let (mut accs, mut ex) = (vec![Acc::default()], Extremes::default());
+            for i in trials {
+                accs[0].add(vals[i as usize]);
+                ex.add(&[vals[i as usize]], i);
+            }
+            ex.put(&mut accs);
+            accs.remove(0)
+        };
+        let one = run(&mut (0..300));
+        assert_eq!((one.min_trial, one.max_trial), (Some(0), Some(8)), "{one:?}");
+        let parts = [run(&mut (0..300).filter(|i| i % 3 == 1)), run(&mut (0..300).filter(|i| i % 3 != 1))];
+        for order in [[0, 1], [1, 0]] {
+            let mut m = Acc::default();
+            order.iter().for_each(|&k| m.merge(&parts[k]));
+            assert_eq!(m, one);
+        }
     }
 
     #[test]

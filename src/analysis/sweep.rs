@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use super::exact::{ExactConfig, ExactOutcome, ExactResult};
 use super::sim::{shard_range, to_metrics, Blocks, Rows};
-use super::stats::{Acc, Metrics, Tally};
+use super::stats::{Acc, Extremes, Metrics, Tally};
 use super::{AnalysisError, Block, MetricNames, Seeded, Setup, Worker};
 use crate::battlefield::World;
 
@@ -166,6 +166,19 @@ pub fn point_setup(base: &Setup, axes: &[Axis], point: &[usize]) -> Setup {
     s
 }
 
+/// The options that run one point of a sweep alone (its `--set`s, then its
+/// `--arg`s): `["--set", "m.p=4", "--arg", "angle=30"]`.
+pub fn point_options(axes: &[Axis], point: &[usize]) -> Vec<String> {
+    let mut out = Vec::new();
+    for kind in [AxisKind::Param, AxisKind::Arg] {
+        for (a, &i) in axes.iter().zip(point).filter(|(a, _)| a.kind == kind) {
+            let option = if kind == AxisKind::Param { "--set" } else { "--arg" };
+            out.extend([option.to_string(), format!("{}={}", a.name, a.values[i])]);
+        }
+    }
+    out
+}
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct SweepConfig {
@@ -232,6 +245,9 @@ pub struct SweepRun {
 struct PointAcc {
     metrics: Vec<Acc>,
     change: Vec<Acc>,
+    /// Where the metrics and the changes first took their extreme values.
+    extremes: Extremes,
+    change_extremes: Extremes,
 }
 
 /// A block of trials at a point after the first: its metrics, and the
@@ -257,19 +273,22 @@ impl Block for PointBlock<'_> {
 
     #[inline]
     fn after(&mut self, _: &mut World, _: &MetricNames, values: &[f64]) -> bool {
+        let trial = self.trials.next - 1;
         self.tally.add(&mut self.acc.metrics, values);
+        self.acc.extremes.add(values, trial);
         if let Some(rows) = &mut self.rows {
             rows.push(values);
         }
         if let Some(first) = self.first {
-            let a = first.get((self.trials.next - 1 - self.start) as usize);
-            let change = &mut self.acc.change;
+            let a = first.get((trial - self.start) as usize);
+            let PointAcc { change, change_extremes, .. } = &mut *self.acc;
             if change.len() < values.len() {
                 change.resize_with(values.len(), Acc::default);
             }
-            for ((acc, &b), &a) in change.iter_mut().zip(values).zip(a) {
+            for (slot, ((acc, &b), &a)) in change.iter_mut().zip(values).zip(a).enumerate() {
                 if !a.is_nan() && !b.is_nan() {
                     acc.add(b - a);
+                    change_extremes.add_one(slot, b - a, trial);
                 }
             }
         }
@@ -370,8 +389,10 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOutput> {
             sh.blocks.done(end - start);
         }
     }
-    let by_point =
-        accs.into_iter().map(|a| (to_metrics(&w.names, a.metrics), to_metrics(&w.names, a.change))).collect();
+    let by_point = accs
+        .into_iter()
+        .map(|a| (to_metrics(&w.names, a.metrics, &a.extremes), to_metrics(&w.names, a.change, &a.change_extremes)))
+        .collect();
     Some((by_point, top_output, w.sources))
 }
 

@@ -46,7 +46,11 @@ pub const COMMANDS: &[Command] = &[
         "[KIND FACE... | [KIND] clear]",
         "queue exact results for the next rolls of a die kind; alone, list the queue; clear empties it",
     ),
-    c("sim", "EXPR [--trials N]", "Monte Carlo odds of EXPR run as a trial from this battlefield (left unchanged)"),
+    c(
+        "sim",
+        "EXPR [--trials N] [--trial I]",
+        "Monte Carlo odds of EXPR run as a trial from this battlefield (left unchanged); --trial I: that trial's events",
+    ),
     c("exact", "EXPR", "exact odds of EXPR from this battlefield, every roll enumerated (left unchanged)"),
     c("undo", "", "put the battlefield back as it was before the last command that changed it"),
     c("redo", "", "do again what :undo took back"),

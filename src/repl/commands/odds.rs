@@ -16,10 +16,25 @@ impl Session {
     pub(super) fn odds(&mut self, exact: bool, rest: &str) -> Result<(), CmdError> {
         let mut expr = rest.trim().to_string();
         let mut trials: u64 = 10_000;
-        if let Some(i) = expr.rfind("--trials") {
-            let n = expr[i + "--trials".len()..].trim();
-            trials = crate::analysis::cli::parse_positive(n).map_err(|e| CmdError::Text(format!("--trials: {e}")))?;
-            expr.truncate(i);
+        // `--trials N` and `--trial I` (one trial explained), in either order, at the end.
+        let mut explain: Option<u64> = None;
+        loop {
+            let mut words = expr.rsplitn(3, char::is_whitespace);
+            let (Some(n), Some(option), Some(before)) = (words.next(), words.next(), words.next()) else { break };
+            match option {
+                "--trials" => {
+                    trials = crate::analysis::cli::parse_positive(n)
+                        .map_err(|e| CmdError::Text(format!("--trials: {e}")))?;
+                }
+                "--trial" if !exact => {
+                    explain =
+                        Some(n.parse().map_err(|_| {
+                            CmdError::Text(format!("--trial: '{n}' is not a trial number (0, 1, 2, ...)"))
+                        })?);
+                }
+                _ => break,
+            }
+            expr = before.trim_end().to_string();
         }
         let expr = expr.trim();
         if expr.is_empty() {
@@ -46,7 +61,12 @@ impl Session {
         };
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         let seed = self.seed.unwrap_or(1);
-        let report = if exact {
+        let report = if let Some(i) = explain {
+            match crate::analysis::explain::explain(&setup, seed, i) {
+                Ok(x) => Ok(crate::analysis::explain::text(&x, &format!(":sim {expr}"))),
+                Err(e) => Err(e.render(self.color)),
+            }
+        } else if exact {
             let cfg = crate::analysis::exact::ExactConfig {
                 setup,
                 vs: None,
@@ -73,7 +93,11 @@ impl Session {
                 progress: false,
             };
             match crate::analysis::sim::run(&cfg) {
-                Ok(run) => Ok(crate::analysis::report::sim_text(&run.result)),
+                Ok(run) => {
+                    let look = |i: u64| format!(":sim {expr} --trial {i}");
+                    let r = &run.result;
+                    Ok(crate::analysis::report::sim_text(r) + &crate::analysis::report::look_at_text(r, &look))
+                }
                 Err(e) => Err(e.render(self.color)),
             }
         };
