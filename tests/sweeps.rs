@@ -249,6 +249,77 @@ fn a_failed_point_prints_a_replay_command_that_runs() {
     );
 }
 
+// ------------------------------------------------------------ shards
+
+/// A sweep split into 4 shards, run as 4 processes at once (`xargs -P 4`)
+/// and merged, is the unsharded run to the last digit (its JSON byte for
+/// byte, the trials to look at included); merge refuses a shard of another
+/// sweep and a single run's shard among a sweep's.
+#[test]
+fn a_sweep_in_four_parallel_shards_merges_into_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let sweep = |values: &str| -> Vec<String> {
+        let s = ["sim", "scripts/analysis/ra_bombard.lua", "--sweep", values, "--trials", "4001", "--seed", "9"];
+        s.iter().map(|w| w.to_string()).collect()
+    };
+    let args = sweep("reserve_artillery.crater_at=2..5");
+    let (ok, whole, err) = sandtable(&[args.iter().map(String::as_str).collect::<Vec<_>>(), vec!["--json"]].concat());
+    assert!(ok, "{err}");
+    let line = format!(
+        "seq 1 4 | xargs -P 4 -I K sh -c 'exec \"$0\" {} --shard K/4 --json > {d}/part-K.json' \"$BIN\"",
+        args.join(" ")
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &line])
+        .env("BIN", env!("CARGO_BIN_EXE_sandtable"))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+    let part = |k: u32| format!("{d}/part-{k}.json");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(part(2)).unwrap()).unwrap();
+    assert_eq!((v["shard"].as_str(), v["ranges"][0][0].as_u64()), (Some("2/4"), Some(1000)), "{v}");
+    let (ok, merged, err) = sandtable(&["merge", &part(3), &part(1), &part(4), &part(2), "--json"]);
+    assert!(ok, "{err}");
+    assert_eq!(merged, whole, "the merged shards differ from the whole sweep");
+    let (ok, text, err) = sandtable(&["merge", &part(1), &part(2), &part(3), &part(4)]);
+    assert!(ok && text.contains("4001 trials") && text.contains("crater_at"), "{err}{text}");
+    let (ok, _, err) = sandtable(&["merge", &part(1), &part(2)]);
+    assert!(ok && err.contains("the files cover 2000 of 4001 trials at each point"), "{err}");
+
+    // Another sweep's shard, and a single run's.
+    let other = sweep("reserve_artillery.crater_at=2..4");
+    let (ok, out, err) =
+        sandtable(&[other.iter().map(String::as_str).collect::<Vec<_>>(), vec!["--shard", "2/4", "--json"]].concat());
+    assert!(ok, "{err}");
+    std::fs::write(format!("{d}/other.json"), out).unwrap();
+    let (ok, _, err) = sandtable(&["merge", &part(1), &format!("{d}/other.json")]);
+    assert!(
+        !ok && err.contains(
+            "come from different sweeps: reserve_artillery.crater_at=2,3,4 against reserve_artillery.crater_at=2,3,4,5"
+        ),
+        "{err}"
+    );
+    let (ok, out, err) = sandtable(&[
+        "sim",
+        "scripts/analysis/ra_bombard.lua",
+        "--trials",
+        "4001",
+        "--seed",
+        "9",
+        "--shard",
+        "2/4",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    std::fs::write(format!("{d}/run.json"), out).unwrap();
+    let (ok, _, err) = sandtable(&["merge", &part(1), &format!("{d}/run.json")]);
+    assert!(!ok && err.contains("run.json: the output of a single run, not of a sweep"), "{err}");
+    let (ok, _, err) = sandtable(&["merge", &format!("{d}/run.json"), &part(1)]);
+    assert!(!ok && err.contains("part-1.json: the output of a sweep"), "{err}");
+}
+
 // ------------------------------------------------------------ show me that trial
 
 /// The lines of "Trials to look at" in a report: (what, trial, command).

@@ -237,10 +237,10 @@ pub struct ExactArgs {
     pub trials: u64,
 }
 
-/// `sandtable merge`: combine sharded `sim --json` outputs.
+/// `sandtable merge`: combine sharded `sim --json` outputs (of a run or of a sweep).
 #[derive(Args, Clone, Debug)]
 pub struct MergeArgs {
-    /// JSON files written by `sandtable sim --shard K/N --json`.
+    /// JSON files written by `sandtable sim --shard K/N --json` (every shard of one run, or of one sweep).
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Print one JSON object instead of the readable report.
@@ -663,24 +663,31 @@ fn exact_sweep(a: &ExactArgs, cfg: ExactConfig, axes: Vec<Axis>) -> ExitCode {
 
 /// Runs `sandtable merge`.
 pub fn merge(a: &MergeArgs) -> ExitCode {
-    let r = match super::merge::merge_files(&a.files) {
+    let merged = match super::merge::merge_any(&a.files) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let missing = super::merge::missing(&r);
+    let (ranges, total, per_point) = match &merged {
+        super::merge::Merged::Run(r) => (&r.ranges, r.total_trials, ""),
+        super::merge::Merged::Sweep(r) => (&r.ranges, r.total_trials, " at each point"),
+    };
+    let missing = super::merge::missing_of(ranges, total);
     if !missing.is_empty() {
         let list: Vec<String> = missing.iter().take(5).map(|(x, y)| format!("{x}..{y}")).collect();
         eprintln!(
-            "note: the files cover {} of {} trials (missing {}{}); the figures are for the trials covered",
-            r.trials(),
-            r.total_trials,
+            "note: the files cover {} of {total} trials{per_point} (missing {}{}); the figures are for the trials covered",
+            ranges.iter().map(|(x, y)| y - x).sum::<u64>(),
             list.join(", "),
             if missing.len() > 5 { ", ..." } else { "" }
         );
     }
+    let r = match merged {
+        super::merge::Merged::Run(r) => r,
+        super::merge::Merged::Sweep(r) => return merged_sweep(a, &r),
+    };
     if a.json {
         let mut v = report::sim_json(&r);
         report::seal(&mut v);
@@ -691,6 +698,28 @@ pub fn merge(a: &MergeArgs) -> ExitCode {
     if let Some(p) = &a.plot {
         let title = format!("{} — {} trials (merged)", arms(&r.setup, r.vs.as_ref()), r.trials());
         if let Err(c) = write_plot(p, &title, &super::plot::sim_panels(&r)) {
+            return c;
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// `merge` of a sweep's shards: the sweep's report, JSON or chart.
+fn merged_sweep(a: &MergeArgs, r: &super::sweep::SweepResult) -> ExitCode {
+    if a.json {
+        let mut v = report::sweep_json(r);
+        report::seal(&mut v);
+        print_json(&v);
+    } else {
+        print!("{}", report::sweep_text(r));
+    }
+    if let Some(p) = &a.plot {
+        let title = format!("{} — {} trials at each point (merged)", sweep_title(&r.setup, &r.axes), r.trials());
+        let panels = match super::plot::sweep_panels(r) {
+            Ok(p) => p,
+            Err(e) => return usage_error(&e),
+        };
+        if let Err(c) = write_plot(p, &title, &panels) {
             return c;
         }
     }

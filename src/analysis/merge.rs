@@ -7,6 +7,10 @@
 //! and total trial count, and their ranges must not overlap; when they cover
 //! every trial the merged JSON is byte for byte the JSON of a single run.
 //!
+//! A sweep's shards (`sim --sweep ... --shard K/N`: the same trials at
+//! every point) merge the same way, point by point; they must also come
+//! from the same sweep (the same axes and values).
+//!
 //! Each shard's figures are checked before they are trusted: they must agree
 //! with one another (counts, extremes, sums, ranges) and with the checksum
 //! `sim` wrote over them; a shard that fails is refused by its file name.
@@ -18,6 +22,7 @@ use serde_json::Value;
 
 use super::sim::SimResult;
 use super::stats::{key_of, Acc, Metrics};
+use super::sweep::{Axis, PointStats, SweepResult};
 use super::Setup;
 
 fn field<'a>(v: &'a Value, k: &str, file: &str) -> Result<&'a Value, String> {
@@ -74,12 +79,30 @@ fn parse_metrics(v: &Value, file: &str) -> Result<Metrics, String> {
 /// What a shard's figures are not, when they were changed after `sim` wrote them.
 const CHANGED: &str = "the file was changed after `sandtable sim` wrote it: rerun this shard";
 
+/// What a shard says about the run it comes from and the trials it covers,
+/// whether it is a run's or a sweep's.
+struct Header {
+    setup: Setup,
+    seed: u64,
+    total_trials: u64,
+    ranges: Vec<(u64, u64)>,
+    shard: Option<(u64, u64)>,
+    sources: BTreeMap<String, String>,
+}
+
+impl Header {
+    fn trials(&self) -> u64 {
+        self.ranges.iter().map(|(a, b)| b - a).sum()
+    }
+}
+
 /// Checks that a shard's figures agree with one another, whatever figures it
 /// carries: its trial ranges lie inside the run and match its shard and its
-/// `trials`; every accumulator (metrics, `--vs` metrics, paired
-/// differences) holds no more values than the trials it covers, and its
-/// counts, extremes and sums agree ([`super::stats::Acc::check`]).
-fn check_figures(r: &SimResult, v: &Value, file: &str) -> Result<(), String> {
+/// `trials`; every accumulator (`groups`: metrics, `--vs` metrics, paired
+/// differences, a sweep's metrics and changes at each point) holds no more
+/// values than the trials it covers, its counts, extremes and sums agree
+/// ([`super::stats::Acc::check`]) and the trials it names are its own.
+fn check_figures(r: &Header, groups: &[(String, &Metrics)], v: &Value, file: &str) -> Result<(), String> {
     let mut at = 0;
     for &(a, b) in &r.ranges {
         if b > r.total_trials {
@@ -110,10 +133,8 @@ fn check_figures(r: &SimResult, v: &Value, file: &str) -> Result<(), String> {
             ));
         }
     }
-    let groups =
-        [("metric", Some(&r.metrics)), ("--vs metric", r.vs_metrics.as_ref()), ("difference", r.diff.as_ref())];
     for (what, metrics) in groups {
-        for (name, acc) in metrics.into_iter().flatten() {
+        for (name, acc) in *metrics {
             if acc.n > trials {
                 return Err(format!(
                     "{file}: {what} '{name}' records {} values from {trials} trials: {CHANGED}",
@@ -154,8 +175,8 @@ fn check_checksum(v: &Value, file: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Reads one `sim --json` output back into a result.
-pub fn parse_sim(v: &Value, file: &str) -> Result<SimResult, String> {
+/// Reads what every `sim --json` output has: the run and its trials.
+fn parse_header(v: &Value, file: &str) -> Result<Header, String> {
     if field(v, "command", file)?.as_str() != Some("sim") {
         return Err(format!("{file}: not the output of `sandtable sim --json` (only sim runs can be merged)"));
     }
@@ -176,6 +197,31 @@ pub fn parse_sim(v: &Value, file: &str) -> Result<SimResult, String> {
         Some(s) => Some(super::sim::parse_shard(s).map_err(|e| format!("{file}: {e}"))?),
         None => None,
     };
+    let sources = match v.get("sources") {
+        None => BTreeMap::new(),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, h)| match h.as_str() {
+                Some(h) => Ok((k.clone(), h.to_string())),
+                None => Err(format!("{file}: bad hash of {k} in `sources`")),
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err(format!("{file}: `sources` is not an object")),
+    };
+    Ok(Header { setup, seed, total_trials, ranges, shard, sources })
+}
+
+/// Whether a `sim --json` output is a sweep's.
+fn is_sweep(v: &Value) -> bool {
+    v.get("sweep").is_some()
+}
+
+/// Reads one `sim --json` output of a run (not a sweep) back into a result.
+pub fn parse_sim(v: &Value, file: &str) -> Result<SimResult, String> {
+    if is_sweep(v) {
+        return Err(format!("{file}: the output of a sweep (--sweep, --arg VALUES), not of a single run"));
+    }
+    let h = parse_header(v, file)?;
     let metrics = parse_metrics(field(v, "metrics", file)?, file)?;
     let (vs, vs_metrics) = match v.get("vs") {
         Some(vs) => (
@@ -191,20 +237,47 @@ pub fn parse_sim(v: &Value, file: &str) -> Result<SimResult, String> {
         Some(d) => Some(parse_metrics(d, file)?),
         None => None,
     };
-    let sources = match v.get("sources") {
-        None => BTreeMap::new(),
-        Some(Value::Object(m)) => m
-            .iter()
-            .map(|(k, h)| match h.as_str() {
-                Some(h) => Ok((k.clone(), h.to_string())),
-                None => Err(format!("{file}: bad hash of {k} in `sources`")),
-            })
-            .collect::<Result<_, _>>()?,
-        Some(_) => return Err(format!("{file}: `sources` is not an object")),
-    };
-    let r = SimResult { setup, vs, seed, total_trials, ranges, shard, metrics, vs_metrics, diff, sources };
-    check_figures(&r, v, file)?;
-    Ok(r)
+    let mut groups = vec![("metric".to_string(), &metrics)];
+    groups.extend(vs_metrics.iter().map(|m| ("--vs metric".to_string(), m)));
+    groups.extend(diff.iter().map(|m| ("difference".to_string(), m)));
+    check_figures(&h, &groups, v, file)?;
+    let Header { setup, seed, total_trials, ranges, shard, sources } = h;
+    Ok(SimResult { setup, vs, seed, total_trials, ranges, shard, metrics, vs_metrics, diff, sources })
+}
+
+/// Reads one `sim --sweep ... --json` output back into a sweep's result.
+pub fn parse_sweep(v: &Value, file: &str) -> Result<SweepResult, String> {
+    if !is_sweep(v) {
+        return Err(format!("{file}: the output of a single run, not of a sweep (--sweep, --arg VALUES)"));
+    }
+    let h = parse_header(v, file)?;
+    let sweep = field(v, "sweep", file)?;
+    let axes: Vec<Axis> =
+        serde_json::from_value(field(sweep, "axes", file)?.clone()).map_err(|e| format!("{file}: sweep.axes: {e}"))?;
+    let expected = super::sweep::points(&axes).map_err(|e| format!("{file}: {e}"))?;
+    let given = field(sweep, "points", file)?.as_array().ok_or_else(|| format!("{file}: bad sweep.points"))?;
+    if given.len() != expected.len() {
+        return Err(format!("{file}: {} points, but its axes make {}: {CHANGED}", given.len(), expected.len()));
+    }
+    let mut points = Vec::new();
+    for (p, at) in given.iter().zip(expected) {
+        let values = super::report::point_values_json(&axes, &at);
+        if p.get("values") != Some(&values) {
+            return Err(format!("{file}: the point {values} is not where its axes put it: {CHANGED}"));
+        }
+        let metrics = parse_metrics(field(p, "metrics", file)?, file)?;
+        let change = parse_metrics(field(p, "change", file)?, file)?;
+        points.push(PointStats { at, metrics, change });
+    }
+    let names: Vec<String> = points.iter().map(|p| super::report::describe_point(&axes, &p.at)).collect();
+    let mut groups = Vec::new();
+    for (p, name) in points.iter().zip(&names) {
+        groups.push((format!("at {name}, metric"), &p.metrics));
+        groups.push((format!("at {name}, change of"), &p.change));
+    }
+    check_figures(&h, &groups, v, file)?;
+    let Header { setup, seed, total_trials, ranges, shard, sources } = h;
+    Ok(SweepResult { setup, axes, seed, total_trials, ranges, shard, points, sources })
 }
 
 /// Refuses shards whose runs read different versions of a file (the script,
@@ -261,26 +334,42 @@ fn join_ranges(mut rs: Vec<(u64, u64)>) -> Result<Vec<(u64, u64)>, String> {
     Ok(out)
 }
 
+/// What two shards must share to be merged: the same script and setup,
+/// seed, `--trials` and files.
+struct Run<'a> {
+    setup: &'a Setup,
+    seed: u64,
+    total_trials: u64,
+    sources: &'a BTreeMap<String, String>,
+}
+
+/// Refuses shard `file` when it comes from another run than `first_file`.
+fn same_run(file: &str, r: &Run, first_file: &str, first: &Run) -> Result<(), String> {
+    let differs = |what: &str| format!("{file} and {first_file} come from different runs: their {what} differ");
+    if r.setup != first.setup {
+        return Err(differs("scripts or setups"));
+    }
+    if r.seed != first.seed {
+        return Err(differs("seeds"));
+    }
+    if r.total_trials != first.total_trials {
+        return Err(differs("--trials"));
+    }
+    same_sources(file, r.sources, first_file, first.sources)
+}
+
 /// Merges results of the same run's shards.
 pub fn merge(parts: Vec<(String, SimResult)>) -> Result<SimResult, String> {
     let mut it = parts.into_iter();
     let (first_file, mut acc) = it.next().ok_or("merge: give at least one JSON file")?;
     let mut ranges = acc.ranges.clone();
+    let first = Run { setup: &acc.setup, seed: acc.seed, total_trials: acc.total_trials, sources: &acc.sources };
     for (file, r) in it {
-        let differs = |what: &str| format!("{file} and {first_file} come from different runs: their {what} differ");
-        if r.setup != acc.setup {
-            return Err(differs("scripts or setups"));
-        }
+        let run = Run { setup: &r.setup, seed: r.seed, total_trials: r.total_trials, sources: &r.sources };
+        same_run(&file, &run, &first_file, &first)?;
         if r.vs != acc.vs {
-            return Err(differs("--vs variants"));
+            return Err(format!("{file} and {first_file} come from different runs: their --vs variants differ"));
         }
-        if r.seed != acc.seed {
-            return Err(differs("seeds"));
-        }
-        if r.total_trials != acc.total_trials {
-            return Err(differs("--trials"));
-        }
-        same_sources(&file, &r.sources, &first_file, &acc.sources)?;
         ranges.extend(r.ranges.iter().copied());
         super::stats::merge_metrics(&mut acc.metrics, &r.metrics);
         if let (Some(a), Some(b)) = (&mut acc.vs_metrics, &r.vs_metrics) {
@@ -295,33 +384,107 @@ pub fn merge(parts: Vec<(String, SimResult)>) -> Result<SimResult, String> {
     Ok(acc)
 }
 
-/// Reads and merges files.
-pub fn merge_files(files: &[impl AsRef<Path>]) -> Result<SimResult, String> {
-    let mut parts = Vec::new();
+/// Merges shards of the same sweep: the same run (as [`merge`] checks) and
+/// the same axes with the same values.
+pub fn merge_sweeps(parts: Vec<(String, SweepResult)>) -> Result<SweepResult, String> {
+    let mut it = parts.into_iter();
+    let (first_file, mut acc) = it.next().ok_or("merge: give at least one JSON file")?;
+    let mut ranges = acc.ranges.clone();
+    let first = Run { setup: &acc.setup, seed: acc.seed, total_trials: acc.total_trials, sources: &acc.sources };
+    for (file, r) in it {
+        let run = Run { setup: &r.setup, seed: r.seed, total_trials: r.total_trials, sources: &r.sources };
+        same_run(&file, &run, &first_file, &first)?;
+        if r.axes != acc.axes {
+            let show = |axes: &[Axis]| {
+                let each: Vec<String> = axes.iter().map(|a| format!("{}={}", a.name, a.values.join(","))).collect();
+                each.join(" × ")
+            };
+            return Err(format!(
+                "{file} and {first_file} come from different sweeps: {} against {}",
+                show(&r.axes),
+                show(&acc.axes)
+            ));
+        }
+        ranges.extend(r.ranges.iter().copied());
+        for (a, b) in acc.points.iter_mut().zip(&r.points) {
+            super::stats::merge_metrics(&mut a.metrics, &b.metrics);
+            super::stats::merge_metrics(&mut a.change, &b.change);
+        }
+    }
+    acc.ranges = join_ranges(ranges)?;
+    acc.shard = None;
+    Ok(acc)
+}
+
+/// Reads each file as JSON, with its name.
+fn read_all(files: &[impl AsRef<Path>]) -> Result<Vec<(String, Value)>, String> {
+    let mut out = Vec::new();
     for f in files {
         let name = f.as_ref().display().to_string();
         let text = crate::files::read_text(f.as_ref(), crate::files::TEXT_LIMIT)
             .map_err(|e| format!("cannot read {name}: {e}"))?;
         let v: Value = serde_json::from_str(&text).map_err(|e| format!("{name}: not JSON: {e}"))?;
+        out.push((name, v));
+    }
+    Ok(out)
+}
+
+/// Reads and merges the shards of a run.
+pub fn merge_files(files: &[impl AsRef<Path>]) -> Result<SimResult, String> {
+    let mut parts = Vec::new();
+    for (name, v) in read_all(files)? {
         let r = parse_sim(&v, &name)?;
         check_checksum(&v, &name)?;
-        parts.push((name.clone(), r));
+        parts.push((name, r));
     }
     merge(parts)
 }
 
+/// Merged shards: of a run or of a sweep.
+pub enum Merged {
+    Run(Box<SimResult>),
+    Sweep(Box<SweepResult>),
+}
+
+/// Reads and merges the shards of a run or, when the first file is a
+/// sweep's, of a sweep (every file must then be one of that sweep's).
+pub fn merge_any(files: &[impl AsRef<Path>]) -> Result<Merged, String> {
+    let all = read_all(files)?;
+    if !all.first().is_some_and(|(_, v)| is_sweep(v)) {
+        let mut parts = Vec::new();
+        for (name, v) in all {
+            let r = parse_sim(&v, &name)?;
+            check_checksum(&v, &name)?;
+            parts.push((name, r));
+        }
+        return merge(parts).map(|r| Merged::Run(Box::new(r)));
+    }
+    let mut parts = Vec::new();
+    for (name, v) in all {
+        let r = parse_sweep(&v, &name)?;
+        check_checksum(&v, &name)?;
+        parts.push((name, r));
+    }
+    merge_sweeps(parts).map(|r| Merged::Sweep(Box::new(r)))
+}
+
 /// Trials of the full run that no merged file covered.
 pub fn missing(r: &SimResult) -> Vec<(u64, u64)> {
+    missing_of(&r.ranges, r.total_trials)
+}
+
+/// Trials `0..total_trials` that `ranges` (sorted, joined) leave out.
+pub fn missing_of(ranges: &[(u64, u64)], total_trials: u64) -> Vec<(u64, u64)> {
     let mut out = Vec::new();
     let mut at = 0;
-    for &(a, b) in &r.ranges {
+    for &(a, b) in ranges {
         if a > at {
             out.push((at, a));
         }
         at = b;
     }
-    if at < r.total_trials {
-        out.push((at, r.total_trials));
+    if at < total_trials {
+        out.push((at, total_trials));
     }
     out
 }

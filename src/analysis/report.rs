@@ -430,7 +430,7 @@ pub fn sweep_look_at_text(r: &super::sweep::SweepResult, command: &dyn Fn(u64, &
 }
 
 /// A point of a sweep by its values: `crater_at=4, angle=30`.
-fn describe_point(axes: &[super::sweep::Axis], at: &[usize]) -> String {
+pub(super) fn describe_point(axes: &[super::sweep::Axis], at: &[usize]) -> String {
     let parts: Vec<String> = axes.iter().zip(at).map(|(a, &i)| format!("{}={}", a.short(), a.values[i])).collect();
     parts.join(", ")
 }
@@ -675,7 +675,7 @@ fn axes_json(axes: &[super::sweep::Axis]) -> Value {
     serde_json::to_value(axes).unwrap_or(Value::Null)
 }
 
-fn point_values_json(axes: &[super::sweep::Axis], at: &[usize]) -> Value {
+pub(super) fn point_values_json(axes: &[super::sweep::Axis], at: &[usize]) -> Value {
     Value::Object(axes.iter().zip(at).map(|(a, &i)| (a.name.clone(), json!(a.values[i]))).collect())
 }
 
