@@ -512,6 +512,33 @@ fn a_sweep_of_one_input_draws_lines_with_bands() {
     assert!(svg.contains("<title>any_six: 51.77"), "the 4-dice point's value, 671/1296: {svg}");
 }
 
+/// The enfilade-against-angle chart of rulesets/republique/README.md, as
+/// its command draws it: one panel per metric against the angle, the
+/// plateau of enfilade from 65 to 115 degrees, round ticks; the checked-in
+/// SVG is what the command draws.
+#[test]
+fn the_enfilade_chart_shows_the_plateau() {
+    let args = ["exact", "scripts/republique/enfilade_angle.lua", "--arg", "angle=0..180:5"];
+    let svg = plot(&args, "enfilade");
+    assert_eq!(texts(&svg, "title"), ["enfilade_angle.lua, a sweep of angle — exact"]);
+    let metrics = ["any_effect", "bases_lost", "enfilade", "morale_hits", "points"];
+    let titles: Vec<String> = metrics.iter().map(|m| format!("{m}: mean (exact) against angle")).collect();
+    assert_eq!(texts(&svg, "panel-title"), titles);
+    assert_eq!(count(&svg, "class=\"point\""), 37 * 5);
+    let x: Vec<String> = (0..5).flat_map(|_| (0..=180).step_by(20).map(|a| a.to_string())).collect();
+    assert_eq!(texts(&svg, "xtick"), x);
+    // Three panels of probabilities, then morale hits and fire points on round numbers.
+    let y = texts(&svg, "ytick");
+    let at = y.iter().position(|t| !t.ends_with('%')).expect("number ticks");
+    for r in tick_runs(&y[..at]) {
+        assert_round(&r);
+    }
+    assert_eq!(y[at..], ["0.8", "0.9", "1", "1.1", "1.2", "1.3", "2", "2.5", "3", "3.5", "4"]);
+    assert!(svg.contains("<title>points: 2") && svg.contains("<title>points: 4"), "{svg}");
+    let readme = std::fs::read_to_string(root().join("rulesets/republique/enfilade_angle.svg")).unwrap();
+    assert_eq!(readme, svg, "rulesets/republique/enfilade_angle.svg is not what its command draws");
+}
+
 #[test]
 fn a_grid_of_two_inputs_draws_a_heat_map() {
     let svg = plot(

@@ -5,12 +5,17 @@
 --   sandtable exact scripts/analysis/ra_bombard.lua
 --   sandtable sim   scripts/analysis/ra_bombard.lua --trials 1000000
 --   sandtable exact scripts/analysis/ra_bombard.lua --vs-set reserve_artillery.crater_at=4
+-- `--arg strength=N` gives the battery strength N (the scenario's 4) and
+-- spends N HQ tokens: `--arg strength=3,4` compares strength 3 with 4.
 scenario("great_war/bombardment.yaml")
+
+local STRENGTH = args.strength or 4
+world:set_pool("allies", "reserve_artillery", STRENGTH)
 
 local TARGET = hex(6, 3)
 
 function trial()
-  local rec = reserve_artillery.fire{ side = "allies", target = TARGET, card = "bombard", hq = 4, quiet = true }
+  local rec = reserve_artillery.fire{ side = "allies", target = TARGET, card = "bombard", hq = STRENGTH, quiet = not explaining }
   return {
     crater = rec.crater,
     figures_lost = rec.figures_lost,
