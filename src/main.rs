@@ -93,6 +93,7 @@ Examples:
   sandtable sim scripts/great_war/crater_odds.lua --trials 2000 --seed 7
   sandtable sim scripts/great_war/crater_odds.lua --trials 2000 --set reserve_artillery.crater_at=4 --json
   sandtable sim scripts/great_war/crater_odds.lua --trials 2000 --seed 7 --trial 3   replay trial 3 alone
+  sandtable sim scripts/analysis/ra_open.lua --seed 1 --trial 79 --explain   its rolls, decisions and notes
   sandtable sim scripts/analysis/ra_bombard.lua --trials 2000 --sweep reserve_artillery.crater_at=2..5   one row per value
   sandtable sim scripts/analysis/sixes.lua --trials 2000 --arg dice=1..6 --csv   the script's args.dice, as CSV")]
     Sim(sandtable::analysis::cli::SimArgs),
@@ -103,7 +104,7 @@ Examples:
   sandtable exact scripts/great_war/crater_odds.lua --vs-variant four_for_crater   the variant's difference
   sandtable exact scripts/analysis/sixes.lua --arg dice=1..6   exact odds at each value of args.dice")]
     Exact(sandtable::analysis::cli::ExactArgs),
-    /// Combine the JSON outputs of `sim --shard K/N --json` into one result.
+    /// Combine the JSON outputs of `sim --shard K/N --json` (a run's or a sweep's) into one result.
     Merge(sandtable::analysis::cli::MergeArgs),
     /// Run a Lua script against the API (exit code 1 when it errors).
     #[command(after_help = "\
