@@ -9,6 +9,7 @@
 //!   cargo bench --bench analysis -- native sim --runs 7   # best of 7 (a noisy machine)
 //!   cargo bench --bench analysis -- dice --trials 200000  # the dice trial three ways
 //!   cargo bench --bench analysis -- rulesets              # one trial per ruleset
+//!   cargo bench --bench analysis -- sweep                 # a 10-point sweep against one plain run
 //!
 //! Figures and how to read them: docs/PERFORMANCE.md.
 
@@ -147,6 +148,43 @@ fn sim_with(trials: u64, threads: usize, no_jit: bool, no_fast_paths: bool) -> f
         pad = 15 - how.len(),
     );
     rate
+}
+
+/// A sweep of 10 points (crater_at 2..6 × on_target_at 2, 3) of `trials /
+/// 10` trials each against one plain run of `trials` trials, on the same
+/// threads: a sweep moves each worker's one Luau state from point to point
+/// (no process or state started per point), so the two should take about
+/// the same time.
+fn sweep(trials: u64, threads: usize) {
+    use sandtable::analysis::sweep::{self, Axis, AxisKind, SweepConfig};
+    let plain = SimConfig { setup: setup(), vs: None, trials, seed: 1, threads, shard: None, progress: false };
+    let param = |name: &str, values: &[&str]| Axis {
+        name: name.to_string(),
+        kind: AxisKind::Param,
+        values: values.iter().map(|v| v.to_string()).collect(),
+    };
+    let cfg = SweepConfig {
+        setup: setup(),
+        axes: vec![
+            param("reserve_artillery.crater_at", &["2", "3", "4", "5", "6"]),
+            param("reserve_artillery.on_target_at", &["2", "3"]),
+        ],
+        trials: trials / 10,
+        seed: 1,
+        threads,
+        shard: None,
+        progress: false,
+    };
+    // Interleaved, so that a change in the machine's load hits both.
+    let (mut dp, mut ds) = (Duration::MAX, Duration::MAX);
+    for _ in 0..RUNS.load(std::sync::atomic::Ordering::Relaxed).max(1) {
+        dp = dp.min(best_of(1, || sandtable::analysis::sim::run(&plain).expect("sim")).0);
+        ds = ds.min(best_of(1, || sweep::run(&cfg).expect("sweep")).0);
+    }
+    let s = if threads == 1 { " " } else { "s" };
+    println!("sim, {threads} thread{s}:   {trials} trials in {:.3} s", dp.as_secs_f64());
+    println!("sweep, {threads} thread{s}: 10 points × {} trials in {:.3} s", trials / 10, ds.as_secs_f64());
+    println!("  -> sweep / plain run = {:.2}x", ds.as_secs_f64() / dp.as_secs_f64());
 }
 
 fn exact(threads: usize) {
@@ -405,6 +443,18 @@ fn main() {
     }
     if want("rulesets") {
         rulesets();
+    }
+    if want("sweep") {
+        // 100 000 trials unless --trials says otherwise (the default 10^6 is for `sim`).
+        let n = if parts.iter().any(|p| p == "sweep") && std::env::args().any(|a| a == "--trials") {
+            trials
+        } else {
+            100_000
+        };
+        sweep(n, 1);
+        if cores > 1 {
+            sweep(n, cores);
+        }
     }
     if want("apicost") {
         apicost();
