@@ -204,3 +204,56 @@ fn a_unit_placed_off_the_table_is_refused() {
     let e = h.exec("world:place('f1', {x = 1, y = 1})", "place.lua").unwrap_err().to_string();
     assert!(e.contains("this battlefield is a hex map, so a unit goes on a hex"), "{e}");
 }
+
+/// The world keeps each unit's laid-out bases between calls (and answers
+/// built from them): a script that moves, turns, changes formation and loses
+/// bases between its queries must get the answers a fresh world gives for
+/// the unit where it is now, with the fast paths and without.
+#[test]
+fn tabletop_answers_follow_a_unit_that_moves_turns_and_loses_bases() {
+    const ASK: &str = "local f1, a1 = world:unit('f1'), world:unit('a1')\n\
+        local out = {}\n\
+        local function put(x) table.insert(out, string.format('%.6f', x)) end\n\
+        for _, b in ipairs(tabletop.bases(f1)) do put(b.id) put(b.x) put(b.y) put(b.facing) end\n\
+        local e = tabletop.edges(f1).front\n\
+        put(e.a.x) put(e.a.y) put(e.b.x) put(e.b.y)\n\
+        for _, c in ipairs(tabletop.cover(f1)) do put(c.fraction) end\n\
+        put(tabletop.distance(f1, a1)) put(tabletop.bearing(f1, a1)) put(tabletop.bearing(a1, tabletop.bases(f1)[1]))\n\
+        put(tabletop.area_in_arc(tabletop.arc_of_fire(a1, 90), f1))\n\
+        local fp = tabletop.footprint(f1)\n\
+        put(fp.x) put(fp.y) put(fp.width) put(fp.depth)\n\
+        put(f1.facing) put(f1.pos.x) put(f1.pos.y)\n\
+        for _, c in ipairs(tabletop.through({ from = a1.pos, to = tabletop.point(20, 20) })) do put(c.base) put(c.from) end\n\
+        return table.concat(out, ' ')\n";
+    // Each change, as the rules make it between queries.
+    let changes = [
+        "world:place(world:unit('f1'), { x = 40, y = 30, facing = 270 })",
+        "world:unit('f1').facing = 45",
+        "world:hit(world:unit('f1'), {1}, 'test')",
+        "tabletop.set_formation(world:unit('f1'), 'line')",
+        "world:hit(world:unit('f1'), 1, 'test')",
+    ];
+    for no_fast_paths in [false, true] {
+        let host = || {
+            let h = Host::new(sandtable::lua::HostOptions { no_fast_paths, ..Default::default() }).unwrap();
+            h.load_scenario(&write("good.yaml", GOOD), &ScenarioOverrides::default()).unwrap();
+            h
+        };
+        let answer = |h: &Host| format!("{:?}", h.exec(ASK, "ask.lua").unwrap());
+        // One world asks before and after every change; for each change a
+        // fresh world makes the changes so far and asks once.
+        let kept = host();
+        let mut before = answer(&kept);
+        for (n, change) in changes.iter().enumerate() {
+            kept.exec(change, "change.lua").unwrap();
+            let now = answer(&kept);
+            let fresh = host();
+            for c in &changes[..=n] {
+                fresh.exec(c, "change.lua").unwrap();
+            }
+            assert_eq!(now, answer(&fresh), "after `{change}` (fast paths off: {no_fast_paths})");
+            assert_ne!(now, before, "`{change}` changes the answers");
+            before = now;
+        }
+    }
+}

@@ -6,10 +6,12 @@
 //! per-trial copies for simulation work.
 
 mod board;
+mod shapes;
 #[cfg(test)]
 mod tests;
 
 pub use board::{same_bytes, same_name, Board, Edge, Map, Section, Side, Tokens};
+pub use shapes::ShapeCache;
 
 use std::rc::Rc;
 
@@ -63,6 +65,9 @@ pub struct World {
     /// (`tabletop.trace`), in the order they were taken. Rule state, unlike
     /// the marks: rules read it back.
     pub traces: Vec<Trace>,
+    /// Each tabletop unit's bases as last laid out (a cache, no part of
+    /// the state: see `shapes`).
+    pub shapes: ShapeCache,
 }
 
 impl Default for World {
@@ -82,6 +87,7 @@ impl Default for World {
             stacking: false,
             table_marks: Vec::new(),
             traces: Vec::new(),
+            shapes: ShapeCache::default(),
         }
     }
 }
@@ -566,6 +572,7 @@ impl World {
             stacking,
             table_marks,
             traces,
+            shapes: _,
         } = self;
         let same_dice = dice.unused_forced() == other.dice.unused_forced()
             && format!("{:?}", dice.kinds()) == format!("{:?}", other.dice.kinds())
@@ -614,6 +621,7 @@ impl World {
             stacking,
             table_marks,
             traces,
+            shapes: _,
         } = template;
         self.map.clone_from(map);
         if !Rc::ptr_eq(&self.board, board) {

@@ -318,3 +318,35 @@ fn a_tabletop_unit_has_at_most_max_bases() {
     big.max_strength = crate::tabletop::MAX_BASES + 1;
     assert!(w.add_unit(big).is_err());
 }
+
+/// `World::unit_shape` keeps a unit's layout only while the unit stands as
+/// it was laid out: a move, a turn, a lost base or a reset to a template
+/// gives the layout of the unit as it is now.
+#[test]
+fn unit_shapes_follow_the_unit_and_the_resets() {
+    let (mut w, i) = table_world();
+    let mut layout = crate::tabletop::Layout::default();
+    layout.bases.insert(
+        "infantry".into(),
+        crate::tabletop::BaseSpec { width: 4.0, depth: 1.5, formations: vec![("line".into(), 0)] },
+    );
+    w.board = Rc::new(Board { tabletop: layout, ..Board::default() });
+    let template = w.clone();
+    let fresh = |w: &World| {
+        let (bases, footprint) = w.board.tabletop.unit_bases(&w.units[i]).unwrap();
+        crate::tabletop::UnitShape::new(bases, w.units[i].base_ids().map(|(_, id)| id).collect(), footprint)
+    };
+    let first = w.unit_shape(i).unwrap();
+    assert!(Rc::ptr_eq(&first, &w.unit_shape(i).unwrap()), "kept while nothing changes");
+    assert_eq!(*first, fresh(&w));
+    let crate::unit::Position::Table { at, .. } = w.units[i].pos else { panic!("on the table") };
+    w.units[i].pos = crate::unit::Position::Table { at: Point::new(at.x + 5.0, at.y), facing: 90.0 };
+    assert_eq!(*w.unit_shape(i).unwrap(), fresh(&w), "moved and turned");
+    assert_ne!(*w.unit_shape(i).unwrap(), *first);
+    w.remove_bases(i, &[2], "fire").unwrap();
+    assert_eq!(*w.unit_shape(i).unwrap(), fresh(&w), "a base lost");
+    assert_eq!(w.unit_shape(i).unwrap().ids, [1, 3, 4]);
+    w.reset_from(&template);
+    assert_eq!(*w.unit_shape(i).unwrap(), *first, "reset");
+    assert!(w.same_as(&template), "the cache is no part of the state");
+}

@@ -264,6 +264,10 @@ impl Base {
         if self.area() <= 0.0 {
             return if polygon(outline).intersects(&geo::Point::from(self.centre.coord())) { 1.0 } else { 0.0 };
         }
+        // Far apart: nothing to clip.
+        if !super::BBox::around(outline.iter().copied()).meets(&super::BBox::of_bases(std::slice::from_ref(self))) {
+            return 0.0;
+        }
         (super::clip::area(&super::clip::clip_convex(outline, &self.corners())) / self.area()).clamp(0.0, 1.0)
     }
 

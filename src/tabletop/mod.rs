@@ -17,6 +17,8 @@
 //! - [`terrain`]: terrain areas as polygons with a kind, an elevation level
 //!   and a cover class; how much of a base lies in each.
 //! - [`trace`]: where a unit's bases stood at a moment a rule remembers.
+//! - [`shape`]: a unit's bases as they stand (kept by the world until the
+//!   unit moves, turns or loses bases) and boxes for quick rejection.
 //!
 //! Polygon work (intersections, clipping, areas, distances) is done with the
 //! `geo` crate; this module only builds the shapes.
@@ -24,6 +26,7 @@
 pub mod arc;
 pub mod base;
 pub mod clip;
+pub mod shape;
 pub mod terrain;
 pub mod trace;
 pub mod zone;
@@ -43,6 +46,7 @@ pub const MAX_CM: f64 = 1e6;
 
 pub use arc::Arc;
 pub use base::{layout, Base, BaseSpec, Edge, Segment};
+pub use shape::{BBox, UnitShape};
 pub use terrain::{Area, Layout, TableMark};
 pub use trace::Trace;
 pub use zone::{crossings, Crossing, Path};

@@ -58,6 +58,14 @@ impl Path {
         }
     }
 
+    /// The box around the path (a line's ends, a zone's corners).
+    pub fn bbox(&self) -> super::BBox {
+        match self {
+            Path::Line(s) => super::BBox::around([s.a, s.b]),
+            Path::Zone { .. } => super::BBox::around(self.outline()),
+        }
+    }
+
     /// The outline to draw: two points for a line, four corners for a zone.
     pub fn outline(&self) -> Vec<Point> {
         match self {

@@ -11,7 +11,7 @@ use super::fast::{self, fast_fn, Out};
 use crate::battlefield::Edge;
 use crate::lua::world::UnitRef;
 use crate::lua::State;
-use crate::unit::Prop;
+use crate::unit::{Position, Prop};
 
 fast_fn!(fast_unit_at, |l, st| {
     let h = fast::hex_arg(l, 2)?;
@@ -292,7 +292,19 @@ fast_fn!(fast_unit_index, |l, st| {
         Out::Name(unit.kind.clone())
     } else if is("id") {
         Out::Text(unit.id.clone())
-    } else if ["max_strength", "leader", "pos", "facing", "props", "get", "set"].iter().any(|n| is(n)) {
+    } else if is("facing") {
+        match unit.pos {
+            Position::Table { facing, .. } => Out::Num(facing),
+            _ => Out::Nil,
+        }
+    } else if is("pos") {
+        // A new point table each read, as the full function makes.
+        match unit.pos {
+            Position::Table { at, .. } => Out::Geo(super::tabletop::Geo::Point(at)),
+            Position::Hex(h) => Out::Hex(h),
+            Position::Off => Out::Nil,
+        }
+    } else if ["max_strength", "leader", "props", "get", "set"].iter().any(|n| is(n)) {
         // The other fields and the methods (`get`, `set`) are the full function's.
         return None;
     } else {

@@ -49,10 +49,10 @@ fn frontage_in_arc(lua: &Lua, (a, v): (Table, Value)) -> mlua::Result<f64> {
 /// bases' area lies inside the arc (0..1).
 fn area_in_arc(lua: &Lua, (a, v): (Table, Value)) -> mlua::Result<f64> {
     let arc = arc_from(&a)?;
-    let Shape::Bases { bases, .. } = shape(lua, &v, true)? else {
+    let Shape::Bases(s) = shape(lua, &v, true)? else {
         return Err(err("tabletop.area_in_arc: expected a base or a tabletop unit"));
     };
-    Ok(arc.area_fraction_of(&bases))
+    Ok(arc.area_fraction_of(&s.bases))
 }
 
 // ---- lines and zones ----

@@ -23,7 +23,7 @@ fn closest_points(lua: &Lua, (a, b): (Value, Value)) -> mlua::Result<(Table, Tab
     let (a, b) = (shape(lua, &a, false)?, shape(lua, &b, false)?);
     let as_bases = |s: &Shape| match s {
         Shape::Point(p) => vec![Base::new(*p, 0.0, 0.0, 0.0)],
-        Shape::Bases { bases, .. } => bases.clone(),
+        Shape::Bases(s) => s.bases.clone(),
     };
     let (ba, bb) = (as_bases(&a), as_bases(&b));
     let mut best = (f64::INFINITY, a.centre(), b.centre());
@@ -90,21 +90,11 @@ fn base(lua: &Lua, spec: Table) -> mlua::Result<Table> {
 /// `tabletop.bases(unit | id) -> {base}`: a unit's bases in place order
 /// (front rank first, left to right), each with its `id`.
 fn bases(lua: &Lua, u: Value) -> mlua::Result<Table> {
-    let Shape::Bases { bases, .. } = shape(lua, &u, true)? else {
+    let Shape::Bases(s) = shape(lua, &u, true)? else {
         return Err(err("tabletop.bases: expected a tabletop unit or a base"));
     };
     // A unit (or its id) gives its bases' ids; a base table none.
-    let ids = match &u {
-        Value::UserData(_) | Value::String(_) => {
-            let UnitArg(r) = UnitArg::from_lua(u.clone(), lua)?;
-            state(lua)?.with_world(|w| {
-                let i = r.resolve(w)?;
-                Ok::<_, mlua::Error>(w.units[i].base_ids().map(|(_, id)| id).collect())
-            })??
-        }
-        _ => Vec::new(),
-    };
-    geo_table(lua, &Geo::Bases(bases, ids))
+    geo_table(lua, &Geo::Shape(s))
 }
 
 /// `tabletop.trace(u, label, ids?) -> n`: remembers where the unit's bases

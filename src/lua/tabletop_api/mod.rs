@@ -34,7 +34,7 @@ use super::state::MAX_MARK_POINTS;
 use super::world::{point_from_value, UnitArg, UnitRef};
 use super::State;
 use crate::battlefield::{Map, World};
-use crate::tabletop::{self, Arc, Base, Edge, Path, Point, Segment};
+use crate::tabletop::{self, Arc, Base, Edge, Path, Point, Segment, UnitShape};
 use crate::unit::Position;
 
 fn state(lua: &Lua) -> mlua::Result<Rc<State>> {
@@ -121,23 +121,29 @@ pub(crate) fn check_base(b: &Base) -> Result<(), String> {
     Ok(())
 }
 
-/// Something on the table: a point, or bases (a unit's, or one base).
+/// Something on the table: a point, or bases (a unit's, as the world keeps
+/// them, or one base).
 pub(crate) enum Shape {
     Point(Point),
-    Bases { bases: Vec<Base>, footprint: Base },
+    Bases(Rc<UnitShape>),
 }
 
 impl Shape {
+    /// One base on its own.
+    pub(crate) fn base(b: Base) -> Shape {
+        Shape::Bases(Rc::new(UnitShape::single(b)))
+    }
+
     pub(crate) fn centre(&self) -> Point {
         match self {
             Shape::Point(p) => *p,
-            Shape::Bases { footprint, .. } => footprint.centre,
+            Shape::Bases(s) => s.footprint.centre,
         }
     }
 
     fn footprint(&self, call: &str) -> mlua::Result<Base> {
         match self {
-            Shape::Bases { footprint, .. } => Ok(*footprint),
+            Shape::Bases(s) => Ok(s.footprint),
             Shape::Point(_) => Err(err(format!("tabletop.{call}: expected a base or a tabletop unit, got a point"))),
         }
     }
@@ -146,11 +152,11 @@ impl Shape {
     pub(crate) fn distance(&self, other: &Shape) -> f64 {
         match (self, other) {
             (Shape::Point(p), Shape::Point(q)) => p.distance(*q),
-            (Shape::Point(p), Shape::Bases { bases, .. }) | (Shape::Bases { bases, .. }, Shape::Point(p)) => {
-                bases.iter().map(|x| x.distance_to(*p)).fold(f64::INFINITY, f64::min)
+            (Shape::Point(p), Shape::Bases(s)) | (Shape::Bases(s), Shape::Point(p)) => {
+                s.bases.iter().map(|x| x.distance_to(*p)).fold(f64::INFINITY, f64::min)
             }
-            (Shape::Bases { bases: ba, .. }, Shape::Bases { bases: bb, .. }) => {
-                ba.iter().flat_map(|x| bb.iter().map(move |y| x.distance(y))).fold(f64::INFINITY, f64::min)
+            (Shape::Bases(a), Shape::Bases(b)) => {
+                a.bases.iter().flat_map(|x| b.bases.iter().map(move |y| x.distance(y))).fold(f64::INFINITY, f64::min)
             }
         }
     }
@@ -159,15 +165,17 @@ impl Shape {
 /// `tabletop.through`'s crossings: the bases of the living tabletop units
 /// (but `exclude`) that the path passes through, nearest first.
 pub(crate) fn through_rows(w: &World, path: &Path, exclude: Option<&str>) -> Vec<tabletop::Crossing> {
+    let reach = path.bbox();
     let mut all = Vec::new();
     for (i, u) in w.units.iter().enumerate() {
-        if !u.alive() || exclude == Some(&*u.id) {
+        if !u.alive() || exclude == Some(&*u.id) || !matches!(u.pos, Position::Table { .. }) {
             continue;
         }
-        if let Ok((bases, footprint)) = w.board.tabletop.unit_bases(u) {
-            // A path that misses the footprint misses every base inside it.
-            if path.meets(&footprint).is_some() {
-                all.extend(bases.into_iter().enumerate().map(|(n, b)| (i, n, b)));
+        if let Ok(shape) = w.unit_shape(i) {
+            // A path that misses the footprint (or, sooner told, its box)
+            // misses every base inside it.
+            if reach.meets(&shape.bbox) && path.meets(&shape.footprint).is_some() {
+                all.extend(shape.bases.iter().enumerate().map(|(n, b)| (i, n, *b)));
             }
         }
     }
@@ -185,12 +193,9 @@ pub(crate) fn cover_rows(w: &World, bases: &[Base]) -> Vec<AreaRow> {
         .collect()
 }
 
-/// A unit's bases and footprint, or why it has none and where it stands.
-type UnitShape = Result<(Vec<Base>, Base), (String, Point)>;
-
-/// A unit's bases and footprint, or (for a unit whose type has no base
-/// size) the error and its centre.
-fn unit_shape(lua: &Lua, u: &UnitRef) -> mlua::Result<UnitShape> {
+/// A unit's bases, or (for a unit whose type has no base size) the error
+/// and its centre.
+fn unit_shape(lua: &Lua, u: &UnitRef) -> mlua::Result<Result<Rc<UnitShape>, (String, Point)>> {
     let st = state(lua)?;
     st.with_world(|w| {
         let i = u.resolve(w)?;
@@ -198,7 +203,7 @@ fn unit_shape(lua: &Lua, u: &UnitRef) -> mlua::Result<UnitShape> {
         let Position::Table { at, .. } = unit.pos else {
             return Err(err(format!("unit '{}' is not on the tabletop", unit.id)));
         };
-        Ok(w.board.tabletop.unit_bases(unit).map_err(|e| (e, at)))
+        Ok(w.unit_shape(i).map_err(|e| (e, at)))
     })?
 }
 
@@ -229,7 +234,7 @@ fn base_from_table(t: &Table) -> mlua::Result<Base> {
 fn shape(lua: &Lua, v: &Value, strict: bool) -> mlua::Result<Shape> {
     let of_unit = |u: &UnitRef| -> mlua::Result<Shape> {
         match unit_shape(lua, u)? {
-            Ok((bases, footprint)) => Ok(Shape::Bases { bases, footprint }),
+            Ok(shape) => Ok(Shape::Bases(shape)),
             Err((e, _)) if strict => Err(err(e)),
             Err((_, at)) => Ok(Shape::Point(at)),
         }
@@ -240,10 +245,7 @@ fn shape(lua: &Lua, v: &Value, strict: bool) -> mlua::Result<Shape> {
         }
         // A unit's id works wherever the unit does.
         Value::String(_) => of_unit(&UnitArg::from_lua(v.clone(), lua)?.0),
-        Value::Table(t) if t.contains_key("width")? => {
-            let b = base_from_table(t)?;
-            Ok(Shape::Bases { bases: vec![b], footprint: b })
-        }
+        Value::Table(t) if t.contains_key("width")? => Ok(Shape::base(base_from_table(t)?)),
         _ => Ok(Shape::Point(check_point(point_from_value(v)?).map_err(err)?)),
     }
 }

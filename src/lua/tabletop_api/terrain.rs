@@ -65,10 +65,10 @@ fn level(lua: &Lua, p: Value) -> mlua::Result<i32> {
 /// every terrain area overlapping the bases, with the fraction of their
 /// area inside it (a unit: of all its bases together).
 fn cover(lua: &Lua, v: Value) -> mlua::Result<Table> {
-    let Shape::Bases { bases, .. } = shape(lua, &v, true)? else {
+    let Shape::Bases(s) = shape(lua, &v, true)? else {
         return Err(err("tabletop.cover: expected a base or a tabletop unit"));
     };
-    let rows = state(lua)?.with_world(|w| cover_rows(w, &bases))?;
+    let rows = state(lua)?.with_world(|w| cover_rows(w, &s.bases))?;
     geo_table(lua, &Geo::Areas(rows))
 }
 

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use mlua::{ffi, Lua, Table};
 
-use crate::tabletop::{self, Arc, Base, Edge, Path, Point, Segment};
+use crate::tabletop::{self, Arc, Base, Edge, Path, Point, Segment, UnitShape};
 
 /// Every key string the pushers and readers use (pinned by [`install`]).
 pub(super) const KEYS: &[&CStr] = &[
@@ -82,6 +82,8 @@ pub enum Geo {
     Edges(Base),
     /// Bases, and their ids when they are a unit's (empty: none).
     Bases(Vec<Base>, Vec<u16>),
+    /// A unit's bases as the world keeps them (or one base), as `Bases`.
+    Shape(Rc<UnitShape>),
     Arc(Arc),
     Path(Path),
     Areas(Vec<AreaRow>),
@@ -132,16 +134,8 @@ pub unsafe fn push(l: *mut ffi::lua_State, g: &Geo) {
                     ffi::lua_rawsetfield(l, -2, key(e));
                 }
             }
-            Geo::Bases(list, ids) => {
-                ffi::lua_createtable(l, list.len() as c_int, 0);
-                for (i, b) in list.iter().enumerate() {
-                    push_base(l, b);
-                    if let Some(id) = ids.get(i) {
-                        set_num(l, c"id", *id as f64);
-                    }
-                    ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
-                }
-            }
+            Geo::Bases(list, ids) => push_bases(l, list, ids),
+            Geo::Shape(s) => push_bases(l, &s.bases, &s.ids),
             Geo::Arc(a) => {
                 ffi::lua_createtable(l, 0, 4);
                 push_point(l, a.left);
@@ -254,6 +248,22 @@ unsafe fn push_base(l: *mut ffi::lua_State, b: &Base) {
         set_num(l, c"facing", b.facing);
         set_num(l, c"width", b.width);
         set_num(l, c"depth", b.depth);
+    }
+}
+
+/// # Safety
+/// As for [`push`], with three free slots.
+unsafe fn push_bases(l: *mut ffi::lua_State, list: &[Base], ids: &[u16]) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        ffi::lua_createtable(l, list.len() as c_int, 0);
+        for (i, b) in list.iter().enumerate() {
+            push_base(l, b);
+            if let Some(id) = ids.get(i) {
+                set_num(l, c"id", *id as f64);
+            }
+            ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
+        }
     }
 }
 

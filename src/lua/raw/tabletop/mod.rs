@@ -32,7 +32,7 @@ use super::fast::{self, fast_fn, Frame, Out};
 use crate::battlefield::World;
 use crate::lua::tabletop_api::{check_angle, check_base, check_bearing, check_path, check_point, Shape};
 use crate::lua::State;
-use crate::tabletop::{self, Arc, Base, Path, Point, Segment};
+use crate::tabletop::{self, Arc, Base, Path, Point, Segment, UnitShape};
 use crate::unit::Position;
 
 mod answer;
@@ -142,25 +142,32 @@ fn shape_arg(f: Frame<'_>, st: &State, w: &World, i: c_int, strict: bool) -> Opt
         if nil_field(f, i, c"width") {
             return point_at(f, i).map(Shape::Point);
         }
-        let b = base_at(f, i)?;
-        return Some(Shape::Bases { bases: vec![b], footprint: b });
+        return Some(Shape::base(base_at(f, i)?));
     }
     let idx = fast::unit_arg(f, st, w, i)?;
-    let unit = &w.units[idx];
-    let Position::Table { at, .. } = unit.pos else {
+    let Position::Table { at, .. } = w.units[idx].pos else {
         return None;
     };
-    match w.board.tabletop.unit_bases(unit) {
-        Ok((bases, footprint)) => Some(Shape::Bases { bases, footprint }),
+    match w.unit_shape(idx) {
+        Ok(shape) => Some(Shape::Bases(shape)),
         Err(_) if !strict => Some(Shape::Point(at)),
         Err(_) => None,
     }
 }
 
+/// Argument `i`'s centre, as `shape_arg(..).centre()` without building a
+/// shape for a base table.
+fn centre_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Point> {
+    if plain_table(f, i) && !nil_field(f, i, c"width") {
+        return Some(base_at(f, i)?.centre);
+    }
+    Some(shape_arg(f, st, w, i, false)?.centre())
+}
+
 /// Argument `i` as bases (a base table or a tabletop unit with bases).
-fn bases_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<(Vec<Base>, Base)> {
+fn bases_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Rc<UnitShape>> {
     match shape_arg(f, st, w, i, true)? {
-        Shape::Bases { bases, footprint } => Some((bases, footprint)),
+        Shape::Bases(s) => Some(s),
         Shape::Point(_) => None,
     }
 }
@@ -289,8 +296,8 @@ tabletop_fn!(fast_angle_between, |l, _st| {
 
 tabletop_fn!(fast_bearing, |l, st| {
     let w = st.world.try_borrow().ok()?;
-    let a = shape_arg(l, st, &w, 1, false)?.centre();
-    let b = shape_arg(l, st, &w, 2, false)?.centre();
+    let a = centre_arg(l, st, &w, 1)?;
+    let b = centre_arg(l, st, &w, 2)?;
     Some(Out::Num(a.bearing(b)))
 });
 
@@ -303,21 +310,13 @@ tabletop_fn!(fast_distance, |l, st| {
 
 tabletop_fn!(fast_edges, |l, st| {
     let w = st.world.try_borrow().ok()?;
-    let (_, footprint) = bases_arg(l, st, &w, 1)?;
-    geo(Geo::Edges(footprint))
+    geo(Geo::Edges(bases_arg(l, st, &w, 1)?.footprint))
 });
 
 tabletop_fn!(fast_bases, |l, st| {
     let w = st.world.try_borrow().ok()?;
-    let (bases, _) = bases_arg(l, st, &w, 1)?;
     // A unit's bases carry their ids; a base table's none.
-    let ids = if plain_table(l, 1) {
-        Vec::new()
-    } else {
-        let i = fast::unit_arg(l, st, &w, 1)?;
-        w.units[i].base_ids().map(|(_, id)| id).collect()
-    };
-    geo(Geo::Bases(bases, ids))
+    geo(Geo::Shape(bases_arg(l, st, &w, 1)?))
 });
 
 tabletop_fn!(fast_base, |l, _st| {
@@ -329,15 +328,14 @@ tabletop_fn!(fast_base, |l, _st| {
 
 tabletop_fn!(fast_cover, |l, st| {
     let w = st.world.try_borrow().ok()?;
-    let (bases, _) = bases_arg(l, st, &w, 1)?;
-    geo(Geo::Areas(crate::lua::tabletop_api::cover_rows(&w, &bases)))
+    let shape = bases_arg(l, st, &w, 1)?;
+    geo(Geo::Areas(crate::lua::tabletop_api::cover_rows(&w, &shape.bases)))
 });
 
 tabletop_fn!(fast_area_in_arc, |l, st| {
     let arc = arc_at(l, 1)?;
     let w = st.world.try_borrow().ok()?;
-    let (bases, _) = bases_arg(l, st, &w, 2)?;
-    Some(Out::Num(arc.area_fraction_of(&bases)))
+    Some(Out::Num(arc.area_fraction_of(&bases_arg(l, st, &w, 2)?.bases)))
 });
 
 tabletop_fn!(fast_through, |l, st| {

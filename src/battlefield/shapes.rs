@@ -1,0 +1,109 @@
+//! The world's tabletop shapes: each unit's bases as they stand, laid out
+//! once and kept until the unit moves, turns, changes formation or loses
+//! bases (`World::unit_shape`).
+//!
+//! An entry remembers everything its layout was made from (the unit's place,
+//! facing, type, formation, strength and base ids, and the board's base
+//! sizes) and is used only while all of it is unchanged. So no mutation
+//! point has to remember to clear it: whatever changes a unit (a rule,
+//! `World::reset_from` between trials, an undo) makes its old entry miss,
+//! and a unit put back where it stood finds its entry again. The cache is no
+//! part of the world's state (`same_as` ignores it; a clone starts empty).
+
+use std::cell::RefCell;
+use std::rc::{Rc, Weak};
+
+use super::{Board, World};
+use crate::tabletop::UnitShape;
+use crate::unit::{Position, Prop, Unit};
+
+/// What a layout was made from.
+struct Made {
+    /// The board whose base sizes it used (weak: a board changed in place
+    /// moves to a new allocation, so the pointer tells).
+    board: Weak<Board>,
+    at: (u64, u64),
+    facing: u64,
+    kind: Rc<str>,
+    formation: Option<Rc<str>>,
+    strength: i32,
+    bases: Vec<u16>,
+}
+
+impl Made {
+    fn new(board: &Rc<Board>, unit: &Unit) -> Option<Made> {
+        let Position::Table { at, facing } = unit.pos else {
+            return None;
+        };
+        Some(Made {
+            board: Rc::downgrade(board),
+            at: (at.x.to_bits(), at.y.to_bits()),
+            facing: facing.to_bits(),
+            kind: unit.kind.clone(),
+            formation: formation(unit).cloned(),
+            strength: unit.strength,
+            bases: unit.bases.clone(),
+        })
+    }
+
+    fn same(&self, board: &Rc<Board>, unit: &Unit) -> bool {
+        let Position::Table { at, facing } = unit.pos else {
+            return false;
+        };
+        std::ptr::eq(self.board.as_ptr(), Rc::as_ptr(board))
+            && self.at == (at.x.to_bits(), at.y.to_bits())
+            && self.facing == facing.to_bits()
+            && self.strength == unit.strength
+            && (Rc::ptr_eq(&self.kind, &unit.kind) || self.kind == unit.kind)
+            && self.formation.as_deref() == formation(unit).map(|f| &**f)
+            && self.bases == unit.bases
+    }
+}
+
+fn formation(unit: &Unit) -> Option<&Rc<str>> {
+    match unit.prop("formation") {
+        Some(Prop::Str(s)) => Some(s),
+        _ => None,
+    }
+}
+
+/// One entry per unit slot (see the module doc).
+#[derive(Default)]
+pub struct ShapeCache(RefCell<Vec<Option<(Made, Rc<UnitShape>)>>>);
+
+impl Clone for ShapeCache {
+    /// A copy starts empty (the entries are only a cache).
+    fn clone(&self) -> ShapeCache {
+        ShapeCache::default()
+    }
+}
+
+impl std::fmt::Debug for ShapeCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ShapeCache({} entries)", self.0.borrow().iter().flatten().count())
+    }
+}
+
+impl World {
+    /// Where unit `i`'s bases stand now (see `tabletop::Layout::unit_bases`),
+    /// laid out again only when something it depends on changed.
+    pub fn unit_shape(&self, i: usize) -> Result<Rc<UnitShape>, String> {
+        let unit = &self.units[i];
+        if let Some(Some((made, shape))) = self.shapes.0.borrow().get(i) {
+            if made.same(&self.board, unit) {
+                return Ok(shape.clone());
+            }
+        }
+        let (bases, footprint) = self.board.tabletop.unit_bases(unit)?;
+        let ids = unit.base_ids().map(|(_, id)| id).collect();
+        let shape = Rc::new(UnitShape::new(bases, ids, footprint));
+        if let Some(made) = Made::new(&self.board, unit) {
+            let mut cache = self.shapes.0.borrow_mut();
+            if cache.len() <= i {
+                cache.resize_with(i + 1, || None);
+            }
+            cache[i] = Some((made, shape.clone()));
+        }
+        Ok(shape)
+    }
+}
