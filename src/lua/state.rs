@@ -90,6 +90,8 @@ pub struct State {
     /// Roll objects' per-state storage: the trial arena of roll handles and
     /// the face names as Lua strings (see `raw::roll`).
     pub rolls: crate::lua::raw::roll::Rolls,
+    /// Tabletop answers kept between calls, frozen (see `raw::tabletop::memo`).
+    pub tabletop_memo: RefCell<crate::lua::raw::tabletop::Memo>,
     /// Module chunks `require` loaded, by display path (kept only with
     /// [`HostOptions::coverage`]).
     pub chunks: RefCell<Vec<(String, Function)>>,

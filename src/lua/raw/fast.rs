@@ -72,6 +72,8 @@ pub enum Out {
     Geo(super::tabletop::Geo),
     /// A list of the cached handles of these units (`world:units`).
     Units(Vec<usize>),
+    /// A tabletop answer to build, freeze and keep (`raw::tabletop::memo`).
+    Keep(Box<super::tabletop::Keep>),
 }
 
 /// Most token booleans `world:at`'s fast path answers (with the three values
@@ -228,6 +230,7 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
             Out::Pushed(n) => return n,
             Out::Roll(r) => super::roll::push_new(l, &r),
             Out::Geo(g) => super::tabletop::push(l, &g),
+            Out::Keep(k) => super::tabletop::push_keep(l, &st.tabletop_memo, *k),
             Out::Units(found) => {
                 ffi::lua_createtable(l, found.len() as c_int, 0);
                 for (k, &i) in found.iter().enumerate() {

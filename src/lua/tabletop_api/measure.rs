@@ -94,7 +94,7 @@ fn bases(lua: &Lua, u: Value) -> mlua::Result<Table> {
         return Err(err("tabletop.bases: expected a tabletop unit or a base"));
     };
     // A unit (or its id) gives its bases' ids; a base table none.
-    geo_table(lua, &Geo::Shape(s))
+    frozen_table(lua, &Geo::Shape(s))
 }
 
 /// `tabletop.trace(u, label, ids?) -> n`: remembers where the unit's bases
@@ -155,7 +155,7 @@ fn footprint(lua: &Lua, u: Value) -> mlua::Result<Table> {
 /// `tabletop.edges(base_or_unit) -> {front=, right=, rear=, left=}`: each
 /// edge as `{a=, b=}`, left to right as seen looking out through it.
 fn edges(lua: &Lua, v: Value) -> mlua::Result<Table> {
-    geo_table(lua, &Geo::Edges(shape(lua, &v, true)?.footprint("edges")?))
+    frozen_table(lua, &Geo::Edges(shape(lua, &v, true)?.footprint("edges")?))
 }
 
 /// `tabletop.edge_towards(base_or_unit, other) -> name, {a=, b=}`: the edge

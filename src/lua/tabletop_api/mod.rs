@@ -29,7 +29,7 @@ use std::rc::Rc;
 use mlua::{FromLua, Lua, Table, Value};
 
 use super::format_number;
-use super::raw::tabletop::{table as geo_table, AreaRow, Geo};
+use super::raw::tabletop::{frozen_table, table as geo_table, AreaRow, Geo};
 use super::state::MAX_MARK_POINTS;
 use super::world::{point_from_value, UnitArg, UnitRef};
 use super::State;

@@ -69,7 +69,7 @@ fn cover(lua: &Lua, v: Value) -> mlua::Result<Table> {
         return Err(err("tabletop.cover: expected a base or a tabletop unit"));
     };
     let rows = state(lua)?.with_world(|w| cover_rows(w, &s.bases))?;
-    geo_table(lua, &Geo::Areas(rows))
+    frozen_table(lua, &Geo::Areas(rows))
 }
 
 // ---- marks ----

@@ -100,6 +100,40 @@ pub fn table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
     unsafe { lua.exec_raw::<Table>((), |l| push(l, g)) }
 }
 
+/// Makes the Lua table for `g`, frozen (read-only, and every table inside
+/// it): the answers `memo` keeps, and the same answers from the full
+/// functions, so that a script sees the same whichever made them.
+pub fn frozen_table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
+    // SAFETY: as for `table`; `freeze` keeps the answer on top.
+    unsafe {
+        lua.exec_raw::<Table>((), |l| {
+            push(l, g);
+            freeze(l, -1);
+        })
+    }
+}
+
+/// Makes the table at `idx` read-only, and every table inside it.
+///
+/// # Safety
+/// A table at `idx`, where raising is allowed (the stack may grow).
+pub unsafe fn freeze(l: *mut ffi::lua_State, idx: c_int) {
+    // SAFETY: the caller's contract; `lua_next` walks the table, each
+    // value popped before the next step, and answers nest at most four deep.
+    unsafe {
+        let idx = ffi::lua_absindex(l, idx);
+        ffi::luaL_checkstack(l, 3, std::ptr::null());
+        ffi::lua_setreadonly(l, idx, 1);
+        ffi::lua_pushnil(l);
+        while ffi::lua_next(l, idx) != 0 {
+            if ffi::lua_type(l, -1) == ffi::LUA_TTABLE && ffi::lua_getreadonly(l, -1) == 0 {
+                freeze(l, -1);
+            }
+            ffi::lua_pop(l, 1);
+        }
+    }
+}
+
 /// `tabletop.through`'s answer: `rows[i]` is (base number, from, to,
 /// amount) for `handles[i]`.
 pub fn crossings_table(

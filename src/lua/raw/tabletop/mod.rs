@@ -36,8 +36,11 @@ use crate::tabletop::{self, Arc, Base, Path, Point, Segment, UnitShape};
 use crate::unit::Position;
 
 mod answer;
-pub use answer::{crossings_table, push, table, AreaRow, Geo};
+mod memo;
+pub use answer::{crossings_table, frozen_table, push, table, AreaRow, Geo};
 use answer::{KEYS, PINNED_KEYS};
+pub use memo::{push_keep, Keep, Memo};
+use memo::{Call, Key};
 
 // ---- reading arguments without allocating (fast paths) ----
 
@@ -138,6 +141,9 @@ fn base_at(f: Frame<'_>, i: c_int) -> Option<Base> {
 /// Argument `i` as a point, a base or a tabletop unit, as
 /// `tabletop_api::shape` reads it. With `strict`, a unit must have bases.
 fn shape_arg(f: Frame<'_>, st: &State, w: &World, i: c_int, strict: bool) -> Option<Shape> {
+    if let Some(b) = kept_base(f, st, w, i) {
+        return Some(Shape::base(b));
+    }
     if plain_table(f, i) {
         if nil_field(f, i, c"width") {
             return point_at(f, i).map(Shape::Point);
@@ -158,10 +164,65 @@ fn shape_arg(f: Frame<'_>, st: &State, w: &World, i: c_int, strict: bool) -> Opt
 /// Argument `i`'s centre, as `shape_arg(..).centre()` without building a
 /// shape for a base table.
 fn centre_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Point> {
+    if let Some(b) = kept_base(f, st, w, i) {
+        return Some(b.centre);
+    }
     if plain_table(f, i) && !nil_field(f, i, c"width") {
         return Some(base_at(f, i)?.centre);
     }
     Some(shape_arg(f, st, w, i, false)?.centre())
+}
+
+/// Argument `i`'s base when it is a base table of a kept answer (frozen, so
+/// its fields still hold that base): no field to read.
+fn kept_base(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Base> {
+    // SAFETY: `i` is one of the call's first arguments (an acceptable index).
+    let address = unsafe {
+        if ffi::lua_type(f.raw(), i) != ffi::LUA_TTABLE {
+            return None;
+        }
+        ffi::lua_topointer(f.raw(), i) as usize
+    };
+    st.tabletop_memo.try_borrow().ok()?.base_at(w, address)
+}
+
+/// Argument `i` as bases, told apart: a tabletop unit's shape or one base.
+enum Bases {
+    Unit(Rc<UnitShape>),
+    Base(Base),
+}
+
+/// Argument `i` as a unit with bases or a base (as `bases_arg` takes it).
+fn unit_or_base(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Bases> {
+    if let Some(b) = kept_base(f, st, w, i) {
+        return Some(Bases::Base(b));
+    }
+    if plain_table(f, i) {
+        return if nil_field(f, i, c"width") { None } else { Some(Bases::Base(base_at(f, i)?)) };
+    }
+    let idx = fast::unit_arg(f, st, w, i)?;
+    if !matches!(w.units[idx].pos, Position::Table { .. }) {
+        return None;
+    }
+    w.unit_shape(idx).ok().map(Bases::Unit)
+}
+
+/// The answer kept for `key`, pushed; or, the first time, the answer to
+/// make (from `geo`), freeze and keep.
+fn kept(
+    f: Frame<'_>,
+    st: &State,
+    w: &World,
+    key: Key,
+    shape: Option<Rc<UnitShape>>,
+    geo: impl FnOnce() -> Geo,
+) -> Option<Out> {
+    if let Some(r) = st.tabletop_memo.try_borrow().ok()?.find(w, &key) {
+        // SAFETY: a reference the memo holds; a registry read allocates nothing.
+        unsafe { memo::push_kept(f.raw(), r) };
+        return Some(Out::Pushed(1));
+    }
+    Some(Out::Keep(Box::new(Keep { key, geo: geo(), shape, board: Rc::downgrade(&w.board) })))
 }
 
 /// Argument `i` as bases (a base table or a tabletop unit with bases).
@@ -310,13 +371,25 @@ tabletop_fn!(fast_distance, |l, st| {
 
 tabletop_fn!(fast_edges, |l, st| {
     let w = st.world.try_borrow().ok()?;
-    geo(Geo::Edges(bases_arg(l, st, &w, 1)?.footprint))
+    let footprint = match unit_or_base(l, st, &w, 1)? {
+        Bases::Unit(s) => s.footprint,
+        Bases::Base(b) => b,
+    };
+    kept(l, st, &w, Key::base(Call::Edges, &footprint), None, || Geo::Edges(footprint))
 });
 
 tabletop_fn!(fast_bases, |l, st| {
     let w = st.world.try_borrow().ok()?;
     // A unit's bases carry their ids; a base table's none.
-    geo(Geo::Shape(bases_arg(l, st, &w, 1)?))
+    match unit_or_base(l, st, &w, 1)? {
+        Bases::Unit(s) => {
+            let key = Key::Shape(Call::Bases, Rc::as_ptr(&s) as usize);
+            kept(l, st, &w, key, Some(s.clone()), || Geo::Shape(s))
+        }
+        Bases::Base(b) => {
+            kept(l, st, &w, Key::base(Call::Bases, &b), None, || Geo::Shape(Rc::new(UnitShape::single(b))))
+        }
+    }
 });
 
 tabletop_fn!(fast_base, |l, _st| {
@@ -328,8 +401,14 @@ tabletop_fn!(fast_base, |l, _st| {
 
 tabletop_fn!(fast_cover, |l, st| {
     let w = st.world.try_borrow().ok()?;
-    let shape = bases_arg(l, st, &w, 1)?;
-    geo(Geo::Areas(crate::lua::tabletop_api::cover_rows(&w, &shape.bases)))
+    let rows = |bases: &[Base]| Geo::Areas(crate::lua::tabletop_api::cover_rows(&w, bases));
+    match unit_or_base(l, st, &w, 1)? {
+        Bases::Unit(s) => {
+            let key = Key::Shape(Call::Cover, Rc::as_ptr(&s) as usize);
+            kept(l, st, &w, key, Some(s.clone()), || rows(&s.bases))
+        }
+        Bases::Base(b) => kept(l, st, &w, Key::base(Call::Cover, &b), None, || rows(&[b])),
+    }
 });
 
 tabletop_fn!(fast_area_in_arc, |l, st| {
