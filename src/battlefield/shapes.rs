@@ -67,9 +67,12 @@ fn formation(unit: &Unit) -> Option<&Rc<str>> {
     }
 }
 
+/// A unit's laid-out bases and what they were made from.
+type Entry = (Made, Rc<UnitShape>);
+
 /// One entry per unit slot (see the module doc).
 #[derive(Default)]
-pub struct ShapeCache(RefCell<Vec<Option<(Made, Rc<UnitShape>)>>>);
+pub struct ShapeCache(RefCell<Vec<Option<Entry>>>);
 
 impl Clone for ShapeCache {
     /// A copy starts empty (the entries are only a cache).
