@@ -496,6 +496,16 @@ describe("enfilade, in every layout", function()
     expect(units.fire(b, 1).points):to_be(6) -- close range 3, x2
   end)
 
+  -- The arc's two ends are the points p and q of the scene (either way round).
+  local function expect_arc_from(arc, p, q)
+    local ends = { arc.left, arc.right }
+    if tabletop.distance(ends[1], p) > tabletop.distance(ends[2], p) then
+      ends = { arc.right, arc.left }
+    end
+    expect(tabletop.distance(ends[1], p)):to_be_close(0, 1e-9)
+    expect(tabletop.distance(ends[2], q)):to_be_close(0, 1e-9)
+  end
+
   units.each_layout("slides the flank arc forward, flush with the rear edges, for a battery to the rear", function(s)
     -- the battery's centre half a cm behind A's middle, 1 cm off its flank:
     -- the arc's base runs from A's rear-right corner (2, 0.75) 5 cm forward
@@ -505,24 +515,32 @@ describe("enfilade, in every layout", function()
     local enf, why, arc = artillery.enfilade(b, a)
     expect(enf):to_be(true)
     expect(why):to_contain("67%")
-    local rear, fore = s.at(2, 0.75), s.at(2, -4.25)
-    local ends = { arc.left, arc.right }
-    if tabletop.distance(ends[1], rear) > tabletop.distance(ends[2], rear) then
-      ends = { arc.right, arc.left }
-    end
-    expect(tabletop.distance(ends[1], rear)):to_be_close(0, 1e-9)
-    expect(tabletop.distance(ends[2], fore)):to_be_close(0, 1e-9)
+    expect_arc_from(arc, s.at(2, 0.75), s.at(2, -4.25))
     -- the same battery half a cm ahead of the middle: flush with the front
     -- edges, its base from A's front-right corner 5 cm back
     s.place(b, 4.5, -0.5, 180)
-    local _, _, front_arc = artillery.enfilade(b, a)
-    local corner, back = s.at(2, -0.75), s.at(2, 4.25)
-    ends = { front_arc.left, front_arc.right }
-    if tabletop.distance(ends[1], corner) > tabletop.distance(ends[2], corner) then
-      ends = { front_arc.right, front_arc.left }
-    end
-    expect(tabletop.distance(ends[1], corner)):to_be_close(0, 1e-9)
-    expect(tabletop.distance(ends[2], back)):to_be_close(0, 1e-9)
+    expect_arc_from(select(3, artillery.enfilade(b, a)), s.at(2, -0.75), s.at(2, 4.25))
+    -- exactly level with the middle it is not "to the rear": flush with the front
+    s.place(b, 4.5, 0, 180)
+    expect_arc_from(select(3, artillery.enfilade(b, a)), s.at(2, -0.75), s.at(2, 4.25))
+  end)
+
+  units.each_layout("doubles from behind and to the side, inside the flank's arc slid back", function(s)
+    -- the battery faces the way A faces, its front edge (y 0.8, x 1..6)
+    -- 0.05 cm behind A's rear edge: its centre is further beyond A's rear
+    -- edge (1.55 cm) than beyond its right flank (1.5 cm), so it is to the
+    -- rear; the flank's arc slid flush with the rear edges holds x >= 2 +
+    -- 0.05 tan 60 of its front edge: 78% of it
+    local a = s.add("A", "austrian", "line_infantry", 0, 0, 270, nil, 1)
+    local b = s.add("b", "french", "foot_battery", 3.5, 2.3, 270)
+    expect((tabletop.edge_towards(a, b))):to_be("rear")
+    local enf, why, arc = artillery.enfilade(b, a)
+    expect(enf):to_be(true)
+    expect(why):to_contain("78%")
+    expect_arc_from(arc, s.at(2, 0.75), s.at(2, -4.25))
+    local rec = units.fire(b, 1)
+    expect(rec.target):to_be("A")
+    expect(rec.points):to_be(8) -- canister range 4, doubled
   end)
 
   units.each_layout("never doubles from straight behind, nor from behind the flank outside the slid arc", function(s)

@@ -702,6 +702,25 @@ describe("a tandem target is no further than 5 cm behind the main target's front
     expect(world:unit("A").alive):to_be(false)
     expect(world:unit("C").alive):to_be(false)
   end)
+
+  units.each_layout("shares the half first with the tandem target nearest the main target's front, not the first along the zone", function(s)
+    -- A turned 30 degrees (facing 120), the centre of fire straight up
+    -- through it; C1 and C2 turned as A, behind it: C1 2.37 cm behind A's
+    -- front (measured square to that front) but further along the zone,
+    -- C2 2.03 cm behind and met first
+    local b = s.add("bat", "french", "heavy_battery", 0, 12, 270)
+    s.add("A", "austrian", "line_infantry", 0, 0, 120, nil, 1)
+    s.add("C1", "austrian", "line_infantry", 3, -1, 120, nil, 1)
+    s.add("C2", "austrian", "line_infantry", -2, -3.5, 120, nil, 1)
+    artillery.save_fire(b)
+    local rec = units.fire("bat", 10) -- close range 4, saved x2 = 8: 3M2B
+    expect(rec.result):to_be("3M2B")
+    expect(rec.tandem):to_equal({ "C2", "C1" })
+    expect(world:unit("A").alive):to_be(false) -- its one base, then the balance
+    expect(world:unit("C2").alive):to_be(false)
+    expect(world:unit("C1").strength):to_be(1)
+    expect(world:unit("C1").morale):to_be("disordered") -- half of 3 morale hits
+  end)
 end)
 
 describe("the closest adjacent target suffers the balance", function()
@@ -784,20 +803,33 @@ describe("the centre of fire, more", function()
     expect(rec.batteries[1].bearing):to_be_close(b.facing, 1e-9)
   end)
 
-  units.each_layout("offers the tied adjacent targets by id, the first by default", function(s)
-    local b = s.add("bat", "french", "heavy_battery", 0, 12, 270)
-    s.add("B2", "austrian", "line_infantry", 6, 0, 90, nil, 2)
-    s.add("A", "austrian", "line_infantry", 0, 0, 90, nil, 1)
-    s.add("B1", "austrian", "line_infantry", -6, 0, 90, nil, 2)
-    artillery.save_fire(b)
-    artillery.begin_phase()
-    dice.force("d10", { 10 })
-    answers{ answers.default }
-    artillery.fire{ battery = "bat" }
-    expect(world:unit("B1").strength):to_be(1)
-    expect(world:unit("B2").strength):to_be(2)
-    expect(units.asked()):to_equal({ { "B1", "B2" } })
+  units.each_layout("goes straight ahead when the straight line runs along the target's side (touching counts)", function(s)
+    local b = s.add("b", "french", "foot_battery", 0, 12, 270)
+    local t = s.add("t", "austrian", "line_infantry", 2, 0, 90, nil, 1) -- x 0..4: its side on the line
+    expect(units.fire(b, 1).batteries[1].bearing):to_be_close(b.facing, 1e-9)
+    s.place(t, -2, 0, 90)                                               -- x -4..0: the other side
+    expect(units.fire(b, 1).batteries[1].bearing):to_be_close(b.facing, 1e-9)
   end)
+
+  -- B2 (added first) and B1 equally close to A on either side, touching it
+  -- or 0.25 cm off (all of them reach into the frontage zone, x -2.5..2.5)
+  for _, gap in ipairs({ 0, 0.25 }) do
+    units.each_layout("offers the tied adjacent targets by id, the first by default, " .. gap .. " cm off", function(s)
+      local b = s.add("bat", "french", "heavy_battery", 0, 12, 270)
+      s.add("B2", "austrian", "line_infantry", 6 + gap, 0, 90, nil, 2)
+      s.add("A", "austrian", "line_infantry", 0, 0, 90, nil, 1)
+      s.add("B1", "austrian", "line_infantry", -6 - gap, 0, 90, nil, 2)
+      artillery.save_fire(b)
+      artillery.begin_phase()
+      dice.force("d10", { 10 })
+      answers{ answers.default }
+      local rec = artillery.fire{ battery = "bat" }
+      expect(rec.adjacent):to_equal({ "B1", "B2" })
+      expect(world:unit("B1").strength):to_be(1)
+      expect(world:unit("B2").strength):to_be(2)
+      expect(units.asked()):to_equal({ { "B1", "B2" } })
+    end)
+  end
 end)
 
 describe("main targets and the aim, ties", function()
@@ -859,6 +891,19 @@ describe("friends beyond a target turned to the line of fire", function()
     s.place(f, 4.5, -1.5, 270)                                          -- 1.5 cm to the other side
     dice.force("d10", { 1 })
     expect(artillery.fire{ battery = b }.target):to_be("A")
+  end)
+
+  units.each_layout("does not count a friend that begins exactly where the fire leaves the target", function(s)
+    -- A turned 30 degrees (facing 120): its rear corner at
+    -- (0.375 - sqrt 3, -1 - 0.375 sqrt 3) is the last of it along the
+    -- frontage zone; the friend's front edge runs through that corner,
+    -- square across the zone, and reaches out past A's rear edge line
+    -- (so it is not wholly beyond A's far side)
+    local b = s.add("b", "french", "foot_battery", 0, 12, 270)
+    s.add("A", "austrian", "line_infantry", 0, 0, 120, nil, 1)
+    local far = -1 - 0.375 * math.sqrt(3)
+    s.add("f", "french", "line_infantry", -2, far - 0.75, 270, nil, 1) -- x -4..0
+    expect(units.fire(b, 1).target):to_be("A")
   end)
 end)
 
