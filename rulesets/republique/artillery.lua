@@ -448,13 +448,15 @@ end
 ------------------------------------------------------------------------------
 
 -- Base hits a unit can lose to this fire: a battery two (damage, then
--- destruction), others their strength, less covered bases protected.
+-- destruction), less those already pending this phase; others their
+-- strength, less covered bases protected (never all of them: bases are
+-- protected only when the centre of fire is closest to an uncovered one).
 local function capacity(u, protected)
   if common.is_battery(u) then
     local pend = u.pending_bases or 0
     return math.max(0, (u.damaged and 1 or 2) - pend)
   end
-  return math.max(0, u.strength - (protected or 0))
+  return u.strength - (protected or 0)
 end
 
 -- [3.5 Sec] Shares a result between the main target and its secondary

@@ -552,6 +552,12 @@ describe("enfilade, in every layout", function()
     s.place(b, 4.5, 5, 180)                                 -- behind the flank, 1 cm out
     expect((tabletop.edge_towards(a, b))):to_be("rear")
     expect((artillery.enfilade(b, a))):to_be(false)
+    -- half a cm to one side of straight behind: the arc it is measured
+    -- against (and the map shows) is that of the flank nearest it, slid back
+    s.place(b, 0.5, 12, 270)
+    local enf, _, arc = artillery.enfilade(b, a)
+    expect(enf):to_be(false)
+    expect_arc_from(arc, s.at(2, 0.75), s.at(2, -4.25))
   end)
 
   units.each_layout("with the other reading (enfilade_rear_arc), doubles from behind in an arc from the rear edge", function(s)

@@ -346,6 +346,26 @@ describe("passing fire where the need is reached", function()
     expect(b.passed_fire):to_be(true)
     expect(t.pos.x):to_be(66)
   end)
+
+  it("fires where a later leg ends when the need was reached exactly at the end of an earlier move, where it could not fire", function()
+    -- the first move ends exactly 8 cm inside the arc (x 57.7), where a
+    -- friendly marker screens t; the marker leaves; the next move's leg
+    -- (to x 66) is where the battery may fire: at its end, as for any need
+    -- reached before the leg
+    local b, t = crossing()
+    local sk = add("sk", "french", "skirmishers", 57, 52, 270, { parent = "x" })
+    local need_x = 57.5 - 13.5 * math.tan(math.rad(30)) + 8
+    world:move(t, { x = need_x, y = 45 })
+    expect(b.passed_fire):to_be_nil()
+    expect(units.decisions()):to_equal({})
+    world:place(sk, { x = 20, y = 70, facing = 270 })
+    answers{ "fire" }
+    dice.force("d10", { 10 }) -- 10 - 2 = 8: a base hit, which marks where t stood
+    world:move(t, { x = 66, y = 45 })
+    expect(b.passed_fire):to_be(true)
+    local fired = tabletop.traces("fired_upon", t)[1]
+    expect((fired.bases[1].x + fired.bases[2].x) / 2):to_be_close(66, 1e-9)
+  end)
 end)
 
 describe("passing fire where the need is reached: the point", function()
