@@ -162,6 +162,21 @@ describe("opposed skirmishers, group by group", function()
     expect(units.asked()):to_equal({ { "f1", "f2" }, { "a2", "a3" } })
   end)
 
+  units.each_layout("asks group by group in the order of their markers' ids, whichever side holds the first", function(s)
+    -- the right group holds b1 (French), the first id of all; the left one
+    -- d1, the first Austrian id: the right group is asked first
+    s.add("c1", "french", "skirmishers", -22, 3, 270, { parent = "x" })
+    s.add("c2", "french", "skirmishers", -16, 3, 270, { parent = "x" })
+    s.add("d1", "austrian", "skirmishers", -19, -3, 90, { parent = "y" })
+    s.add("b1", "french", "skirmishers", 19, 3, 270, { parent = "x" })
+    s.add("d2", "austrian", "skirmishers", 16, -3, 90, { parent = "y" })
+    s.add("d3", "austrian", "skirmishers", 22, -3, 90, { parent = "y" })
+    skirmish.begin_step()
+    answers{ "d3", "c2" }
+    expect(skirmish.pair_off("french")):to_equal({ "b1", "c2", "d1", "d3" })
+    expect(units.asked()):to_equal({ { "d2", "d3" }, { "c1", "c2" } })
+  end)
+
   it("asks nothing when each group is even, and opposes every marker", function()
     add("f1", "french", "skirmishers", 30, 50, 270, { parent = "x" })
     add("a1", "austrian", "skirmishers", 30, 44, 90, { parent = "y" })
