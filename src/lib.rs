@@ -12,6 +12,7 @@ pub mod dice;
 pub mod error;
 pub mod files;
 pub mod hex;
+pub mod layers;
 pub mod log;
 pub mod lua;
 pub mod paths;

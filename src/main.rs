@@ -26,12 +26,20 @@ Examples (each runs as shown, from any folder; tests/docs_commands.rs runs them)
   sandtable exact scripts/great_war/crater_odds.lua
   sandtable test --coverage rulesets/great_war   which lines of its Lua the specs run
   sandtable sim scripts/great_war/crater_odds.lua --trials 20000 --set reserve_artillery.crater_at=4
+  sandtable rulesets                  every ruleset there is, and where each comes from
 
-Paths: a scenario, script, spec path or ruleset is looked up as given, then under the
-project folder, its scripts/ and its rulesets/ (a name without extension also tries .yaml).")]
+Paths: a scenario, script, spec path or ruleset is looked up as given, then in each layer
+of the search path: the project folder (--project, $SANDTABLE_PROJECT, or the nearest
+folder upward with a sandtable.toml), the folders on $SANDTABLE_PATH, then the rulesets
+and scripts built into sandtable; in each, the folder itself, its scripts/ and its
+rulesets/ (a name without extension also tries .yaml). See docs/variants.md.")]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The project folder: its rulesets/ and scripts/ come first (default:
+    /// $SANDTABLE_PROJECT, else the nearest folder upward holding a sandtable.toml).
+    #[arg(long, global = true, value_name = "DIR")]
+    project: Option<PathBuf>,
     /// With no command: the REPL's options (as for `sandtable repl`).
     #[command(flatten)]
     setup: Setup,
@@ -123,6 +131,17 @@ Examples:
         #[arg(long)]
         show_log: bool,
     },
+    /// List every ruleset of the search path: name, title, where it comes from.
+    #[command(after_help = "\
+The search path: the project folder (--project, $SANDTABLE_PROJECT, or the nearest
+folder upward holding a sandtable.toml), then the folders on $SANDTABLE_PATH, then
+the rulesets built into sandtable. A name is taken from the first layer that has it:
+a user's ruleset named like a bundled one shadows it (the list says so).
+
+Examples:
+  sandtable rulesets
+  sandtable rulesets --project /tmp   the same, with another project folder")]
+    Rulesets,
     /// Run spec files and report `N passed, M failed`; measure how strong they are.
     #[command(after_help = "\
 How strong are the specs?
@@ -326,6 +345,7 @@ fn run(script: &std::path::Path, setup: &Setup, log: Option<&PathBuf>, show_log:
             return ExitCode::from(2);
         }
     };
+    sandtable::layers::print_notes();
     host.set_decision_mode(DecisionMode::Auto);
     let result = host.exec_file(script);
     let world = host.state.world.borrow();
@@ -405,6 +425,7 @@ fn test(
     let (mut passed, mut failed) = (0, 0);
     for f in &files {
         let r = sandtable::spec::run_spec(f, &limits.options(), &overrides, |_| {});
+        sandtable::layers::print_notes();
         let shown = sandtable::lua::display_path(&f.path);
         if r.cases.is_empty() {
             println!("skip  {shown} (no describe/it: not a spec)");
@@ -558,12 +579,39 @@ fn usage_error(e: clap::Error) -> ExitCode {
     }
 }
 
+/// Takes `--project DIR` (which must be a folder) for the rest of the run,
+/// and checks that `$SANDTABLE_PROJECT`, when set, names a folder too.
+fn choose_project(dir: Option<&PathBuf>) -> Result<(), ScriptError> {
+    use sandtable::layers;
+    if let Some(d) = dir {
+        if !d.is_dir() {
+            return Err(ScriptError::plain(format!("--project {}: not a folder", d.display())));
+        }
+        layers::set_project(d.clone());
+    } else if let Some(p) = layers::project().filter(|p| !p.is_dir()) {
+        return Err(ScriptError::plain(format!(
+            "${} names {}, which is not a folder (unset it, or give --project DIR)",
+            layers::PROJECT_ENV,
+            p.display()
+        )));
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => return usage_error(e),
     };
+    if let Err(e) = choose_project(cli.project.as_ref()) {
+        report(&e);
+        return ExitCode::from(2);
+    }
     match cli.command {
+        Some(Command::Rulesets) => {
+            print!("{}", sandtable::ruleset::list::text());
+            ExitCode::SUCCESS
+        }
         Some(Command::Sim(a)) => sandtable::analysis::cli::sim(&a),
         Some(Command::Exact(a)) => sandtable::analysis::cli::exact(&a),
         Some(Command::Merge(a)) => sandtable::analysis::cli::merge(&a),

@@ -351,6 +351,7 @@ fn sim_with(cfg: SimConfig, args: &SetupArgs, note: Option<&str>) -> ExitCode {
         Ok(r) => r,
         Err(e) => return fail(&e),
     };
+    crate::layers::print_notes();
     show_top_output(&run.top_output);
     let secs = run.elapsed.as_secs_f64();
     if args.json {
@@ -571,6 +572,7 @@ pub fn exact(a: &ExactArgs) -> ExitCode {
             sim_with(sim_cfg, &a.setup, Some(&note))
         }
         Ok(ExactOutcome::Done { result, elapsed, top_output }) => {
+            crate::layers::print_notes();
             show_top_output(&top_output);
             if a.setup.json {
                 print_json(&report::exact_json(&result));

@@ -297,7 +297,7 @@ pub fn content_hash(bytes: &[u8]) -> String {
 pub fn sources(host: &Host, script: Option<&std::path::Path>) -> std::collections::BTreeMap<String, String> {
     let mut out = std::collections::BTreeMap::new();
     let mut add = |name: String, path: &std::path::Path| {
-        let hash = std::fs::read(path).map_or_else(|e| format!("unreadable ({e})"), |b| content_hash(&b));
+        let hash = crate::layers::files::read(path).map_or_else(|e| format!("unreadable ({e})"), |b| content_hash(&b));
         out.insert(name, hash);
     };
     if let Some(script) = script {
@@ -308,9 +308,9 @@ pub fn sources(host: &Host, script: Option<&std::path::Path>) -> std::collection
     }
     let rs_dir = host.state.ruleset.borrow().as_ref().map(|r| r.dir.clone());
     if let Some(dir) = rs_dir {
-        let root = dir.parent().and_then(|p| p.canonicalize().ok());
+        let root = dir.parent().map(crate::layers::files::canonical);
         let name = |p: &std::path::Path| {
-            let c = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+            let c = crate::layers::files::canonical(p);
             match root.as_ref().and_then(|r| c.strip_prefix(r).ok()) {
                 Some(rel) => rel.display().to_string(),
                 None => c.display().to_string(),

@@ -18,8 +18,9 @@ use super::{offset_of, LocatedError};
 /// and column (the file is shown with it replaced); any other failure says
 /// `cannot read {what}`.
 pub fn read_text(path: &Path, what: &str) -> Result<String, Box<LocatedError>> {
-    let bytes = crate::files::read_bytes(path, crate::files::TEXT_LIMIT)
-        .map_err(|e| Box::new(LocatedError::at(path, "", 1, 1, format!("cannot read {what}: {e}"))))?;
+    let bytes = crate::layers::files::read(path)
+        .map_err(|e| Box::new(LocatedError::at(path, "", 1, 1, format!("cannot read {what}: {e}"))))?
+        .into_owned();
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let good = e.utf8_error().valid_up_to();

@@ -29,10 +29,12 @@ impl Bytecode {
     }
 }
 
-/// Reads a Lua source file: text of at most [`crate::files::TEXT_LIMIT`]
-/// bytes. Errors read as the rest of "cannot read FILE: ...".
+/// Reads a Lua source file, on disk or bundled
+/// ([`crate::layers::files::read_to_string`]): text of at most
+/// [`crate::files::TEXT_LIMIT`] bytes. Errors read as the rest of
+/// "cannot read FILE: ...".
 pub fn read_source(path: &std::path::Path) -> std::io::Result<String> {
-    crate::files::read_text(path, crate::files::TEXT_LIMIT).map_err(|e| {
+    crate::layers::files::read_to_string(path).map(std::borrow::Cow::into_owned).map_err(|e| {
         if e.kind() == std::io::ErrorKind::InvalidData {
             std::io::Error::new(e.kind(), format!("{e}: Lua source is text, and sandtable loads no bytecode"))
         } else {

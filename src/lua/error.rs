@@ -124,7 +124,7 @@ impl ScriptError {
         if let Some((file, line)) = located {
             let source = match chunk {
                 Some((name, src)) if name == file => Some(src.to_string()),
-                _ => std::fs::read_to_string(&file).ok(),
+                _ => crate::layers::files::read_to_string(std::path::Path::new(&file)).ok().map(|s| s.into_owned()),
             };
             if let Some(source) = source {
                 let syntax = is_syntax_error(err);

@@ -41,6 +41,9 @@ pub(super) fn apply_limits(lua: &Lua, st: &State) {
 
 /// Installs a ruleset into a state: limits, dice, params, scripts.
 pub fn load_ruleset_into(lua: &Lua, st: &State, rs: Ruleset) -> Result<(), ScriptError> {
+    if let Some(n) = rs.shadow_note() {
+        crate::layers::note(n);
+    }
     st.limits.set(Limits {
         time_ms: st.options.time_ms.unwrap_or(rs.limits.time_ms),
         memory_mb: st.options.memory_mb.unwrap_or(rs.limits.memory_mb),
@@ -95,7 +98,7 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
         return Ok(());
     };
     let file = old.dir.join("ruleset.yaml");
-    let src = crate::files::read_text(&file, crate::files::TEXT_LIMIT)
+    let src = crate::layers::files::read_to_string(&file)
         .map_err(|e| ScriptError::plain(format!("cannot read {}: {e}", display_path(&file))))?;
     let mut rs = Ruleset::parse(&file, &src).map_err(|e| match e {
         crate::ruleset::RulesetError::Located(l) => ScriptError::Located(l),
@@ -112,6 +115,7 @@ pub fn reload_into(lua: &Lua, st: &State) -> Result<(), ScriptError> {
         }
     }
     rs.variant = old.variant.clone();
+    rs.shadows = old.shadows.clone();
     let before = st.ruleset.replace(Some(rs.clone()));
     {
         let mut w = st.world.borrow_mut();
@@ -482,7 +486,9 @@ pub fn load_scenario_into(
     let base = if overrides.ruleset.is_none() { path.parent() } else { None };
     let mut rs =
         crate::ruleset::Ruleset::load_with(&rs_name, base, st.options.sources.as_deref()).map_err(|e| match e {
-            crate::ruleset::RulesetError::NotFound { .. } if overrides.ruleset.is_none() => {
+            crate::ruleset::RulesetError::NotFound { .. } | crate::ruleset::RulesetError::NoRulesetAt { .. }
+                if overrides.ruleset.is_none() =>
+            {
                 ScriptError::Located(sc.ruleset_error(e.to_string()))
             }
             crate::ruleset::RulesetError::Located(l) => ScriptError::Located(l),

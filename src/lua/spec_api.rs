@@ -317,13 +317,14 @@ fn scenario(lua: &Lua, st: &Rc<State>, (path, opts): (String, Option<mlua::Table
 /// Finds a data file named in a script: as given, beside the script, under
 /// `scripts/`, or under the project folder.
 pub fn resolve_data_path(st: &State, path: &str) -> Option<PathBuf> {
+    use crate::layers::files;
     let p = PathBuf::from(path);
-    if p.is_absolute() {
-        return p.is_file().then_some(p);
+    if p.is_absolute() || files::is_bundled(&p) {
+        return files::is_file(&p).then_some(p);
     }
     let beside = st.script_dir.borrow().join(&p);
-    if beside.is_file() {
-        return Some(beside);
+    if files::is_file(&beside) {
+        return Some(files::lexical(&beside));
     }
     crate::paths::find_file(&p)
 }

@@ -186,38 +186,36 @@ impl ReplHelper {
     }
 }
 
-/// Folders under `rulesets/` that hold a ruleset.
+/// The names of the rulesets of every layer of the search path.
 pub(super) fn ruleset_names() -> Vec<String> {
-    let dir = crate::ruleset::project_root().join("rulesets");
-    let mut out: Vec<String> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.path().join("ruleset.yaml").is_file())
-        .map(|e| e.file_name().to_string_lossy().to_string())
-        .collect();
+    let mut out: Vec<String> = crate::ruleset::all().into_iter().map(|l| l.name).collect();
     out.sort();
+    out.dedup();
     out
 }
 
-/// Scenario files under `scripts/`, as `:load` accepts them (relative to `scripts/`).
+/// Scenario files under `scripts/` of every layer, as `:load` accepts them
+/// (relative to `scripts/`; a name an earlier layer has is listed once).
 pub(super) fn scenario_files() -> Vec<String> {
-    let root: PathBuf = crate::ruleset::project_root().join("scripts");
+    use crate::layers::files;
     let mut out = Vec::new();
-    let mut stack = vec![(root.clone(), 0)];
-    while let Some((dir, depth)) = stack.pop() {
-        for e in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() && depth < 3 {
-                stack.push((p, depth + 1));
-            } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-                if let Ok(rel) = p.strip_prefix(&root) {
-                    out.push(rel.display().to_string());
+    for layer in crate::layers::layers() {
+        let root: PathBuf = layer.root.join("scripts");
+        let mut stack = vec![(root.clone(), 0)];
+        while let Some((dir, depth)) = stack.pop() {
+            for p in files::list(&dir) {
+                if files::is_dir(&p) && depth < 3 {
+                    stack.push((p, depth + 1));
+                } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
+                    if let Ok(rel) = p.strip_prefix(&root) {
+                        out.push(rel.display().to_string());
+                    }
                 }
             }
         }
     }
     out.sort();
+    out.dedup();
     out
 }
 

@@ -63,9 +63,9 @@ use crate::lua::{call_with_traceback, render_error, Host, HostOptions, ScenarioO
 use crate::ruleset::Ruleset;
 use crate::scenario::Scenario;
 
-/// Where the REPL starts when no scenario or ruleset is given, relative to
-/// the project folder (found by `ruleset::project_root`, so any working
-/// folder will do).
+/// Where the REPL starts when no scenario or ruleset is given, found by the
+/// one path rule (`crate::paths`): the project's, else the bundled one, so
+/// any working folder will do.
 pub const DEFAULT_SCENARIO: &str = "scripts/great_war/bombardment.yaml";
 
 /// The prompt.
@@ -361,7 +361,19 @@ impl Session {
             self.failures += 1;
         }
         self.live_after(Some(ok));
+        self.show_notes();
         ok
+    }
+
+    /// Shows the search path's notes not yet shown (a ruleset that shadows
+    /// another of its name), one line each on the error stream.
+    pub fn show_notes(&mut self) {
+        for n in crate::layers::take_notes() {
+            let _ = self.out.flush();
+            let line = if self.color { format!("\x1b[36mnote:\x1b[0m {n}\n") } else { format!("note: {n}\n") };
+            let _ = self.err.write_all(line.as_bytes());
+            let _ = self.err.flush();
+        }
     }
 
     /// Evaluates Luau as one transaction and prints its results.
@@ -488,11 +500,11 @@ impl Session {
         }
         let dirs: Vec<PathBuf> = match self.host.state.ruleset.borrow().as_ref() {
             None => Vec::new(),
-            Some(rs) => {
-                let lib = rs.dir.parent().map(|p| p.join("lib")).filter(|p| p.is_dir());
-                let lib = lib.unwrap_or_else(|| crate::ruleset::project_root().join("rulesets").join("lib"));
-                vec![rs.dir.clone(), lib]
-            }
+            // Bundled files cannot change: only folders on disk are watched.
+            Some(rs) => std::iter::once(rs.dir.clone())
+                .chain(rs.lib_dirs())
+                .filter(|d| !crate::layers::files::is_bundled(d))
+                .collect(),
         };
         if self
             .watcher
@@ -597,7 +609,7 @@ fn example_call(host: &Host, rs: Option<&Ruleset>, world: &World) -> Option<Stri
         }
     }
     for m in &rs.modules {
-        let Ok(src) = std::fs::read_to_string(rs.dir.join(format!("{m}.lua"))) else { continue };
+        let Ok(src) = crate::layers::files::read_to_string(&rs.dir.join(format!("{m}.lua"))) else { continue };
         let mut lines = src.lines().take_while(|l| l.trim_start().starts_with("--"));
         if lines.any(|l| l.trim_start_matches('-').trim().eq_ignore_ascii_case("at a prompt:")) {
             if let Some(code) = lines.next() {

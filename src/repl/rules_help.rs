@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::layers::files;
 use crate::ruleset::Ruleset;
 
 /// A ruleset function found in its module's source.
@@ -21,22 +22,11 @@ pub struct FunctionDoc {
     pub at: String,
 }
 
-/// The Lua files of a ruleset (its folder and `rulesets/lib/`).
+/// The Lua files of a ruleset (its folder and the `lib/` folders it may require from).
 fn lua_files(rs: &Ruleset) -> Vec<PathBuf> {
-    let mut files = Vec::new();
     let mut dirs = vec![rs.dir.clone()];
-    if let Some(parent) = rs.dir.parent() {
-        dirs.push(parent.join("lib"));
-    }
-    for d in dirs {
-        if let Ok(rd) = std::fs::read_dir(&d) {
-            let mut v: Vec<PathBuf> =
-                rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "lua")).collect();
-            v.sort();
-            files.extend(v);
-        }
-    }
-    files
+    dirs.extend(rs.lib_dirs());
+    dirs.iter().flat_map(|d| files::list(d)).filter(|p| p.extension().is_some_and(|e| e == "lua")).collect()
 }
 
 /// Finds `function NAME(` (NAME like `module.fn` or `module:fn`) in a source
@@ -121,7 +111,7 @@ pub fn find_function(rs: &Ruleset, name: &str) -> Option<FunctionDoc> {
         return None;
     }
     lua_files(rs).into_iter().find_map(|f| {
-        let src = std::fs::read_to_string(&f).ok()?;
+        let src = files::read_to_string(&f).ok()?;
         find_in_source(&src, name, &f)
     })
 }
@@ -201,7 +191,7 @@ pub fn ruleset_help(rs: &Ruleset) -> String {
 
 /// The public functions a module file defines (`function module.name(`).
 fn module_functions(rs: &Ruleset, module: &str) -> Vec<String> {
-    let Ok(src) = std::fs::read_to_string(rs.dir.join(format!("{module}.lua"))) else { return Vec::new() };
+    let Ok(src) = files::read_to_string(&rs.dir.join(format!("{module}.lua"))) else { return Vec::new() };
     src.lines()
         .filter_map(|l| {
             let rest = l.strip_prefix("function ")?;

@@ -64,7 +64,7 @@ pub(crate) fn load_scenario(
             .collect();
         opts.push(format!("set = {{ {} }}", set.join(", ")));
     }
-    let shown = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let shown = crate::layers::files::canonical(path);
     session.transcript =
         vec![format!("scenario({}, {{ {} }})", save::lua_str(&shown.display().to_string()), opts.join(", "))];
     let _ = ask::take_answers();
@@ -113,27 +113,24 @@ pub fn setup(
         session.seed = Some(seed);
         session.scenario_name = "an empty map".into();
         session.rewatch();
-    } else {
-        let default = crate::ruleset::project_root().join(DEFAULT_SCENARIO);
-        if default.is_file() {
-            // A broken default (a rule mid-edit) should not keep the REPL
-            // from opening: say why, and start on an empty map.
-            if let Err(e) = load_scenario(&mut session, &default, &overrides) {
-                session.complain(&e);
-                let seed = opts.seed.unwrap_or_else(|| fresh_seed(interactive));
-                session.host.state.world.borrow_mut().dice.seed(seed);
-                session.seed = Some(seed);
-                session.scenario_name = format!("an empty map ({DEFAULT_SCENARIO} did not load; :load it once fixed)");
-            }
-        } else {
-            if !opts.set.is_empty() || opts.variant.is_some() {
-                return Err(ScriptError::plain("--set and --variant need a ruleset: give --ruleset or --scenario"));
-            }
+    } else if let Some(default) = crate::paths::find_file(Path::new(DEFAULT_SCENARIO)) {
+        // A broken default (a rule mid-edit) should not keep the REPL
+        // from opening: say why, and start on an empty map.
+        if let Err(e) = load_scenario(&mut session, &default, &overrides) {
+            session.complain(&e);
             let seed = opts.seed.unwrap_or_else(|| fresh_seed(interactive));
             session.host.state.world.borrow_mut().dice.seed(seed);
             session.seed = Some(seed);
-            session.scenario_name = format!("an empty map (no {DEFAULT_SCENARIO} found; :load a scenario)");
+            session.scenario_name = format!("an empty map ({DEFAULT_SCENARIO} did not load; :load it once fixed)");
         }
+    } else {
+        if !opts.set.is_empty() || opts.variant.is_some() {
+            return Err(ScriptError::plain("--set and --variant need a ruleset: give --ruleset or --scenario"));
+        }
+        let seed = opts.seed.unwrap_or_else(|| fresh_seed(interactive));
+        session.host.state.world.borrow_mut().dice.seed(seed);
+        session.seed = Some(seed);
+        session.scenario_name = format!("an empty map (no {DEFAULT_SCENARIO} found; :load a scenario)");
     }
     Ok(session)
 }
@@ -167,6 +164,7 @@ pub fn run_piped(opts: ReplOptions, input: Box<dyn std::io::BufRead>) -> ExitCod
         eprintln!("{report}");
     }
     session.color = false;
+    session.show_notes();
     let lines: ask::Lines = Rc::new(RefCell::new(input));
     session.set_asker(Some(Box::new(journal::JournalAsker {
         inner: Box::new(ask::LineAsker { lines: lines.clone() }),
@@ -258,6 +256,7 @@ fn run_interactive(opts: ReplOptions) -> ExitCode {
         journal: journal.clone(),
     })));
     print!("{}", session.banner());
+    session.show_notes();
     if let Some(report) = resumed {
         println!("{report}");
     }

@@ -157,16 +157,21 @@ pub fn check_savable(world: &World) -> Result<(), String> {
     Ok(())
 }
 
-/// How the file names its ruleset: by name when `rulesets/<name>` finds it,
-/// else by a path relative to the saved file (or absolute).
+/// How the file names its ruleset: by name when the search path finds it
+/// by its name, else by a path relative to the saved file (or absolute, or
+/// the bundled one's `(bundled)/...`).
 fn ruleset_ref(rs: &Ruleset, target: &Path) -> String {
-    let same = |p: &Path| p.canonicalize().ok() == rs.dir.join("ruleset.yaml").canonicalize().ok();
+    use crate::layers::files;
+    let same = |p: &Path| files::canonical(p) == files::canonical(&rs.dir.join("ruleset.yaml"));
     if let Some(folder) = rs.dir.file_name().and_then(|n| n.to_str()) {
         if crate::ruleset::find(folder).is_ok_and(|p| same(&p)) {
             return folder.to_string();
         }
     }
-    let dir = rs.dir.canonicalize().unwrap_or_else(|_| rs.dir.clone());
+    if files::is_bundled(&rs.dir) {
+        return rs.dir.display().to_string();
+    }
+    let dir = files::canonical(&rs.dir);
     let base = target.parent().map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p });
     if let Some(base) = base.and_then(|b| b.canonicalize().ok()) {
         if let Ok(rel) = dir.strip_prefix(&base) {

@@ -64,7 +64,7 @@ impl Coverage {
         let mut cov = Coverage::default();
         for (key, f) in host.state.chunks.borrow().iter() {
             // One name per file, however the ruleset's folder was reached.
-            let key = Path::new(key).canonicalize().map_or_else(|_| key.clone(), |p| crate::lua::display_path(&p));
+            let key = crate::lua::display_path(&crate::layers::files::canonical(Path::new(key)));
             let file = cov.files.entry(key).or_default();
             f.coverage(|info| file.add(&info));
         }

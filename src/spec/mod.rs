@@ -11,6 +11,7 @@ pub mod scope;
 
 use std::path::{Path, PathBuf};
 
+use crate::layers::files;
 use crate::lua::{DecisionMode, Host, HostOptions, ScenarioOverrides, ScriptError};
 use crate::ruleset::Ruleset;
 
@@ -30,39 +31,48 @@ impl FileReport {
     }
 }
 
+/// The folder whose specs a bare `sandtable test` runs: the project's, or
+/// outside any project the bundled files.
+pub fn default_root() -> PathBuf {
+    crate::layers::project().unwrap_or_else(files::bundled_root)
+}
+
 /// Spec files under the given paths (files, or folders searched for `*.lua`; a
-/// ruleset folder means its `spec/`);
-/// with none, every `rulesets/*/spec/**/*.lua` and `tests/**/*.lua` of the project.
-/// Folders named `fixtures` or `support` are skipped.
+/// ruleset folder means its `spec/`; a bare name that is a ruleset's, its
+/// `spec/`); with none, every `rulesets/*/spec/**/*.lua` and `tests/**/*.lua`
+/// of [`default_root`]. Folders named `fixtures` or `support` are skipped.
 pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     if paths.is_empty() {
-        let root = crate::ruleset::project_root();
-        if let Ok(rd) = std::fs::read_dir(root.join("rulesets")) {
-            let mut games: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
-            games.sort();
-            for g in games {
-                collect(&g.join("spec"), &mut out);
-            }
+        let root = default_root();
+        for g in files::list(&root.join("rulesets")) {
+            collect(&g.join("spec"), &mut out);
         }
         collect(&root.join("tests"), &mut out);
         return Ok(out);
     }
     for given in paths {
-        let Some(p) = crate::paths::find_any(given) else {
+        // `sandtable test tricorne` means the ruleset, not scripts/tricorne.
+        let name = given.to_str().filter(|n| !n.is_empty() && !n.contains(['/', '\\', '.']));
+        let ruleset = name.filter(|_| !files::exists(given)).and_then(|n| crate::ruleset::find(n).ok());
+        let found = match ruleset {
+            Some(yaml) => yaml.parent().map(Path::to_path_buf),
+            None => crate::paths::find_any(given),
+        };
+        let Some(p) = found else {
             return Err(format!(
-                "{}: no such file or folder (looked in {})",
+                "{}: no such file, folder or ruleset (looked in {})",
                 given.display(),
                 crate::paths::looked_in()
             ));
         };
         let p = &p;
-        if p.is_file() {
+        if files::is_file(p) {
             out.push(p.clone());
-        } else if p.join("ruleset.yaml").is_file() {
+        } else if files::is_file(&p.join("ruleset.yaml")) {
             // A ruleset folder: its specs, not its modules.
             collect(&p.join("spec"), &mut out);
-        } else if p.is_dir() {
+        } else if files::is_dir(p) {
             collect(p, &mut out);
         }
     }
@@ -70,13 +80,8 @@ pub fn discover(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
+    for p in files::list(dir) {
+        if files::is_dir(&p) {
             // Fixture folders hold modules and data for tests, and support
             // folders modules that specs share (`require("spec/support/x")`):
             // neither holds specs.
@@ -147,8 +152,8 @@ pub fn suite(paths: &[PathBuf], specs: &[PathBuf]) -> Result<Vec<SpecFile>, Stri
 
 /// The ruleset folder a spec belongs to: the nearest parent with a `ruleset.yaml`.
 pub fn ruleset_of(spec: &Path) -> Option<PathBuf> {
-    let abs = spec.canonicalize().ok()?;
-    abs.ancestors().skip(1).find(|d| d.join("ruleset.yaml").is_file()).map(Path::to_path_buf)
+    let abs = files::canonical(spec);
+    abs.ancestors().skip(1).find(|d| files::is_file(&d.join("ruleset.yaml"))).map(Path::to_path_buf)
 }
 
 /// Whether a file is a spec: it calls `describe(` or `it(`. A file without
