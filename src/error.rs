@@ -9,7 +9,7 @@ mod yaml;
 pub use yaml::{read_text, yaml_error};
 
 /// An error located in a source file.
-#[derive(Debug, thiserror::Error, Diagnostic)]
+#[derive(Clone, Debug, thiserror::Error, Diagnostic)]
 #[error("{file}:{line}:{column}: {message}")]
 pub struct LocatedError {
     pub file: String,

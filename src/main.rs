@@ -194,6 +194,10 @@ Examples (tests/docs_commands.rs runs them, but for those it says are not run un
         /// Apply a ruleset variant to every spec.
         #[arg(long)]
         variant: Option<String>,
+        /// Also run the specs of the rulesets a variant extends, against the
+        /// variant, and list the base specs the variant breaks.
+        #[arg(long, conflicts_with_all = ["mutate", "coverage", "coverage_out"])]
+        with_base_specs: bool,
         #[command(flatten)]
         strength: StrengthArgs,
     },
@@ -205,6 +209,10 @@ struct StrengthArgs {
     /// Report line coverage of the ruleset's Lua per file and function, and the lines no spec runs.
     #[arg(long)]
     coverage: bool,
+    /// With --coverage or --mutate on a variant: measure the files of the
+    /// rulesets it extends and lib/ too (by default only the variant's own).
+    #[arg(long)]
+    with_base: bool,
     /// Write the coverage as an lcov tracefile to FILE (implies --coverage).
     #[arg(long, value_name = "FILE")]
     coverage_out: Option<PathBuf>,
@@ -293,6 +301,7 @@ impl RulesArgs {
             variant: self.variant.clone(),
             seed: self.seed,
             set: self.set.clone(),
+            ..ScenarioOverrides::default()
         }
     }
 }
@@ -315,12 +324,12 @@ fn prepare(setup: &Setup) -> Result<Host, ScriptError> {
     if let Some(path) = &setup.scenario {
         host.load_scenario(path, &overrides)?;
     } else if let Some(name) = &setup.rules.ruleset {
-        let mut rs = Ruleset::load(name).map_err(ScriptError::plain_diag)?;
+        let mut rs = Ruleset::load(name).map_err(ScriptError::from)?;
         if let Some(v) = &setup.rules.variant {
-            rs.apply_variant(v).map_err(ScriptError::plain_diag)?;
+            rs.apply_variant(v).map_err(ScriptError::from)?;
         }
         for s in &setup.rules.set {
-            rs.set_param(s).map_err(ScriptError::plain_diag)?;
+            rs.set_param(s).map_err(ScriptError::from)?;
         }
         host.load_ruleset(rs)?;
         if let Some(seed) = setup.rules.seed {
@@ -397,11 +406,20 @@ fn write_log(path: &std::path::Path, log: &sandtable::log::EventLog) -> std::io:
     sandtable::files::write(path, &bytes)
 }
 
+/// Prints a failed case: the line, where, and the error.
+fn print_failure(marker: &str, shown: &str, name: &str, e: &ScriptError, note: &str) {
+    println!("{marker}  {shown} :: {name}{note}");
+    let where_ = e.location().map(|(f, l)| format!("{f}:{l}")).unwrap_or_else(|| shown.to_string());
+    println!("      at {where_}: {}", e.message());
+    report(e);
+}
+
 fn test(
     paths: &[PathBuf],
     limits: &LimitArgs,
     set: &[String],
     variant: &Option<String>,
+    with_base_specs: bool,
     strength: &StrengthArgs,
 ) -> ExitCode {
     if strength.changed.is_some() && !strength.mutate {
@@ -422,27 +440,35 @@ fn test(
     if strength.coverage || strength.coverage_out.is_some() {
         return coverage(paths, &files, limits, &overrides, strength);
     }
+    let base_of = match with_base_specs.then(|| sandtable::spec::base::variant_of(&files)).transpose() {
+        Ok(v) => v,
+        Err(e) => {
+            report(&ScriptError::plain(e));
+            return ExitCode::from(2);
+        }
+    };
     let (mut passed, mut failed) = (0, 0);
     for f in &files {
         let r = sandtable::spec::run_spec(f, &limits.options(), &overrides, |_| {});
         sandtable::layers::print_notes();
         let shown = sandtable::lua::display_path(&f.path);
+        for n in &r.notes {
+            eprintln!("warning: {shown}: {n}");
+        }
         if r.cases.is_empty() {
             println!("skip  {shown} (no describe/it: not a spec)");
         }
         for (name, err) in &r.cases {
             match err {
                 None => println!("ok    {shown} :: {name}"),
-                Some(e) => {
-                    println!("FAIL  {shown} :: {name}");
-                    let where_ = e.location().map(|(f, l)| format!("{f}:{l}")).unwrap_or_else(|| shown.clone());
-                    println!("      at {where_}: {}", e.message());
-                    report(e);
-                }
+                Some(e) => print_failure("FAIL", &shown, name, e, ""),
             }
         }
         passed += r.passed();
         failed += r.failed();
+    }
+    if let Some(rs) = &base_of {
+        base_specs(rs, limits, &overrides);
     }
     println!("{passed} passed, {failed} failed");
     if passed + failed == 0 {
@@ -466,6 +492,59 @@ fn no_specs(paths: &[PathBuf]) -> ExitCode {
     ExitCode::from(2)
 }
 
+/// `sandtable test VARIANT --with-base-specs`: the base's specs against the
+/// variant, and the list of those it breaks. They do not change the exit
+/// status: a variant is meant to change some rules.
+fn base_specs(rs: &Ruleset, limits: &LimitArgs, overrides: &ScenarioOverrides) {
+    use sandtable::spec::base::{base_spec_files, run_base_file, BaseCase};
+    let (mut kept, mut changed, mut on_base) = (0, Vec::new(), 0);
+    for (base, files) in base_spec_files(rs) {
+        println!("-- the specs of {base}, with {} standing in for it --", rs.name);
+        for f in &files {
+            let r = run_base_file(rs, &base, f, &limits.options(), overrides);
+            let shown = sandtable::lua::display_path(&r.path);
+            for (name, case) in &r.cases {
+                match case {
+                    BaseCase::Passes => {
+                        kept += 1;
+                        println!("ok    {shown} :: {name}");
+                    }
+                    BaseCase::Changed(e) => {
+                        print_failure(
+                            "FAIL",
+                            &shown,
+                            name,
+                            e,
+                            &format!("   [passes on {base}: changed by {}]", rs.name),
+                        );
+                        changed.push(format!("{shown} :: {name}"));
+                    }
+                    BaseCase::FailsOnBase(e) => {
+                        on_base += 1;
+                        print_failure("FAIL", &shown, name, e, &format!("   [fails on {base} too]"));
+                    }
+                }
+            }
+        }
+    }
+    let all = kept + changed.len() + on_base;
+    if changed.is_empty() {
+        println!("{} breaks none of the {all} base specs", rs.name);
+    } else {
+        println!(
+            "{} breaks {} of the {all} base specs (they pass on the base): what the change touched",
+            rs.name,
+            changed.len()
+        );
+        for c in &changed {
+            println!("  {c}");
+        }
+    }
+    if on_base > 0 {
+        println!("({on_base} base specs fail on the base itself too)");
+    }
+}
+
 /// `sandtable test --coverage`.
 fn coverage(
     paths: &[PathBuf],
@@ -477,7 +556,7 @@ fn coverage(
     use sandtable::spec::coverage;
     // One ruleset's specs measure its scope (a file no spec loads at 0%);
     // the specs of several measure every module they load.
-    let scope = coverage::scope_of(files).ok().flatten();
+    let scope = coverage::scope_of(files, strength.with_base).ok().flatten();
     let cannot_write = |path: &std::path::Path, e: String| {
         report(&ScriptError::plain(format!("cannot write the lcov file {}: {e}", path.display())));
         ExitCode::from(2)
@@ -525,6 +604,7 @@ fn mutate(files: &[SpecFile], limits: &LimitArgs, overrides: &ScenarioOverrides,
     let mut settings = mutate::Settings {
         budget: strength.mutant_budget.map(std::time::Duration::from_millis),
         changed: strength.changed.clone(),
+        with_base: strength.with_base,
         ..mutate::Settings::default()
     };
     if let Some(j) = strength.jobs {
@@ -616,8 +696,8 @@ fn main() -> ExitCode {
         Some(Command::Exact(a)) => sandtable::analysis::cli::exact(&a),
         Some(Command::Merge(a)) => sandtable::analysis::cli::merge(&a),
         Some(Command::Run { script, setup, log, show_log }) => run(&script, &setup, log.as_ref(), show_log),
-        Some(Command::Test { paths, limits, set, variant, strength }) => {
-            test(&paths, &limits, &set, &variant, &strength)
+        Some(Command::Test { paths, limits, set, variant, with_base_specs, strength }) => {
+            test(&paths, &limits, &set, &variant, with_base_specs, &strength)
         }
         Some(Command::Repl { setup, history, journal }) => repl(&setup, history, journal),
         Some(Command::View { scenario, rules, limits }) => sandtable::repl::view_only(&sandtable::repl::ReplOptions {

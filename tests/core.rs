@@ -466,7 +466,7 @@ fn coverage_and_mutation_of_the_fixture_ruleset() {
     use sandtable::spec::{coverage, mutate, suite};
     let files = suite(&[fixture("mini")], &[]).unwrap();
     assert_eq!(files.len(), 1);
-    let scope = coverage::scope_of(&files).unwrap().unwrap();
+    let scope = coverage::scope_of(&files, false).unwrap().unwrap();
     let runs = coverage::run_files(&files, Some(&scope), &HostOptions::default(), &ScenarioOverrides::default());
     let cov = coverage::total(&runs, Some(&scope));
     assert!(cov.files.keys().all(|f| !f.contains("support")), "{:?}", cov.files.keys());
@@ -497,7 +497,7 @@ fn coverage_and_mutation_of_the_fixture_ruleset() {
 fn a_module_no_spec_loads_counts_at_zero() {
     use sandtable::spec::{coverage, suite};
     let files = suite(&[project("rulesets/viktory")], &[]).unwrap();
-    let scope = coverage::scope_of(&files).unwrap().unwrap();
+    let scope = coverage::scope_of(&files, false).unwrap().unwrap();
     assert!(scope.lua.iter().any(|p| p.ends_with("viktory/policies.lua")), "{:?}", scope.lua);
     assert!(scope.lua.iter().any(|p| p.ends_with("lib/rules.lua")) || !scope.lua.is_empty());
     let no_runs: Vec<coverage::FileRun> = Vec::new();
@@ -563,7 +563,7 @@ fn changed_lines_come_from_git() {
     for f in ["ruleset.yaml", "mini.lua"] {
         std::fs::copy(fixture("mini").join(f), rs.join(f)).unwrap();
     }
-    let err = Scope::of_ruleset(&rs).unwrap().changed_since("HEAD").unwrap_err();
+    let err = Scope::of_ruleset(&rs, false).unwrap().changed_since("HEAD").unwrap_err();
     assert!(err.contains("is not inside a git repository"), "{err}");
     let git = |args: &[&str]| {
         let out = std::process::Command::new("git").arg("-C").arg(&dir).args(args).output().unwrap();
@@ -574,13 +574,13 @@ fn changed_lines_come_from_git() {
     git(&["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "mini"]);
     let src = std::fs::read_to_string(rs.join("mini.lua")).unwrap();
     std::fs::write(rs.join("mini.lua"), src.replace("> 0 then", "> 1 then")).unwrap();
-    let scope = Scope::of_ruleset(&rs).unwrap().changed_since("HEAD").unwrap();
+    let scope = Scope::of_ruleset(&rs, false).unwrap().changed_since("HEAD").unwrap();
     let changed = scope.changed.clone().unwrap();
     let lua = rs.join("mini.lua").canonicalize().unwrap();
     assert_eq!(changed.get(&lua).map(|l| l.iter().copied().collect::<Vec<_>>()), Some(vec![9]));
     assert!(scope.keeps(&lua, 9) && !scope.keeps(&lua, 6));
     assert!(!changed.contains_key(&rs.join("ruleset.yaml").canonicalize().unwrap()));
-    let err = Scope::of_ruleset(&rs).unwrap().changed_since("nosuchrev").unwrap_err();
+    let err = Scope::of_ruleset(&rs, false).unwrap().changed_since("nosuchrev").unwrap_err();
     assert!(err.contains("git knows no revision 'nosuchrev'"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }

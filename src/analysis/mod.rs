@@ -115,6 +115,7 @@ impl Setup {
             variant: self.variant.clone(),
             seed: Some(seed),
             set: self.set.clone(),
+            ..ScenarioOverrides::default()
         }
     }
 }
@@ -352,13 +353,13 @@ impl Worker {
         if let Some(path) = &setup.scenario {
             host.load_scenario(path, &overrides).map_err(|e| AnalysisError::script("loading the scenario", e))?;
         } else if let Some(name) = &setup.ruleset {
-            let bad = |e: &dyn fmt::Display| AnalysisError::script("loading the ruleset", ScriptError::plain_diag(e));
-            let mut rs = Ruleset::load(name).map_err(|e| bad(&e))?;
+            let bad = |e: crate::ruleset::RulesetError| AnalysisError::script("loading the ruleset", e.into());
+            let mut rs = Ruleset::load(name).map_err(bad)?;
             if let Some(v) = &setup.variant {
-                rs.apply_variant(v).map_err(|e| bad(&e))?;
+                rs.apply_variant(v).map_err(bad)?;
             }
             for s in &setup.set {
-                rs.set_param(s).map_err(|e| bad(&e))?;
+                rs.set_param(s).map_err(bad)?;
             }
             host.load_ruleset(rs).map_err(|e| AnalysisError::script("loading the ruleset", e))?;
         }

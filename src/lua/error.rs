@@ -41,6 +41,17 @@ impl fmt::Display for ScriptError {
 
 impl std::error::Error for ScriptError {}
 
+/// A ruleset that does not load: a YAML error keeps its file, line and
+/// column (one box when shown, not a box inside a message).
+impl From<crate::ruleset::RulesetError> for ScriptError {
+    fn from(e: crate::ruleset::RulesetError) -> ScriptError {
+        match e {
+            crate::ruleset::RulesetError::Located(l) => ScriptError::Located(l),
+            other => ScriptError::plain(other.to_string()),
+        }
+    }
+}
+
 impl Diagnostic for ScriptError {
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         match self {
@@ -114,6 +125,16 @@ impl ScriptError {
         match err.downcast_ref::<ScriptError>() {
             Some(ScriptError::TimeLimit { ms }) => return ScriptError::TimeLimit { ms: *ms },
             Some(ScriptError::Interrupted) => return ScriptError::Interrupted,
+            // A located error raised by an API call (a scenario file that does
+            // not load, from `scenario(...)`): shown once, at its own file,
+            // with the script's traceback as the way it was reached.
+            Some(ScriptError::Located(l)) => {
+                let mut l = l.clone();
+                if l.help.is_none() {
+                    l.help = split_error(err).1.map(|t| format!("reached from the script: {}", t.trim_end()));
+                }
+                return ScriptError::Located(l);
+            }
             _ => {}
         }
         let (message, traceback) = split_error(err);

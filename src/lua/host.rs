@@ -70,6 +70,7 @@ impl Host {
             tabletop_memo: Default::default(),
             rolls: Default::default(),
             chunks: RefCell::new(Vec::new()),
+            loads: RefCell::new(Vec::new()),
         });
         lua.set_app_data(state.clone());
         let host = Host { lua, state };

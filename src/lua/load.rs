@@ -32,6 +32,50 @@ pub struct ScenarioOverrides {
     pub variant: Option<String>,
     pub seed: Option<u64>,
     pub set: Vec<String>,
+    /// Runs a base's specs against a variant: wherever one of these
+    /// rulesets would load, the variant loads instead.
+    pub stand_in: Option<StandIn>,
+}
+
+/// A variant standing in for the rulesets it extends (`sandtable test
+/// VARIANT --with-base-specs`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StandIn {
+    /// The folders of the rulesets replaced (canonical).
+    pub bases: Vec<PathBuf>,
+    /// The variant's folder.
+    pub variant: PathBuf,
+}
+
+impl StandIn {
+    /// A variant standing in for every ruleset it extends.
+    pub fn for_variant(rs: &Ruleset) -> StandIn {
+        StandIn { bases: rs.chain.iter().skip(1).map(|l| l.dir.clone()).collect(), variant: rs.dir.clone() }
+    }
+
+    /// The ruleset to load in place of the one in `dir`, if it stands in for it.
+    pub fn replacing(&self, dir: &Path) -> Option<&Path> {
+        let dir = crate::layers::files::canonical(dir);
+        self.bases.contains(&dir).then_some(self.variant.as_path())
+    }
+}
+
+/// Loads the ruleset `name` names from a file in folder `base`, or the
+/// variant standing in for it; manifests from `sources` when they are there
+/// ([`Ruleset::load_with`]).
+pub fn load_named(
+    name: &str,
+    base: Option<&Path>,
+    overrides: &ScenarioOverrides,
+    sources: Option<&crate::ruleset::Sources>,
+) -> Result<Ruleset, RulesetError> {
+    if let Some(stand_in) = &overrides.stand_in {
+        let found = crate::ruleset::locate(name, base, None)?;
+        if let Some(v) = found.file.parent().and_then(|d| stand_in.replacing(d)) {
+            return Ruleset::load_with(&v.display().to_string(), None, sources);
+        }
+    }
+    Ruleset::load_with(name, base, sources)
 }
 
 pub(super) fn apply_limits(lua: &Lua, st: &State) {
@@ -44,6 +88,12 @@ pub fn load_ruleset_into(lua: &Lua, st: &State, rs: Ruleset) -> Result<(), Scrip
     if let Some(n) = rs.shadow_note() {
         crate::layers::note(n);
     }
+    let load = RulesetLoad {
+        name: rs.name.clone(),
+        dir: rs.dir.clone(),
+        origin: rs.origin,
+        scenario: st.scenario.borrow().clone(),
+    };
     st.limits.set(Limits {
         time_ms: st.options.time_ms.unwrap_or(rs.limits.time_ms),
         memory_mb: st.options.memory_mb.unwrap_or(rs.limits.memory_mb),
@@ -60,6 +110,8 @@ pub fn load_ruleset_into(lua: &Lua, st: &State, rs: Ruleset) -> Result<(), Scrip
     let r = run_ruleset_scripts(lua, st, previous.as_ref()).map_err(|e| ScriptError::from_lua(&e));
     if r.is_err() {
         *st.ruleset.borrow_mut() = previous;
+    } else {
+        st.loads.borrow_mut().push(load);
     }
     r
 }
@@ -484,16 +536,15 @@ pub fn load_scenario_into(
     let sc = Scenario::load(path).map_err(ScriptError::Located)?;
     let rs_name = overrides.ruleset.clone().unwrap_or_else(|| sc.ruleset.clone());
     let base = if overrides.ruleset.is_none() { path.parent() } else { None };
-    let mut rs =
-        crate::ruleset::Ruleset::load_with(&rs_name, base, st.options.sources.as_deref()).map_err(|e| match e {
-            crate::ruleset::RulesetError::NotFound { .. } | crate::ruleset::RulesetError::NoRulesetAt { .. }
-                if overrides.ruleset.is_none() =>
-            {
-                ScriptError::Located(sc.ruleset_error(e.to_string()))
-            }
-            crate::ruleset::RulesetError::Located(l) => ScriptError::Located(l),
-            other => ScriptError::plain_diag(other),
-        })?;
+    let mut rs = load_named(&rs_name, base, overrides, st.options.sources.as_deref()).map_err(|e| match e {
+        crate::ruleset::RulesetError::NotFound { .. } | crate::ruleset::RulesetError::NoRulesetAt { .. }
+            if overrides.ruleset.is_none() =>
+        {
+            ScriptError::Located(sc.ruleset_error(e.to_string()))
+        }
+        crate::ruleset::RulesetError::Located(l) => ScriptError::Located(l),
+        other => ScriptError::plain_diag(other),
+    })?;
     if let Some(v) = overrides.variant.clone().or_else(|| sc.variant.clone()) {
         rs.apply_variant(&v).map_err(|e| {
             if overrides.variant.is_none() {

@@ -41,12 +41,12 @@ pub use convert::{display_path, display_value, format_number, json_to_lua};
 pub use host::{Checkpoint, Host};
 use load::{apply_limits, set_compiler};
 pub use load::{
-    compile_chunk, compile_deferred, hot_after, load_ruleset_into, load_scenario_into, load_text, reload_into,
-    ScenarioOverrides,
+    compile_chunk, compile_deferred, hot_after, load_named, load_ruleset_into, load_scenario_into, load_text,
+    reload_into, ScenarioOverrides, StandIn,
 };
 pub use sandbox::sandbox_globals;
 use state::Trip;
-pub use state::{DecisionMode, Guard, HostOptions, Output, State, UnitHandle, OUTPUT_LIMIT};
+pub use state::{DecisionMode, Guard, HostOptions, Output, RulesetLoad, State, UnitHandle, OUTPUT_LIMIT};
 pub use trace::{call_with_traceback, trim_traceback};
 use trace::{trip_error, trip_message};
 
@@ -68,5 +68,5 @@ pub use spec_api::SpecReport;
 pub use world::UnitRef;
 
 use crate::battlefield::World;
-use crate::ruleset::{Limits, Ruleset};
+use crate::ruleset::{Limits, Ruleset, RulesetError};
 use crate::scenario::Scenario;

@@ -311,7 +311,8 @@ fn scenario(lua: &Lua, st: &Rc<State>, (path, opts): (String, Option<mlua::Table
             }
         }
     }
-    super::load_scenario_into(lua, st, &p, &overrides).map_err(|e| mlua::Error::runtime(super::render_error(&e, false)))
+    // Raised as itself, so that a located error (a YAML line) is shown once.
+    super::load_scenario_into(lua, st, &p, &overrides).map_err(mlua::Error::external)
 }
 
 /// Finds a data file named in a script: as given, beside the script, under

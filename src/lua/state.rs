@@ -95,6 +95,18 @@ pub struct State {
     /// Module chunks `require` loaded, by display path (kept only with
     /// [`HostOptions::coverage`]).
     pub chunks: RefCell<Vec<(String, Function)>>,
+    /// Every ruleset loaded, in order (the spec runner warns about a spec
+    /// that tests another ruleset than the one it sits in).
+    pub loads: RefCell<Vec<RulesetLoad>>,
+}
+
+/// A ruleset a host loaded, and the scenario that named it, if one did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RulesetLoad {
+    pub name: String,
+    pub dir: PathBuf,
+    pub origin: crate::layers::Origin,
+    pub scenario: Option<PathBuf>,
 }
 
 /// A cached unit handle and the id it was made for.

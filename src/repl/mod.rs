@@ -570,9 +570,9 @@ impl Session {
 /// What to try on an empty battlefield with a ruleset loaded (the ruleset's
 /// own calls need its units): open a scenario of that ruleset, or list them.
 fn empty_map_hint(rs: &Ruleset) -> String {
-    let root = crate::ruleset::project_root().join("scripts");
     let of_ruleset = |file: &String| {
-        let Ok(text) = std::fs::read_to_string(root.join(file)) else { return false };
+        let Some(path) = crate::paths::find_file(Path::new(file)) else { return false };
+        let Ok(text) = crate::layers::files::read_to_string(&path) else { return false };
         text.lines().any(|l| {
             l.strip_prefix("ruleset:").is_some_and(|v| {
                 let v = v.split('#').next().unwrap_or("").trim().trim_matches(['"', '\'']);

@@ -93,6 +93,7 @@ pub fn setup(
         variant: opts.variant.clone(),
         seed: opts.seed,
         set: opts.set.clone(),
+        ..ScenarioOverrides::default()
     };
     host.set_overrides(&overrides);
     let mut session = Session::new(host, out, err, interactive);
@@ -100,12 +101,12 @@ pub fn setup(
         let found = resolve_scenario(&path.to_string_lossy()).unwrap_or_else(|| path.clone());
         load_scenario(&mut session, &found, &overrides)?;
     } else if let Some(name) = &opts.ruleset {
-        let mut rs = Ruleset::load(name).map_err(ScriptError::plain_diag)?;
+        let mut rs = Ruleset::load(name).map_err(ScriptError::from)?;
         if let Some(v) = &opts.variant {
-            rs.apply_variant(v).map_err(ScriptError::plain_diag)?;
+            rs.apply_variant(v).map_err(ScriptError::from)?;
         }
         for s in &opts.set {
-            rs.set_param(s).map_err(ScriptError::plain_diag)?;
+            rs.set_param(s).map_err(ScriptError::from)?;
         }
         session.host.load_ruleset(rs)?;
         let seed = opts.seed.unwrap_or_else(|| fresh_seed(interactive));

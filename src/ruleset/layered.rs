@@ -265,7 +265,9 @@ fn param_over(key: &str, base: Option<&ParamDef>, p: RawParam) -> Result<ParamDe
         (Some(d), _) => d,
         (None, Some(b)) => b.default.clone(),
         (None, None) => {
-            return Err(format!("param {key} needs a `default` (and a one-line `doc`): it is not a param of a base ruleset"))
+            return Err(format!(
+                "param {key} needs a `default` (and a one-line `doc`): it is not a param of a base ruleset"
+            ))
         }
     };
     let ty = match (&p.choices, p.ty.as_deref(), base) {
@@ -447,8 +449,8 @@ impl Ruleset {
                 }
                 if let Some(t) = &l.time_ms {
                     if t.value == 0 {
-                        let msg =
-                            "limits.time_ms must be 1 or more (milliseconds); 0 would stop every call at once".to_string();
+                        let msg = "limits.time_ms must be 1 or more (milliseconds); 0 would stop every call at once"
+                            .to_string();
                         return Err(doc.err(t.referenced, msg));
                     }
                     limits.time_ms = t.value;
@@ -463,6 +465,9 @@ impl Ruleset {
             if let Some(t) = &raw.title {
                 title.clone_from(t);
             }
+        }
+        if own.raw.title.is_none() && chain.len() > 1 {
+            title = format!("{title} (variant {})", own.raw.name.value);
         }
 
         let mut dice = Vec::new();
@@ -574,6 +579,11 @@ impl Ruleset {
             (_, Some(c)) => format!("{}, changed by {}", name(l.defined), name(c)),
             (_, None) => name(l.defined).to_string(),
         })
+    }
+
+    /// The layer that last wrote a part (its value as loaded).
+    pub fn written_by(&self, part: Part, key: &str) -> Option<usize> {
+        self.from.get(&(part, key.to_string())).map(|l| l.changed.unwrap_or(l.defined))
     }
 
     /// The folders of the chain, the ruleset's own first.

@@ -36,7 +36,10 @@ pub fn text() -> String {
         }
         for l in mine {
             let title = match Ruleset::load(&l.dir.display().to_string()) {
-                Ok(rs) => rs.title,
+                Ok(rs) => match rs.base() {
+                    Some(b) => format!("{}  [extends {}, {}]", rs.title, b.name, b.origin.word()),
+                    None => rs.title,
+                },
                 Err(e) => format!("(does not load: {})", e.to_string().lines().next().unwrap_or("")),
             };
             let _ = write!(out, "  {:<width$}  {title}", l.name);

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::dice::DieKind;
-use crate::error::{read_text, LocatedError};
+use crate::error::LocatedError;
 use crate::layers::{files, Origin};
 
 /// File texts to use instead of the files, by canonical path (mutants).

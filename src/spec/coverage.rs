@@ -289,14 +289,15 @@ pub fn total(runs: &[FileRun], scope: Option<&Scope>) -> Coverage {
 }
 
 /// The scope of the ruleset the spec files run against: their one ruleset
-/// (an error naming them when they run against several), or none.
-pub fn scope_of(files: &[SpecFile]) -> Result<Option<Scope>, String> {
+/// (an error naming them when they run against several), or none;
+/// `with_base` as in [`Scope::of_ruleset`].
+pub fn scope_of(files: &[SpecFile], with_base: bool) -> Result<Option<Scope>, String> {
     let mut dirs: Vec<&PathBuf> = files.iter().filter_map(|f| f.ruleset.as_ref()).collect();
     dirs.sort();
     dirs.dedup();
     match dirs.as_slice() {
         [] => Ok(None),
-        [one] => Scope::of_ruleset(one).map(Some),
+        [one] => Scope::of_ruleset(one, with_base).map(Some),
         many => Err(format!(
             "these specs belong to {} rulesets ({}): measure one ruleset at a time",
             many.len(),

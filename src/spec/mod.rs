@@ -4,6 +4,7 @@
 //! ruleset's Lua the specs run; [`mutate`] measures whether they would notice
 //! a change to it.
 
+pub mod base;
 pub mod coverage;
 pub mod mutate;
 pub mod same_paths;
@@ -12,7 +13,7 @@ pub mod scope;
 use std::path::{Path, PathBuf};
 
 use crate::layers::files;
-use crate::lua::{DecisionMode, Host, HostOptions, ScenarioOverrides, ScriptError};
+use crate::lua::{DecisionMode, Host, HostOptions, RulesetLoad, ScenarioOverrides, ScriptError};
 use crate::ruleset::Ruleset;
 
 /// Results of one spec file.
@@ -20,6 +21,8 @@ pub struct FileReport {
     pub path: PathBuf,
     /// (case name, error if it failed)
     pub cases: Vec<(String, Option<ScriptError>)>,
+    /// Warnings about the file (a spec that tests another ruleset than the one it sits in).
+    pub notes: Vec<String>,
 }
 
 impl FileReport {
@@ -121,8 +124,8 @@ pub fn suite(paths: &[PathBuf], specs: &[PathBuf]) -> Result<Vec<SpecFile>, Stri
     }
     let mut rulesets: Vec<PathBuf> = out.iter().filter_map(|f| f.ruleset.clone()).collect();
     for p in paths {
-        if let Some(dir) = crate::paths::find_any(p).filter(|d| d.join("ruleset.yaml").is_file()) {
-            rulesets.extend(dir.canonicalize().ok());
+        if let Some(dir) = crate::paths::find_any(p).filter(|d| files::is_file(&d.join("ruleset.yaml"))) {
+            rulesets.push(files::canonical(&dir));
         }
     }
     rulesets.dedup();
@@ -141,7 +144,7 @@ pub fn suite(paths: &[PathBuf], specs: &[PathBuf]) -> Result<Vec<SpecFile>, Stri
                 crate::paths::looked_in()
             ));
         };
-        let found = if dir.is_file() { vec![dir] } else { discover(std::slice::from_ref(&dir))? };
+        let found = if files::is_file(&dir) { vec![dir] } else { discover(std::slice::from_ref(&dir))? };
         if found.is_empty() {
             return Err(format!("--specs {}: no spec files (*.lua) there", s.display()));
         }
@@ -154,6 +157,36 @@ pub fn suite(paths: &[PathBuf], specs: &[PathBuf]) -> Result<Vec<SpecFile>, Stri
 pub fn ruleset_of(spec: &Path) -> Option<PathBuf> {
     let abs = files::canonical(spec);
     abs.ancestors().skip(1).find(|d| files::is_file(&d.join("ruleset.yaml"))).map(Path::to_path_buf)
+}
+
+/// Specs test what they sit in: the warnings for a spec inside ruleset
+/// `own`'s folder that loaded other rulesets (`loads`, in order), one per
+/// ruleset, naming both and the scenario that named the other.
+fn other_rulesets(own: &RulesetLoad, loads: &[RulesetLoad]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: Vec<&Path> = Vec::new();
+    for l in loads.iter().filter(|l| l.dir != own.dir) {
+        if seen.contains(&l.dir.as_path()) {
+            continue;
+        }
+        seen.push(&l.dir);
+        let by = l
+            .scenario
+            .as_ref()
+            .map(|s| format!(": scenario {} names it", crate::lua::display_path(s)))
+            .unwrap_or_default();
+        let which =
+            if l.name == own.name { format!(" at {}", crate::lua::display_path(&l.dir)) } else { String::new() };
+        out.push(format!(
+            "this spec tests {} ({}{which}), not {}, the ruleset it sits in{by}. Name this ruleset in the \
+             scenario (`ruleset: ..` in a scenario in this ruleset's folder), or, to run a base's specs against a \
+             variant, `sandtable test VARIANT --with-base-specs`",
+            l.name,
+            l.origin.word(),
+            own.name,
+        ));
+    }
+    out
 }
 
 /// Whether a file is a spec: it calls `describe(` or `it(`. A file without
@@ -184,7 +217,7 @@ pub fn run_spec(
     after: impl FnOnce(&Host),
 ) -> FileReport {
     let path = spec.path.as_path();
-    let mut report = FileReport { path: path.to_path_buf(), cases: Vec::new() };
+    let mut report = FileReport { path: path.to_path_buf(), cases: Vec::new(), notes: Vec::new() };
     if !is_spec(path) {
         return report;
     }
@@ -198,14 +231,16 @@ pub fn run_spec(
     host.set_overrides(overrides);
     host.set_decision_mode(DecisionMode::Strict);
     if let Some(dir) = &spec.ruleset {
+        // A variant standing in for the base whose spec this is.
+        let dir = overrides.stand_in.as_ref().and_then(|s| s.replacing(dir)).unwrap_or(dir);
         let loaded = Ruleset::load_with(&dir.display().to_string(), None, options.sources.as_deref())
-            .map_err(ScriptError::plain_diag)
+            .map_err(ScriptError::from)
             .and_then(|mut rs| {
                 if let Some(v) = &overrides.variant {
-                    rs.apply_variant(v).map_err(ScriptError::plain_diag)?;
+                    rs.apply_variant(v).map_err(ScriptError::from)?;
                 }
                 for s in &overrides.set {
-                    rs.set_param(s).map_err(ScriptError::plain_diag)?;
+                    rs.set_param(s).map_err(ScriptError::from)?;
                 }
                 host.load_ruleset(rs)
             });
@@ -214,7 +249,13 @@ pub fn run_spec(
             return report;
         }
     }
+    // Specs test what they sit in: only a spec in a ruleset's own folder.
+    let sits_in = spec.ruleset.is_some() && ruleset_of(path) == spec.ruleset;
+    let own_load = host.state.loads.borrow().first().cloned().filter(|_| sits_in);
     let result = host.exec_file(path);
+    if let Some(own) = own_load {
+        report.notes.extend(other_rulesets(&own, &host.state.loads.borrow()));
+    }
     let results = std::mem::take(&mut *host.state.spec.borrow_mut());
     report.cases.extend(results.cases.into_iter().map(|c| (c.name, c.error)));
     match result {

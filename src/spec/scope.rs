@@ -6,10 +6,17 @@
 //! viktory's `policies.lua`), every `lib/` module one of them requires, and
 //! every `lib/` module its specs load; its data is its `ruleset.yaml`. A file
 //! no spec loads still counts, at 0%.
+//! A variant (a ruleset that `extends:` another) measures only its own
+//! folder's files and its own `ruleset.yaml` (the designer's change); with
+//! `--with-base`, the files of the rulesets it extends and the `lib/`
+//! modules too (a base's file the variant replaces is not loaded, and not
+//! counted).
 //! Spec files and the helpers beside them are test code and never count.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+use crate::layers::files;
 
 /// The files measured, and the lines a mutation run keeps.
 #[derive(Clone, Debug, Default)]
@@ -18,8 +25,12 @@ pub struct Scope {
     pub dir: PathBuf,
     /// Lua files measured, canonical.
     pub lua: Vec<PathBuf>,
-    /// The manifest, canonical.
-    pub manifest: PathBuf,
+    /// The manifests measured, canonical: the ruleset's own, then (a
+    /// variant with `--with-base`) those of the rulesets it extends.
+    pub manifests: Vec<PathBuf>,
+    /// The `lib/` folders whose modules count when a spec loads them (none
+    /// for a variant without `--with-base`).
+    pub lib: Vec<PathBuf>,
     /// With `--changed`: the lines changed in each file (canonical path ->
     /// lines, 1-based); a file absent here has no changed line.
     pub changed: Option<BTreeMap<PathBuf, BTreeSet<u32>>>,
@@ -28,47 +39,69 @@ pub struct Scope {
 }
 
 impl Scope {
-    /// The scope of the ruleset in folder `dir`.
-    pub fn of_ruleset(dir: &Path) -> Result<Scope, String> {
-        let dir = dir.canonicalize().map_err(|e| format!("{}: {e}", dir.display()))?;
-        let mut lua = Vec::new();
-        lua_files(&dir, &dir, &mut lua);
-        lua.sort();
+    /// The scope of the ruleset in folder `dir`; `with_base` takes in a
+    /// variant's bases and the `lib/` modules (see the module doc).
+    pub fn of_ruleset(dir: &Path, with_base: bool) -> Result<Scope, String> {
+        if !files::is_dir(dir) {
+            return Err(format!("{}: no such folder", dir.display()));
+        }
+        let dir = files::canonical(dir);
+        let rs = crate::ruleset::Ruleset::load(&dir.display().to_string()).map_err(|e| e.to_string())?;
+        let whole = rs.base().is_none() || with_base;
+        let chain: Vec<PathBuf> = if whole { rs.dirs().map(files::canonical).collect() } else { vec![dir.clone()] };
+        let mut lua: Vec<PathBuf> = Vec::new();
+        let mut own_names: BTreeSet<PathBuf> = BTreeSet::new();
+        for d in &chain {
+            let mut here = Vec::new();
+            lua_files(d, d, &mut here);
+            for f in here {
+                // A variant's file replaces its base's of the same name.
+                let rel = f.strip_prefix(d).map(Path::to_path_buf).unwrap_or_default();
+                if own_names.insert(rel) {
+                    lua.push(f);
+                }
+            }
+        }
+        let lib = if whole { rs.lib_dirs() } else { Vec::new() };
         // lib/ modules the ruleset's own files require, and those they require.
-        let lib = dir.parent().map(|p| p.join("lib"));
         let mut todo = lua.clone();
         while let Some(f) = todo.pop() {
-            let Ok(src) = std::fs::read_to_string(&f) else { continue };
+            let Ok(src) = files::read_to_string(&f) else { continue };
             for name in required(&src) {
                 let Some(rest) = name.replace('.', "/").strip_prefix("lib/").map(str::to_string) else { continue };
-                let Some(p) = lib.as_ref().map(|l| l.join(format!("{rest}.lua"))) else { continue };
-                if let Ok(p) = p.canonicalize() {
-                    if !lua.contains(&p) {
-                        lua.push(p.clone());
-                        todo.push(p);
-                    }
+                let file = format!("{rest}.lua");
+                let Some(p) = lib.iter().map(|l| l.join(&file)).find(|p| files::is_file(p)) else { continue };
+                let p = files::canonical(&p);
+                if !lua.contains(&p) {
+                    lua.push(p.clone());
+                    todo.push(p);
                 }
             }
         }
         lua.sort();
-        Ok(Scope { manifest: dir.join("ruleset.yaml"), dir, lua, changed: None, since: None })
+        let manifests = chain.iter().map(|d| d.join("ruleset.yaml")).collect();
+        Ok(Scope { manifests, dir, lua, lib, changed: None, since: None })
+    }
+
+    /// The ruleset's own manifest.
+    pub fn manifest(&self) -> &Path {
+        &self.manifests[0]
     }
 
     /// Whether a module a spec loaded is measured (`key` as coverage names
     /// it): one of [`Scope::lua`], or a `lib/` module (a spec may drive a
     /// shared module the ruleset's own files do not require).
     pub fn measures(&self, key: &str) -> bool {
-        let lib = self.dir.parent().map(|p| p.join("lib"));
-        Path::new(key).canonicalize().is_ok_and(|p| self.lua.contains(&p) || lib.is_some_and(|l| p.starts_with(l)))
+        let p = files::canonical(Path::new(key));
+        self.lua.contains(&p) || self.lib.iter().any(|l| p.starts_with(l))
     }
 
     /// Adds the measured modules the specs loaded (by coverage's names).
     pub fn add_loaded<'a>(&mut self, keys: impl Iterator<Item = &'a String>) {
         for key in keys {
-            if let Ok(p) = Path::new(key).canonicalize() {
-                if self.measures(key) && !self.lua.contains(&p) {
-                    self.lua.push(p);
-                }
+            let p = files::canonical(Path::new(key));
+            if self.measures(key) && !self.lua.contains(&p) {
+                self.lua.push(p);
             }
         }
         self.lua.sort();
@@ -109,10 +142,10 @@ impl Scope {
         let git = |args: &[&str]| git_in(&top, args);
         git(&["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")])
             .map_err(|_| format!("--changed {rev}: git knows no revision '{rev}'"))?;
-        let mut files: Vec<PathBuf> = self.lua.clone();
-        files.push(self.manifest.clone());
+        let mut measured: Vec<PathBuf> = self.lua.clone();
+        measured.extend(self.manifests.iter().cloned());
         let mut changed = BTreeMap::new();
-        for f in files {
+        for f in measured {
             let rel = f.strip_prefix(&top).map_err(|_| {
                 format!("--changed: {} is outside the git repository at {}", f.display(), top.display())
             })?;
@@ -137,18 +170,14 @@ impl Scope {
 
 /// The `.lua` files of a ruleset's folder, outside `spec/` (specs and their helpers).
 fn lua_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else { return };
-    for e in rd.flatten() {
-        let p = e.path();
-        if p.is_dir() {
+    for p in files::list(dir) {
+        if files::is_dir(&p) {
             if dir == root && p.file_name().is_some_and(|n| n == "spec") {
                 continue;
             }
             lua_files(root, &p, out);
         } else if p.extension().is_some_and(|x| x == "lua" || x == "luau") {
-            if let Ok(p) = p.canonicalize() {
-                out.push(p);
-            }
+            out.push(files::canonical(&p));
         }
     }
 }

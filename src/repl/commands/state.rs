@@ -62,7 +62,7 @@ impl Session {
             [n, v] => (n, Some(v)),
             _ => return Err(Self::usage("ruleset")),
         };
-        let mut rs = Ruleset::load(name).map_err(|e| CmdError::Script(ScriptError::plain_diag(e)))?;
+        let mut rs = Ruleset::load(name).map_err(|e| CmdError::Script(ScriptError::from(e)))?;
         if let Some(v) = variant {
             rs.apply_variant(v).map_err(|e| CmdError::Text(e.to_string()))?;
         }

@@ -34,7 +34,7 @@ mod report;
 pub use report::Report;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -43,7 +43,8 @@ use super::coverage;
 use super::scope::Scope;
 use super::SpecFile;
 use crate::lua::{HostOptions, ScenarioOverrides, ScriptError};
-use crate::ruleset::Ruleset;
+use crate::layers::files;
+use crate::ruleset::{Part, Ruleset};
 
 /// What a mutant changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -125,12 +126,15 @@ pub struct Settings {
     pub budget: Option<Duration>,
     /// Mutate only the lines changed since this git revision.
     pub changed: Option<String>,
+    /// A variant: mutate the files of the rulesets it extends and the
+    /// `lib/` modules too, not only its own ([`Scope::of_ruleset`]).
+    pub with_base: bool,
 }
 
 impl Default for Settings {
     fn default() -> Self {
         let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Settings { jobs, budget: None, changed: None }
+        Settings { jobs, budget: None, changed: None, with_base: false }
     }
 }
 
@@ -156,7 +160,7 @@ fn shown_line(src: &str, start: usize, end: usize, with: &str) -> String {
 fn mutants_of(scope: &Scope, rs: &Ruleset) -> Result<Vec<Mutant>, String> {
     let mut out = Vec::new();
     for path in &scope.lua {
-        let src = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let src = files::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let file = crate::lua::display_path(path);
         for m in lua::lua_mutants(&src) {
             if !scope.keeps(path, m.line) {
@@ -173,8 +177,22 @@ fn mutants_of(scope: &Scope, rs: &Ruleset) -> Result<Vec<Mutant>, String> {
             });
         }
     }
-    let yaml_path = &scope.manifest;
-    let yaml = std::fs::read_to_string(yaml_path).map_err(|e| format!("{}: {e}", yaml_path.display()))?;
+    for (layer, yaml_path) in scope.manifests.iter().enumerate() {
+        manifest_mutants(scope, rs, layer, yaml_path, &mut out)?;
+    }
+    Ok(out)
+}
+
+/// The data and param mutants of manifest `yaml_path`, layer `layer` of the
+/// ruleset's chain of `extends:` (0: its own).
+fn manifest_mutants(
+    scope: &Scope,
+    rs: &Ruleset,
+    layer: usize,
+    yaml_path: &Path,
+    out: &mut Vec<Mutant>,
+) -> Result<(), String> {
+    let yaml = files::read_to_string(yaml_path).map_err(|e| format!("{}: {e}", yaml_path.display()))?;
     let file = crate::lua::display_path(yaml_path);
     for m in data::data_mutants(yaml_path, &yaml) {
         if scope.keeps(yaml_path, m.line) {
@@ -185,11 +203,19 @@ fn mutants_of(scope: &Scope, rs: &Ruleset) -> Result<Vec<Mutant>, String> {
                 shown: shown_line(&yaml, m.start, m.end, &m.with),
                 change: m.change,
                 kind: Kind::Data,
-                what: What::Edit { path: yaml_path.clone(), start: m.start, end: m.end, with: m.with },
+                what: What::Edit { path: yaml_path.to_path_buf(), start: m.start, end: m.end, with: m.with },
             });
         }
     }
-    for m in data::param_mutants(rs, &yaml) {
+    // Each param's mutants sit on the line of the ruleset.yaml that gave its
+    // value: in a chain of `extends:`, those of layer `layer` only.
+    let mut mine = rs.clone();
+    if rs.base().is_some() {
+        for (module, defs) in &mut mine.params {
+            defs.retain(|name, _| rs.written_by(Part::Param, &format!("{module}.{name}")) == Some(layer));
+        }
+    }
+    for m in data::param_mutants(&mine, &yaml) {
         if scope.keeps(yaml_path, m.line) {
             let shown = yaml.lines().nth(m.line.saturating_sub(1) as usize).unwrap_or("").trim().to_string();
             out.push(Mutant {
@@ -203,7 +229,7 @@ fn mutants_of(scope: &Scope, rs: &Ruleset) -> Result<Vec<Mutant>, String> {
             });
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Runs every spec file against every mutant of the ruleset they run against.
@@ -214,7 +240,7 @@ pub fn run(
     settings: &Settings,
 ) -> Result<Report, String> {
     let started = Instant::now();
-    let Some(mut scope) = coverage::scope_of(files)? else {
+    let Some(mut scope) = coverage::scope_of(files, settings.with_base)? else {
         return Err("--mutate needs the specs of a ruleset (a folder with ruleset.yaml): give its folder".into());
     };
     if let Some(rev) = &settings.changed {
@@ -249,8 +275,8 @@ pub fn run(
     let sources: HashMap<PathBuf, Arc<str>> = scope
         .lua
         .iter()
-        .chain(std::iter::once(&scope.manifest))
-        .filter_map(|p| Some((p.clone(), Arc::from(std::fs::read_to_string(p).ok()?))))
+        .chain(&scope.manifests)
+        .filter_map(|p| Some((p.clone(), Arc::from(files::read_to_string(p).ok()?.as_ref()))))
         .collect();
 
     // The spec files that run each mutant's statement (every file for data),
