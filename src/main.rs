@@ -131,6 +131,9 @@ Examples:
         #[arg(long)]
         show_log: bool,
     },
+    /// Make a ruleset folder to start from: a variant of a ruleset, or a new ruleset.
+    #[command(subcommand)]
+    New(NewCommand),
     /// List every ruleset of the search path: name, title, where it comes from.
     #[command(after_help = "\
 The search path: the project folder (--project, $SANDTABLE_PROJECT, or the nearest
@@ -201,6 +204,63 @@ Examples (tests/docs_commands.rs runs them, but for those it says are not run un
         #[command(flatten)]
         strength: StrengthArgs,
     },
+}
+
+/// `sandtable new`'s two kinds.
+#[derive(Subcommand)]
+enum NewCommand {
+    /// A variant of a ruleset: a folder with `ruleset.yaml` (`extends: BASE`,
+    /// nothing changed yet), a scenario copied from the base's, a passing
+    /// spec that loads this ruleset, and a README saying what to do next.
+    #[command(after_help = "\
+The folder is made in --dir DIR, else in the project's rulesets/, else (outside any
+project) in rulesets/ of the current folder, which becomes a project (a sandtable.toml
+is written). An existing folder or file is never overwritten.
+
+Examples:
+  sandtable new variant tricorne_carbine --from tricorne --dir /tmp   a variant of the bundled tricorne")]
+    Variant {
+        /// The variant's name (letters, digits, '_'): its folder's and its `name:`.
+        name: String,
+        /// The ruleset it extends (a name on the search path, or a folder).
+        #[arg(long, value_name = "BASE")]
+        from: String,
+        /// The folder to make it in.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// A ruleset from nothing: a die, terrain, one unit type, one rule with a
+    /// param, a scenario, one spec that forces the dice, and a README.
+    #[command(after_help = "\
+The folder is made as for `sandtable new variant` (see its --help).
+
+Examples:
+  sandtable new ruleset skirmish --dir /tmp   a ruleset folder to grow from")]
+    Ruleset {
+        /// The ruleset's name (letters, digits, '_').
+        name: String,
+        /// The folder to make it in.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+}
+
+/// `sandtable new ...`.
+fn new(cmd: &NewCommand) -> ExitCode {
+    let made = match cmd {
+        NewCommand::Variant { name, from, dir } => sandtable::ruleset::new::variant(name, from, dir.as_deref()),
+        NewCommand::Ruleset { name, dir } => sandtable::ruleset::new::ruleset(name, dir.as_deref()),
+    };
+    match made {
+        Ok(m) => {
+            print!("{}", m.report);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            report(&ScriptError::plain(e));
+            ExitCode::from(2)
+        }
+    }
 }
 
 /// `sandtable test`'s measures of spec strength.
@@ -688,6 +748,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     match cli.command {
+        Some(Command::New(cmd)) => new(&cmd),
         Some(Command::Rulesets) => {
             print!("{}", sandtable::ruleset::list::text());
             ExitCode::SUCCESS

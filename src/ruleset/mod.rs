@@ -9,6 +9,7 @@ mod find;
 mod layered;
 pub mod list;
 mod manifest;
+pub mod new;
 #[cfg(test)]
 mod tests;
 
