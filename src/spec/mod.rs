@@ -128,6 +128,7 @@ pub fn suite(paths: &[PathBuf], specs: &[PathBuf]) -> Result<Vec<SpecFile>, Stri
             rulesets.push(files::canonical(&dir));
         }
     }
+    rulesets.sort();
     rulesets.dedup();
     let [ruleset] = rulesets.as_slice() else {
         return Err(format!(
