@@ -218,7 +218,8 @@ project) in rulesets/ of the current folder, which becomes a project (a sandtabl
 is written). An existing folder or file is never overwritten.
 
 Examples:
-  sandtable new variant tricorne_carbine --from tricorne --dir /tmp   a variant of the bundled tricorne")]
+  sandtable new variant tricorne_carbine --from tricorne --dir \"$(mktemp -d)\"   in a new folder
+  sandtable new variant tricorne_carbine --from tricorne   (not run unattended: writes into the project's rulesets/)")]
     Variant {
         /// The variant's name (letters, digits, '_'): its folder's and its `name:`.
         name: String,
@@ -235,7 +236,7 @@ Examples:
 The folder is made as for `sandtable new variant` (see its --help).
 
 Examples:
-  sandtable new ruleset skirmish --dir /tmp   a ruleset folder to grow from")]
+  sandtable new ruleset skirmish --dir \"$(mktemp -d)\"   a ruleset folder to grow from, in a new folder")]
     Ruleset {
         /// The ruleset's name (letters, digits, '_').
         name: String,
@@ -564,24 +565,22 @@ fn base_specs(rs: &Ruleset, limits: &LimitArgs, overrides: &ScenarioOverrides) {
             let r = run_base_file(rs, &base, f, &limits.options(), overrides);
             let shown = sandtable::lua::display_path(&r.path);
             for (name, case) in &r.cases {
+                // Only what differs is shown: the report is "what did my change touch".
+                let at = |e: &ScriptError| {
+                    let where_ = e.location().map(|(f, l)| format!("{f}:{l}")).unwrap_or_else(|| shown.clone());
+                    format!("      at {where_}: {}", e.message())
+                };
                 match case {
-                    BaseCase::Passes => {
-                        kept += 1;
-                        println!("ok    {shown} :: {name}");
-                    }
+                    BaseCase::Passes => kept += 1,
                     BaseCase::Changed(e) => {
-                        print_failure(
-                            "FAIL",
-                            &shown,
-                            name,
-                            e,
-                            &format!("   [passes on {base}: changed by {}]", rs.name),
-                        );
+                        println!("CHANGED  {shown} :: {name}   [passes on {base}, fails on {}]", rs.name);
+                        println!("{}", at(e));
                         changed.push(format!("{shown} :: {name}"));
                     }
                     BaseCase::FailsOnBase(e) => {
                         on_base += 1;
-                        print_failure("FAIL", &shown, name, e, &format!("   [fails on {base} too]"));
+                        println!("FAIL     {shown} :: {name}   [fails on {base} too]");
+                        println!("{}", at(e));
                     }
                 }
             }

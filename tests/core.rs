@@ -475,7 +475,7 @@ fn coverage_and_mutation_of_the_fixture_ruleset() {
     assert_eq!(missed.len(), 2, "the retreat's two lines: {missed:?}");
     assert!(cov.lcov().contains("DA:10,0"));
 
-    let settings = mutate::Settings { jobs: 2, budget: Some(Duration::from_secs(10)), changed: None };
+    let settings = mutate::Settings { jobs: 2, budget: Some(Duration::from_secs(10)), changed: None, with_base: false };
     let report = mutate::run(&files, &HostOptions::default(), &ScenarioOverrides::default(), &settings).unwrap();
     let text = report.text();
     // Two dice forced, one rolled: fewer dice leaves a forced die unused.

@@ -5,8 +5,11 @@
 //! lines of ```text blocks) and the examples of `sandtable --help` and of
 //! every subcommand's `--help` (`sandtable test --help`, ...), then runs
 //! each with `bash -c` from the repository root and from an empty folder
-//! elsewhere, with the built `sandtable` first on PATH and standard input
-//! empty. A command fails the test when it exits non-zero or prints an error.
+//! elsewhere (with the repository as the project folder,
+//! `$SANDTABLE_PROJECT`, so that the repository's own files such as
+//! `tests/fixtures/` are found from there as from the root; the bundled
+//! rulesets alone are tests/variants.rs's), with the built `sandtable`
+//! first on PATH and standard input empty. A command fails the test when it exits non-zero or prints an error.
 //! To keep the test short on a loaded machine, `--trials N` above 2000 runs
 //! with 2000 trials (the command is otherwise exactly as shown).
 //!
@@ -14,7 +17,11 @@
 //! - `# not run unattended: REASON` skips the block (builds, benchmarks,
 //!   clusters);
 //! - `# from the repository root: REASON` runs it from the root only (the
-//!   shell itself opens a file of the repository, as in `< FILE`).
+//!   shell itself opens a file of the repository, as in `< FILE`);
+//! - `# session NAME: REASON` joins the block to the other blocks of the
+//!   document marked with the same NAME, in order, and runs them as one
+//!   script (`set -e`), once, in a new empty folder: a walk-through whose
+//!   steps build on each other (docs/variants.md).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -34,6 +41,8 @@ struct DocCommand {
     text: String,
     /// Run from the repository root only.
     root_only: bool,
+    /// A whole block, run once as one script in a new empty folder.
+    session: bool,
 }
 
 fn doc_files() -> Vec<PathBuf> {
@@ -74,6 +83,9 @@ fn extract(path: &Path) -> Vec<DocCommand> {
     let mut fence: Option<String> = None;
     let mut skip = false;
     let mut root_only = false;
+    // The session the block belongs to, and each session's start and script.
+    let mut session: Option<String> = None;
+    let mut sessions: Vec<(String, usize, String)> = Vec::new();
     let mut first = true;
     let mut pending: Option<(usize, String)> = None;
     for (n, line) in text.lines().enumerate() {
@@ -90,6 +102,7 @@ fn extract(path: &Path) -> Vec<DocCommand> {
                 Some(_) => {
                     fence = None;
                     assert!(pending.is_none(), "{shown}:{lineno}: a command ends with `\\` at the end of its block");
+                    session = None;
                 }
             }
             continue;
@@ -106,6 +119,19 @@ fn extract(path: &Path) -> Vec<DocCommand> {
                 if t.starts_with("# from the repository root") {
                     root_only = true;
                 }
+                if let Some(rest) = t.strip_prefix("# session ") {
+                    let name = rest.split(':').next().unwrap_or("").trim().to_string();
+                    if !sessions.iter().any(|(n, ..)| *n == name) {
+                        sessions.push((name.clone(), lineno, "set -e\n".into()));
+                    }
+                    session = Some(name);
+                }
+            }
+            if let Some(name) = &session {
+                let (.., text) = sessions.iter_mut().find(|(n, ..)| n == name).expect("the session was started");
+                text.push_str(line);
+                text.push('\n');
+                continue;
             }
             if skip || t.is_empty() || t.starts_with('#') {
                 continue;
@@ -125,7 +151,10 @@ fn extract(path: &Path) -> Vec<DocCommand> {
             continue;
         }
         acc.push_str(piece);
-        out.push(DocCommand { origin: format!("{shown}:{start}"), text: acc, root_only });
+        out.push(DocCommand { origin: format!("{shown}:{start}"), text: acc, root_only, session: false });
+    }
+    for (_, start, text) in sessions {
+        out.push(DocCommand { origin: format!("{shown}:{start}"), text, root_only: false, session: true });
     }
     out
 }
@@ -178,7 +207,7 @@ fn examples_in(text: &str, origin: &str) -> Vec<DocCommand> {
             if parts.next().is_some_and(|d| d.trim_start().starts_with("(not run unattended")) {
                 continue;
             }
-            cmds.push(DocCommand { origin: origin.into(), text: cmd, root_only: false });
+            cmds.push(DocCommand { origin: origin.into(), text: cmd, root_only: false, session: false });
         }
     }
     cmds
@@ -228,7 +257,14 @@ fn run(cmd: &DocCommand, cwd: &Path, home: &Path) -> Option<String> {
     let bin_dir = Path::new(BIN).parent().unwrap();
     let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap_or_default());
     let started = Instant::now();
-    let out = Command::new("bash")
+    let mut bash = Command::new("bash");
+    if cmd.session {
+        // A walk-through makes its own project in its folder.
+        bash.env_remove("SANDTABLE_PROJECT");
+    } else {
+        bash.env("SANDTABLE_PROJECT", root());
+    }
+    let out = bash
         .arg("-c")
         .arg(format!("set -o pipefail\n{}", fewer_trials(&cmd.text)))
         .current_dir(cwd)
@@ -236,6 +272,7 @@ fn run(cmd: &DocCommand, cwd: &Path, home: &Path) -> Option<String> {
         .env("HOME", home)
         .env("SANDTABLE_HISTORY", home.join("history"))
         .env("NO_COLOR", "1")
+        .env_remove("SANDTABLE_PATH")
         .env_remove("SANDTABLE_HOME")
         .stdin(Stdio::null())
         .output()
@@ -295,6 +332,34 @@ fn extraction_reads_blocks_marks_and_prompts() {
 }
 
 #[test]
+fn blocks_of_one_session_run_as_one_script() {
+    let dir = tempfile::tempdir().unwrap();
+    let md = dir.path().join("x.md");
+    std::fs::write(
+        &md,
+        "```sh
+# session walk: steps
+sandtable new x
+```
+text
+```sh
+sandtable other
+```
+         ```sh
+# session walk
+sandtable test x
+```
+",
+    )
+    .unwrap();
+    let cmds = extract(&md);
+    assert_eq!(cmds.len(), 2, "{cmds:?}");
+    assert_eq!(cmds[0].text, "sandtable other");
+    assert!(cmds[1].session && cmds[1].origin.ends_with("x.md:2"), "{cmds:?}");
+    assert_eq!(cmds[1].text, "set -e\n# session walk: steps\nsandtable new x\n# session walk\nsandtable test x\n");
+}
+
+#[test]
 fn help_examples_are_read_and_marked_ones_left_out() {
     let text = "Usage: x\n\nExamples:\n  sandtable run a.lua   what it does\n  sandtable test --mutate big   \
                 (not run unattended: minutes)\n  sandtable exact b.lua\nPaths: elsewhere\n  sandtable never\n";
@@ -314,6 +379,11 @@ fn every_documented_command_runs_from_the_root_and_from_elsewhere() {
     let home = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
     for c in &cmds {
+        if c.session {
+            let fresh = tempfile::tempdir().unwrap();
+            failures.extend(run(c, fresh.path(), home.path()));
+            continue;
+        }
         if let Some(f) = run(c, &root(), home.path()) {
             failures.push(f);
         }
@@ -351,18 +421,39 @@ fn named_paths(text: &str) -> Vec<String> {
     out
 }
 
+/// The folders a document makes with `sandtable new variant|ruleset NAME`
+/// (its walk-through's): `rulesets/NAME`.
+fn made_folders(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for kind in ["sandtable new variant ", "sandtable new ruleset "] {
+        for (at, _) in text.match_indices(kind) {
+            let name: String =
+                text[at + kind.len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            if !name.is_empty() {
+                out.push(format!("rulesets/{name}"));
+            }
+        }
+    }
+    out
+}
+
 /// Every file or folder the documentation names is in the repository (a
-/// spec file the reader is asked to create says so: "a file of your own").
+/// spec file the reader is asked to create says so: "a file of your own";
+/// a folder the document's walk-through makes with `sandtable new` is made).
 #[test]
 fn every_path_the_docs_name_exists() {
     let mut missing = Vec::new();
     for f in doc_files() {
         let text = std::fs::read_to_string(&f).unwrap();
+        let made = made_folders(&text);
         for (n, line) in text.lines().enumerate() {
             if line.contains("of your own") {
                 continue;
             }
             for p in named_paths(line) {
+                if made.iter().any(|m| p == *m || p.starts_with(&format!("{m}/"))) {
+                    continue;
+                }
                 let here = f.parent().unwrap().join(&p);
                 if !root().join(&p).exists() && !here.exists() {
                     missing.push(format!("{}:{}: {p}", f.strip_prefix(root()).unwrap_or(&f).display(), n + 1));

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use crate::layers::files;
-use crate::ruleset::Ruleset;
+use crate::ruleset::{Part, Ruleset};
 
 /// A ruleset function found in its module's source.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,11 +20,14 @@ pub struct FunctionDoc {
     pub params: Vec<String>,
     /// `file:line` of the definition.
     pub at: String,
+    /// The file that defines it.
+    pub file: PathBuf,
 }
 
-/// The Lua files of a ruleset (its folder and the `lib/` folders it may require from).
+/// The Lua files of a ruleset (its folder, those of the rulesets it extends,
+/// and the `lib/` folders it may require from), the variant's own first.
 fn lua_files(rs: &Ruleset) -> Vec<PathBuf> {
-    let mut dirs = vec![rs.dir.clone()];
+    let mut dirs: Vec<PathBuf> = rs.dirs().map(Path::to_path_buf).collect();
     dirs.extend(rs.lib_dirs());
     dirs.iter().flat_map(|d| files::list(d)).filter(|p| p.extension().is_some_and(|e| e == "lua")).collect()
 }
@@ -102,7 +105,7 @@ pub fn find_in_source(source: &str, name: &str, file: &Path) -> Option<FunctionD
     }
     params.sort();
     params.dedup();
-    Some(FunctionDoc { signature, doc, params, at: format!("{}:{}", crate::lua::display_path(file), def + 1) })
+    Some(FunctionDoc { signature, doc, params, at: format!("{}:{}", crate::lua::display_path(file), def + 1), file: file.to_path_buf() })
 }
 
 /// Finds a ruleset function by `module.fn`.
@@ -119,7 +122,7 @@ pub fn find_function(rs: &Ruleset, name: &str) -> Option<FunctionDoc> {
 /// The help text of a ruleset function, with the params' docs and values.
 pub fn function_help(rs: &Ruleset, f: &FunctionDoc) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{}    ({})", f.signature, f.at);
+    let _ = writeln!(s, "{}    ({}{})", f.signature, f.at, from_layer(rs, &f.file));
     for l in &f.doc {
         let _ = writeln!(s, "  {l}");
     }
@@ -148,14 +151,42 @@ pub fn function_help(rs: &Ruleset, f: &FunctionDoc) -> String {
     s
 }
 
-/// `:help RULESET`: the ruleset at a glance.
+/// Where a file of a variant comes from: `; tricorne, bundled` for a file
+/// of a ruleset of the chain (nothing for a ruleset that extends none, whose
+/// files are all its own, nor for a `lib/` module).
+fn from_layer(rs: &Ruleset, file: &Path) -> String {
+    if rs.base().is_none() {
+        return String::new();
+    }
+    let file = files::canonical(file);
+    rs.chain
+        .iter()
+        .find(|l| file.starts_with(files::canonical(&l.dir)))
+        .map(|l| format!("; {}, {}", l.name, crate::layers::origin_of(&l.dir).1))
+        .unwrap_or_default()
+}
+
+/// ` [tricorne, changed by tricorne_carbine]`: which layer wrote a part of a variant.
+fn layer_note(rs: &Ruleset, part: Part, key: &str) -> String {
+    rs.layer_of(part, key).map(|l| format!(" [{l}]")).unwrap_or_default()
+}
+
+/// `:help RULESET`: the ruleset at a glance; for a variant, which layer
+/// (the variant or a ruleset it extends) each module, param, unit type and
+/// terrain kind comes from.
 pub fn ruleset_help(rs: &Ruleset) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{} — {} ({})", rs.name, rs.title, crate::lua::display_path(&rs.dir));
+    let (_, origin) = crate::layers::origin_of(&rs.dir);
+    let _ = writeln!(s, "{} — {} ({}, {origin})", rs.name, rs.title, crate::lua::display_path(&rs.dir));
+    for l in rs.chain.iter().skip(1) {
+        let (_, origin) = crate::layers::origin_of(&l.dir);
+        let _ = writeln!(s, "  extends {} ({}, {origin})", l.name, crate::lua::display_path(&l.dir));
+    }
     let _ = writeln!(s, "Modules (:help MODULE.FUNCTION shows one function's doc):");
     for m in &rs.modules {
         let fns = module_functions(rs, m);
-        let _ = writeln!(s, "  {m}: {}", if fns.is_empty() { "-".to_string() } else { fns.join(", ") });
+        let fns = if fns.is_empty() { "-".to_string() } else { fns.join(", ") };
+        let _ = writeln!(s, "  {m}: {fns}{}", layer_note(rs, Part::Module, m));
     }
     if !rs.params.is_empty() {
         let _ = writeln!(s, "Params (value, default, doc):");
@@ -163,7 +194,8 @@ pub fn ruleset_help(rs: &Ruleset) -> String {
             for (n, d) in ps {
                 let now =
                     rs.values.get(m).and_then(|v| v.get(n)).map_or_else(|| d.default.to_string(), ToString::to_string);
-                let _ = writeln!(s, "  {m}.{n} = {now} (default {}): {}", d.default, d.doc);
+                let layer = layer_note(rs, Part::Param, &format!("{m}.{n}"));
+                let _ = writeln!(s, "  {m}.{n} = {now} (default {}): {}{layer}", d.default, d.doc);
             }
         }
     }
@@ -177,9 +209,11 @@ pub fn ruleset_help(rs: &Ruleset) -> String {
     for d in &rs.dice {
         let _ = writeln!(s, "  {}: {}", d.name, d.describe_values());
     }
-    let keys = |m: &serde_json::Map<String, serde_json::Value>| m.keys().cloned().collect::<Vec<_>>().join(", ");
-    let _ = writeln!(s, "Terrain: {}", keys(&rs.terrain));
-    let _ = writeln!(s, "Unit types: {}", keys(&rs.unit_types));
+    let keys = |m: &serde_json::Map<String, serde_json::Value>, part: Part| {
+        m.keys().map(|k| format!("{k}{}", layer_note(rs, part, k))).collect::<Vec<_>>().join(", ")
+    };
+    let _ = writeln!(s, "Terrain: {}", keys(&rs.terrain, Part::Terrain));
+    let _ = writeln!(s, "Unit types: {}", keys(&rs.unit_types, Part::UnitType));
     if !rs.tokens.is_empty() {
         let _ = writeln!(s, "Tokens: {}", rs.tokens.join(", "));
     }
@@ -191,7 +225,8 @@ pub fn ruleset_help(rs: &Ruleset) -> String {
 
 /// The public functions a module file defines (`function module.name(`).
 fn module_functions(rs: &Ruleset, module: &str) -> Vec<String> {
-    let Ok(src) = files::read_to_string(&rs.dir.join(format!("{module}.lua"))) else { return Vec::new() };
+    let Ok(file) = rs.find_module(module) else { return Vec::new() };
+    let Ok(src) = files::read_to_string(&file) else { return Vec::new() };
     src.lines()
         .filter_map(|l| {
             let rest = l.strip_prefix("function ")?;

@@ -166,7 +166,9 @@ pub fn ruleset_of(spec: &Path) -> Option<PathBuf> {
 fn other_rulesets(own: &RulesetLoad, loads: &[RulesetLoad]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut seen: Vec<&Path> = Vec::new();
-    for l in loads.iter().filter(|l| l.dir != own.dir) {
+    // A ruleset inside the spec's own ruleset folder (a fixture the spec
+    // carries, as great_war's spec/scenarios/bare) is loaded on purpose.
+    for l in loads.iter().filter(|l| !l.dir.starts_with(&own.dir)) {
         if seen.contains(&l.dir.as_path()) {
             continue;
         }

@@ -95,7 +95,12 @@ impl Session {
                 } else {
                     format!(" (variants: {})", r.variants.keys().cloned().collect::<Vec<_>>().join(", "))
                 };
-                format!("the ruleset is {}{v}{vs}\n", r.name)
+                let (_, origin) = crate::layers::origin_of(&r.dir);
+                let mut from = format!("{}, {origin}", crate::lua::display_path(&r.dir));
+                for l in r.chain.iter().skip(1) {
+                    let _ = write!(from, "; extends {} ({})", l.name, crate::layers::origin_of(&l.dir).1);
+                }
+                format!("the ruleset is {}{v}{vs}\nfrom {from}\n", r.name)
             }
             None => "no ruleset is loaded\n".to_string(),
         };
