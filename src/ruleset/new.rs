@@ -381,7 +381,7 @@ return NAME
 ";
 
 const NEW_SCENARIO: &str = "\
-# Two units face each other, one in woods.
+# A red unit faces two blue ones, one in woods; a third blue unit stands off.
 name: Skirmish
 ruleset: ..          # this folder's ruleset: a path from this file's folder
 seed: 1
@@ -396,6 +396,7 @@ units:
   - { id: r1, side: red, type: infantry, hex: [2, 2] }
   - { id: b1, side: blue, type: infantry, hex: [3, 2] }
   - { id: b2, side: blue, type: infantry, hex: [1, 3] }
+  - { id: b3, side: blue, type: infantry, hex: [4, 4] }
 ";
 
 const NEW_SPEC: &str = "\
@@ -417,7 +418,7 @@ describe(\"[Attack]\", function()
 
   it(\"only a unit next to it\", function()
     scenario(\"../scenarios/skirmish.yaml\")
-    expect_error(function() NAME.attack(\"b2\", \"r1\") end, \"only attack a unit next to it\")
+    expect_error(function() NAME.attack(\"b3\", \"r1\") end, \"only attack a unit next to it\")
   end)
 end)
 ";
