@@ -457,6 +457,33 @@ fn transcript_writes_a_spec_that_replays_the_session() {
     assert!(out.status.success() && stdout.contains("1 passed, 0 failed"), "{stdout}\n{text}");
 }
 
+/// Issue 30: a transcript writes each answer as the value it was (a hex as
+/// `hex(q, r)`, not the text "(1,9)"), so the spec of a session that
+/// answered every kind of decision replays green.
+#[test]
+fn a_transcript_of_every_kind_of_answer_replays() {
+    let home = tempfile::tempdir().unwrap();
+    let spec = home.path().join("answers_spec.lua");
+    let input = format!(
+        "decide{{ prompt = 'where', options = {{ hex(1, 2), hex(2, 2) }} }}\n2\n\
+         decide{{ prompt = 'how', options = {{ 'stand', 'fall back' }} }}\n2\n\
+         decide{{ prompt = 'how many', options = {{ 1, 2.5, 3 }} }}\n2\n\
+         decide{{ prompt = 'sure', options = {{ true, false }} }}\n2\n\
+         skirmish.retreat('b1')\n2\n\
+         :transcript {}\n",
+        spec.display()
+    );
+    let (code, out, err) = piped(&["repl", "--scenario", &scenario_arg()], &input, None);
+    assert_eq!(code, 0, "{out}\n{err}");
+    let text = std::fs::read_to_string(&spec).unwrap();
+    for answer in ["answers{ hex(2, 2) }", "answers{ \"fall back\" }", "answers{ 2.5 }", "answers{ false }"] {
+        assert!(text.contains(answer), "{answer} in:\n{text}");
+    }
+    let out = Command::new(BIN).args(["test", &spec.display().to_string()]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && stdout.contains("1 passed, 0 failed"), "{stdout}\n{text}");
+}
+
 /// Issue 10, items 13 and 18: hex prompts say which way each hex lies and
 /// what is there; `:units`, `:sides` and the map show the sides' pools.
 #[test]

@@ -27,6 +27,23 @@ pub struct DecisionRequest {
     /// For options that are hexes: the direction from the unit or hex the
     /// prompt names, and what is there (empty for other options).
     pub notes: Vec<String>,
+    /// Each option as Lua that makes its value (`hex(1, 9)`, `"stand"`, `2`):
+    /// what `:transcript` writes in `answers{...}`, so the spec replays.
+    pub values: Vec<String>,
+}
+
+/// An option as Lua that makes its value, for a transcript's `answers{...}`;
+/// an option of another kind (a table, a unit) by its label, as text.
+fn option_literal(v: &Value, label: &str) -> String {
+    let quoted = |t: &str| super::pretty::quote(t.as_bytes(), usize::MAX);
+    match v {
+        Value::Vector(_) => {
+            super::hex_from_value(v).map_or_else(|_| quoted(label), |h| format!("hex({}, {})", h.q, h.r))
+        }
+        Value::String(s) => quoted(&s.to_string_lossy()),
+        Value::Integer(_) | Value::Number(_) | Value::Boolean(_) => display_value(v),
+        _ => quoted(label),
+    }
 }
 
 /// A decision source that asks a person (the REPL implements it).
@@ -294,7 +311,8 @@ fn ask_person(
         let origin = crate::render::prompt_origin(&w, &prompt);
         crate::render::hex_option_notes(&w, origin, &hexes)
     };
-    let req = DecisionRequest { side: side.to_string(), prompt, options: labels, default, notes };
+    let values = options.iter().zip(&labels).map(|(o, l)| option_literal(o, l)).collect();
+    let req = DecisionRequest { side: side.to_string(), prompt, options: labels, default, notes, values };
     let asked = std::time::Instant::now();
     let answer = st.asker.borrow_mut().as_mut().map(|asker| asker.ask(&req));
     st.guard.extend_deadline(asked.elapsed());

@@ -48,10 +48,15 @@ pub const COMMANDS: &[Command] = &[
     ),
     c(
         "sim",
-        "EXPR [--trials N] [--trial I]",
-        "Monte Carlo odds of EXPR run as a trial from this battlefield (left unchanged); --trial I: that trial's events",
+        "EXPR [--trials N] [--trial I] [--vs-set M.P=V]",
+        "Monte Carlo odds of EXPR run as a trial from this battlefield (left unchanged); --trial I: that trial's \
+         events; --vs-set or --vs-variant NAME compares with a variant",
     ),
-    c("exact", "EXPR", "exact odds of EXPR from this battlefield, every roll enumerated (left unchanged)"),
+    c(
+        "exact",
+        "EXPR [--vs-set M.P=V]",
+        "exact odds of EXPR from this battlefield, every roll enumerated (left unchanged)",
+    ),
     c("undo", "", "put the battlefield back as it was before the last command that changed it"),
     c("redo", "", "do again what :undo took back"),
     c("save", "FILE", "write the battlefield as scenario YAML"),

@@ -76,12 +76,14 @@ thread_local! {
 }
 
 fn answered(req: &DecisionRequest, i: usize) {
-    if let Some(o) = req.options.get(i) {
-        ANSWERED.with_borrow_mut(|a| a.push(o.clone()));
+    let value = req.values.get(i).cloned().or_else(|| req.options.get(i).map(|o| super::save::lua_str(o)));
+    if let Some(v) = value {
+        ANSWERED.with_borrow_mut(|a| a.push(v));
     }
 }
 
-/// The options chosen at decisions since the last call.
+/// The options chosen at decisions since the last call, each as Lua that
+/// makes its value (`hex(1, 9)`, `"stand"`).
 pub fn take_answers() -> Vec<String> {
     ANSWERED.with_borrow_mut(std::mem::take)
 }
@@ -182,6 +184,7 @@ mod tests {
             options: vec!["(1,2)".into(), "(2,2)".into(), "stay".into()],
             default: 1,
             notes: vec![],
+            values: vec!["hex(1, 2)".into(), "hex(2, 2)".into(), "\"stay\"".into()],
         }
     }
 

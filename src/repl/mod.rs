@@ -202,8 +202,7 @@ impl Session {
     fn transcribe_input(&mut self, src: &str, values: &[Value]) {
         let answers = ask::take_answers();
         if !answers.is_empty() {
-            let list: Vec<String> = answers.iter().map(|a| save::lua_str(a)).collect();
-            self.transcript.push(format!("answers{{ {} }}", list.join(", ")));
+            self.transcript.push(format!("answers{{ {} }}", answers.join(", ")));
         }
         let src = src.trim_end();
         if values.is_empty() || src.trim_start().starts_with("return") {

@@ -105,7 +105,13 @@ pub fn find_in_source(source: &str, name: &str, file: &Path) -> Option<FunctionD
     }
     params.sort();
     params.dedup();
-    Some(FunctionDoc { signature, doc, params, at: format!("{}:{}", crate::lua::display_path(file), def + 1), file: file.to_path_buf() })
+    Some(FunctionDoc {
+        signature,
+        doc,
+        params,
+        at: format!("{}:{}", crate::lua::display_path(file), def + 1),
+        file: file.to_path_buf(),
+    })
 }
 
 /// Finds a ruleset function by `module.fn`.

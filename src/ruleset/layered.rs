@@ -371,16 +371,16 @@ fn merge_layer(m: &mut Merged<'_>, layer: usize) -> Result<(), RulesetError> {
 impl Ruleset {
     /// Parses a manifest's text, reading the rulesets it extends; `file`
     /// names it in errors and locates its modules.
-    #[expect(
-        clippy::too_many_lines,
-        reason = "builds each part of the ruleset from the merged layers, in the order of ruleset.yaml"
-    )]
     pub fn parse(file: &Path, src: &str) -> Result<Ruleset, RulesetError> {
         Ruleset::parse_with(file, src, None)
     }
 
     /// Like [`Ruleset::parse`], reading the bases' manifests from `sources`
     /// (by canonical path) when they are there (data mutants of a base).
+    #[expect(
+        clippy::too_many_lines,
+        reason = "builds each part of the ruleset from the merged layers, in the order of ruleset.yaml"
+    )]
     pub(super) fn parse_with(file: &Path, src: &str, sources: Option<&Sources>) -> Result<Ruleset, RulesetError> {
         let chain = read_chain(file, src, sources)?;
         let mut m = Merged {

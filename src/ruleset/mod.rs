@@ -14,8 +14,8 @@ pub mod new;
 mod tests;
 
 pub use find::{all, find, find_from, locate, Found, Listed};
-pub use layered::{Layered, Link, Part};
 use layered::manifest_text;
+pub use layered::{Layered, Link, Part};
 
 use std::collections::BTreeMap;
 use std::fmt;

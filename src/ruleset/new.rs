@@ -214,12 +214,14 @@ pub fn variant(name: &str, from: &str, dir: Option<&Path>) -> Result<Made, Strin
 fn change_examples(base: &Ruleset) -> String {
     let mut out = String::from("# What a variant may change (uncomment and edit; `~` removes an entry):\n");
     if let Some((module, (p, def))) = base.params.iter().find_map(|(m, d)| d.iter().next().map(|x| (m, x))) {
-        let _ = writeln!(out, "# params:                  # a param's default (its doc and range stay {}'s)", base.name);
+        let _ =
+            writeln!(out, "# params:                  # a param's default (its doc and range stay {}'s)", base.name);
         let _ = writeln!(out, "#   {module}:\n#     {p}: {{ default: {} }}", def.default);
     }
     if let Some((t, v)) = base.unit_types.iter().next() {
         let _ = writeln!(out, "# unit_types:              # merged by key: only the properties given change");
-        let key = v.as_object().and_then(|o| o.keys().find(|k| *k != "doc")).cloned().unwrap_or_else(|| "strength".into());
+        let key =
+            v.as_object().and_then(|o| o.keys().find(|k| *k != "doc")).cloned().unwrap_or_else(|| "strength".into());
         let val = v.get(&key).map_or_else(|| "4".to_string(), ToString::to_string);
         let _ = writeln!(out, "#   {t}: {{ {key}: {val} }}");
     }
@@ -308,7 +310,8 @@ fn report(name: &str, dir: &Path, plan: &Plan, marker: Option<&Path>, variant: b
     }
     let edit = if variant { "ruleset.yaml".to_string() } else { plan[1].0.display().to_string() };
     let _ = writeln!(out, "next: edit {shown}/{edit}, then");
-    let found_by_name = locate(name, None, None).is_ok_and(|f| f.file.parent() == Some(files::canonical(dir).as_path()));
+    let found_by_name =
+        locate(name, None, None).is_ok_and(|f| f.file.parent() == Some(files::canonical(dir).as_path()));
     let which = if found_by_name { name.to_string() } else { shown.clone() };
     let _ = writeln!(out, "  sandtable test {which}");
     if variant {

@@ -4,7 +4,8 @@
 use super::*;
 
 impl Session {
-    /// `:sim EXPR [--trials N]` and `:exact EXPR`: the odds of an expression
+    /// `:sim EXPR [--trials N] [--vs-set M.P=V]... [--vs-variant NAME]` and
+    /// `:exact EXPR [--vs-...]`: the odds of an expression
     /// run as a trial from the current battlefield, which it leaves alone.
     ///
     /// The battlefield is written as a scenario (as `:save` does) and the
@@ -14,31 +15,11 @@ impl Session {
     /// Globals defined at the prompt are not part of the battlefield and are
     /// not seen by the trial.
     pub(super) fn odds(&mut self, exact: bool, rest: &str) -> Result<(), CmdError> {
-        let mut expr = rest.trim().to_string();
-        let mut trials: u64 = 10_000;
-        // `--trials N` and `--trial I` (one trial explained), in either order, at the end.
-        let mut explain: Option<u64> = None;
-        loop {
-            let mut words = expr.rsplitn(3, char::is_whitespace);
-            let (Some(n), Some(option), Some(before)) = (words.next(), words.next(), words.next()) else { break };
-            match option {
-                "--trials" => {
-                    trials = crate::analysis::cli::parse_positive(n)
-                        .map_err(|e| CmdError::Text(format!("--trials: {e}")))?;
-                }
-                "--trial" if !exact => {
-                    explain =
-                        Some(n.parse().map_err(|_| {
-                            CmdError::Text(format!("--trial: '{n}' is not a trial number (0, 1, 2, ...)"))
-                        })?);
-                }
-                _ => break,
-            }
-            expr = before.trim_end().to_string();
-        }
-        let expr = expr.trim();
+        let name = if exact { "exact" } else { "sim" };
+        let OddsArgs { expr, trials, explain, vs_set, vs_variant } = odds_args(rest, exact).map_err(CmdError::Text)?;
+        let expr = expr.as_str();
         if expr.is_empty() {
-            return Err(Self::usage(if exact { "exact" } else { "sim" }));
+            return Err(Self::usage(name));
         }
         super::super::save::check_savable(&self.host.state.world.borrow())
             .map_err(|e| CmdError::Text(format!("cannot copy the battlefield for the trials: {e}")))?;
@@ -59,6 +40,8 @@ impl Session {
             time_ms: Some(limits.time_ms),
             ..Default::default()
         };
+        let vs =
+            (!vs_set.is_empty() || vs_variant.is_some()).then(|| setup.with_changes(&vs_set, vs_variant.as_deref()));
         let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         let seed = self.seed.unwrap_or(1);
         let report = if let Some(i) = explain {
@@ -69,7 +52,7 @@ impl Session {
         } else if exact {
             let cfg = crate::analysis::exact::ExactConfig {
                 setup,
-                vs: None,
+                vs,
                 seed,
                 threads,
                 max_leaves: crate::analysis::exact::DEFAULT_MAX_LEAVES,
@@ -83,15 +66,8 @@ impl Session {
                 Err(e) => Err(e.render(self.color)),
             }
         } else {
-            let cfg = crate::analysis::sim::SimConfig {
-                setup,
-                vs: None,
-                trials,
-                seed,
-                threads,
-                shard: None,
-                progress: false,
-            };
+            let cfg =
+                crate::analysis::sim::SimConfig { setup, vs, trials, seed, threads, shard: None, progress: false };
             match crate::analysis::sim::run(&cfg) {
                 Ok(run) => {
                     let look = |i: u64| format!(":sim {expr} --trial {i}");
@@ -109,9 +85,18 @@ impl Session {
                 self.say(&text);
                 Ok(())
             }
-            Err(t) => Err(CmdError::Text(
-                t.replace(&script.display().to_string(), &format!(":{} input", if exact { "exact" } else { "sim" })),
-            )),
+            Err(t) => {
+                let mut t = t.replace(&script.display().to_string(), &format!(":{name} input"));
+                if t.contains("nil value") {
+                    t.push_str(&format!(
+                        "\nnote: :{name} runs the expression in fresh Lua states on a copy of the battlefield: \
+                         globals defined at the prompt are not there. Define what it needs inside the expression \
+                         (`:{name} (function() local function f() ... end return f() end)()`) or in a module of \
+                         the ruleset."
+                    ));
+                }
+                Err(CmdError::Text(t))
+            }
         }
     }
 
@@ -160,6 +145,96 @@ fn trial_dir() -> std::io::Result<std::path::PathBuf> {
         }
     }
     Err(last.unwrap_or_else(|| std::io::Error::other("no free name")))
+}
+
+/// What `:sim`/`:exact` were given.
+#[derive(Debug, Default, PartialEq)]
+struct OddsArgs {
+    expr: String,
+    trials: u64,
+    /// `--trial I`: that one trial, explained.
+    explain: Option<u64>,
+    vs_set: Vec<String>,
+    vs_variant: Option<String>,
+}
+
+/// Splits `EXPR [--trials N] [--vs-set M.P=V]... [--vs-variant NAME]`: the
+/// options come after the expression, as on the command line. An option is
+/// a word that starts with `--` and a letter; `-- text` stays a Lua comment.
+fn odds_args(rest: &str, exact: bool) -> Result<OddsArgs, String> {
+    let name = if exact { "exact" } else { "sim" };
+    let takes = if exact {
+        "--vs-set MODULE.PARAM=V and --vs-variant NAME"
+    } else {
+        "--trials N, --trial I, --vs-set MODULE.PARAM=V and --vs-variant NAME"
+    };
+    let is_option = |w: &str| w.strip_prefix("--").is_some_and(|o| o.starts_with(|c: char| c.is_ascii_alphabetic()));
+    // The expression is the text before the first option, as typed.
+    let (mut cut, mut pos) = (rest.len(), 0);
+    for w in rest.split_whitespace() {
+        let at = rest[pos..].find(w).map_or(pos, |i| pos + i);
+        if is_option(w) {
+            cut = at;
+            break;
+        }
+        pos = at + w.len();
+    }
+    let mut args = OddsArgs { expr: rest[..cut].trim().to_string(), trials: 10_000, ..OddsArgs::default() };
+    let words: Vec<&str> = rest[cut..].split_whitespace().collect();
+    let mut it = words.iter();
+    while let Some(opt) = it.next() {
+        let mut value =
+            |what: &str| it.next().map(|v| (*v).to_string()).ok_or_else(|| format!("{opt} wants {what} after it"));
+        match *opt {
+            "--trials" if !exact => {
+                let n = value("a whole number")?;
+                args.trials = n
+                    .replace('_', "")
+                    .parse()
+                    .ok()
+                    .filter(|&t| t > 0)
+                    .ok_or_else(|| format!("--trials wants a whole number of 1 or more, got '{n}'"))?;
+            }
+            "--trial" if !exact => {
+                let n = value("a trial number")?;
+                let i = n.parse().map_err(|_| format!("--trial: '{n}' is not a trial number (0, 1, 2, ...)"))?;
+                args.explain = Some(i);
+            }
+            "--vs-set" => args.vs_set.push(value("MODULE.PARAM=VALUE")?),
+            "--vs-variant" => args.vs_variant = Some(value("a variant's name")?),
+            other => {
+                return Err(format!(
+                    ":{name} takes {takes}, after the expression; '{other}' is none of them \
+                     (e.g. `:{name} EXPR --vs-set module.param=2`)"
+                ))
+            }
+        }
+    }
+    Ok(args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_after_the_expression_work_as_on_the_command_line() {
+        let a = odds_args("ranged.fire{ unit = 'g1' }.hits --trials 2000 --vs-set ranged.x=1", false).unwrap();
+        assert_eq!(a.expr, "ranged.fire{ unit = 'g1' }.hits");
+        assert_eq!((a.trials, a.vs_set.as_slice()), (2000, ["ranged.x=1".to_string()].as_slice()));
+        let a = odds_args("f() --vs-variant heavy", true).unwrap();
+        assert_eq!((a.expr.as_str(), a.vs_variant.as_deref()), ("f()", Some("heavy")));
+        assert_eq!(odds_args("1 + 1 -- a comment", false).unwrap().expr, "1 + 1 -- a comment");
+        assert!(odds_args("f() --trials 10", true).unwrap_err().contains("'--trials' is none of them"));
+        assert!(odds_args("f() --trials x", false).unwrap_err().starts_with("--trials: "));
+        assert!(odds_args("f() --trials 0", false).unwrap_err().starts_with("--trials: "));
+        assert!(odds_args("f() --vs-set", false).unwrap_err().contains("wants MODULE.PARAM=VALUE"));
+        assert!(odds_args("f() --vs x", false).unwrap_err().contains("'--vs' is none of them"));
+        let a = odds_args("f() --trial 7 --trials 20", false).unwrap();
+        assert_eq!((a.expr.as_str(), a.explain, a.trials), ("f()", Some(7), 20));
+        assert!(odds_args("f() --trial x", false).unwrap_err().starts_with("--trial: "));
+        assert!(odds_args("f() --trial 1", true).unwrap_err().contains("'--trial' is none of them"));
+    }
 }
 
 /// The trial script `:sim`/`:exact` write around the expression.

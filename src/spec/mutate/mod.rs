@@ -42,8 +42,8 @@ use std::time::{Duration, Instant};
 use super::coverage;
 use super::scope::Scope;
 use super::SpecFile;
-use crate::lua::{HostOptions, ScenarioOverrides, ScriptError};
 use crate::layers::files;
+use crate::lua::{HostOptions, ScenarioOverrides, ScriptError};
 use crate::ruleset::{Part, Ruleset};
 
 /// What a mutant changes.
