@@ -213,6 +213,23 @@ fn odds_args(rest: &str, exact: bool) -> Result<OddsArgs, String> {
     Ok(args)
 }
 
+/// The trial script `:sim`/`:exact` write around the expression.
+const TRIAL_TEMPLATE: &str = r#"-- :KIND from the REPL
+local function metrics(v)
+  if type(v) ~= "table" then return { value = v } end
+  local m = {}
+  for k, x in pairs(v) do
+    if type(k) == "string" and (type(x) == "number" or type(x) == "boolean") then m[k] = x end
+  end
+  return m
+end
+function trial()
+  return metrics((
+EXPR
+  ))
+end
+"#;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -236,20 +253,3 @@ mod tests {
         assert!(odds_args("f() --trial 1", true).unwrap_err().contains("'--trial' is none of them"));
     }
 }
-
-/// The trial script `:sim`/`:exact` write around the expression.
-const TRIAL_TEMPLATE: &str = r#"-- :KIND from the REPL
-local function metrics(v)
-  if type(v) ~= "table" then return { value = v } end
-  local m = {}
-  for k, x in pairs(v) do
-    if type(k) == "string" and (type(x) == "number" or type(x) == "boolean") then m[k] = x end
-  end
-  return m
-end
-function trial()
-  return metrics((
-EXPR
-  ))
-end
-"#;
