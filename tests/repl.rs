@@ -368,8 +368,14 @@ fn help_explains_the_ruleset_and_its_functions() {
     t.line(":help reserve_artillery.fire");
     t.expect("reserve_artillery.fire(");
     t.expect("reserve_artillery.lua:");
+    // Issue 30: the type its argument names is shown with it.
+    t.expect("type FireArgs");
+    t.expect("hq: number?");
     t.expect("Params it reads");
     t.expect("reserve_artillery.crater_at");
+    t.expect("sandtable> ");
+    t.line(":help FireArgs");
+    t.expect("export type FireArgs = {");
     t.expect("sandtable> ");
     t.line(":help great_war");
     t.expect("Modules");

@@ -125,12 +125,90 @@ pub fn find_function(rs: &Ruleset, name: &str) -> Option<FunctionDoc> {
     })
 }
 
+/// A Luau type a ruleset's file declares (`export type FireArgs = { ... }`):
+/// its doc comment and its definition as written.
+pub struct TypeDoc {
+    pub name: String,
+    /// The comment lines right above it, without `--`.
+    pub doc: Vec<String>,
+    /// `type NAME = ...` through its closing brace.
+    pub text: Vec<String>,
+    /// `file:line` of the declaration.
+    pub at: String,
+}
+
+/// Finds `[export] type NAME =` in a source.
+pub fn find_type_in_source(source: &str, name: &str, file: &Path) -> Option<TypeDoc> {
+    let lines: Vec<&str> = source.lines().collect();
+    let def = lines.iter().position(|l| {
+        let t = l.trim_start();
+        let t = t.strip_prefix("export ").unwrap_or(t);
+        t.strip_prefix("type ").and_then(|r| r.strip_prefix(name)).is_some_and(|r| r.trim_start().starts_with(['=', '<']))
+    })?;
+    let mut doc = Vec::new();
+    for l in lines[..def].iter().rev() {
+        let Some(text) = l.trim().strip_prefix("--") else { break };
+        doc.push(text.strip_prefix(' ').unwrap_or(text).to_string());
+    }
+    doc.reverse();
+    // Through the line where the braces opened on the first line close.
+    let mut depth = 0i32;
+    let mut text = Vec::new();
+    for l in &lines[def..] {
+        text.push((*l).to_string());
+        let code = l.split("--").next().unwrap_or("");
+        depth += code.matches('{').count() as i32 - code.matches('}').count() as i32;
+        if depth <= 0 {
+            break;
+        }
+    }
+    let at = format!("{}:{}", crate::lua::display_path(file), def + 1);
+    Some(TypeDoc { name: name.to_string(), doc, text, at })
+}
+
+/// Finds a type a ruleset's files declare, by name.
+pub fn find_type(rs: &Ruleset, name: &str) -> Option<TypeDoc> {
+    if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    lua_files(rs).into_iter().find_map(|f| find_type_in_source(&files::read_to_string(&f).ok()?, name, &f))
+}
+
+/// The help text of a type.
+pub fn type_help(t: &TypeDoc) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "type {}    ({})", t.name, t.at);
+    for l in &t.doc {
+        let _ = writeln!(s, "  {l}");
+    }
+    for l in &t.text {
+        let _ = writeln!(s, "  {l}");
+    }
+    s
+}
+
+/// The names of the types a signature mentions (`spec: FireArgs` -> FireArgs).
+fn types_in(signature: &str) -> Vec<String> {
+    let Some(args) = signature.split_once('(').map(|(_, a)| a) else { return Vec::new() };
+    args.split([',', ')'])
+        .filter_map(|a| a.split_once(':').map(|(_, t)| t.trim().trim_end_matches('?').to_string()))
+        .filter(|t| t.chars().next().is_some_and(char::is_uppercase))
+        .collect()
+}
+
 /// The help text of a ruleset function, with the params' docs and values.
 pub fn function_help(rs: &Ruleset, f: &FunctionDoc) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{}    ({}{})", f.signature, f.at, from_layer(rs, &f.file));
     for l in &f.doc {
         let _ = writeln!(s, "  {l}");
+    }
+    // The types its arguments name ("the fields are those of FireArgs").
+    let src = files::read_to_string(&f.file).unwrap_or_default();
+    for t in types_in(&f.signature) {
+        if let Some(td) = find_type_in_source(&src, &t, &f.file).or_else(|| find_type(rs, &t)) {
+            s.push_str(&type_help(&td));
+        }
     }
     if !f.params.is_empty() {
         let _ = writeln!(s, "Params it reads (:set MODULE.PARAM=VALUE changes one):");
@@ -247,6 +325,18 @@ fn module_functions(rs: &Ruleset, module: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_type_is_found_with_its_doc_and_fields() {
+        let src = "-- The argument table.\nexport type FireArgs = {\n  side: string?, -- who\n  hq: number?,\n}\n\n\
+                   -- Fires.\nfunction m.fire(spec: FireArgs, n: number?)\nend\n";
+        let t = find_type_in_source(src, "FireArgs", Path::new("m.lua")).unwrap();
+        assert_eq!(t.doc, ["The argument table."]);
+        assert_eq!(t.text.len(), 4, "{:?}", t.text);
+        assert!(t.text[3].trim() == "}" && t.at == "m.lua:2");
+        assert!(find_type_in_source(src, "Fire", Path::new("m.lua")).is_none());
+        assert_eq!(types_in("m.fire(spec: FireArgs, n: number?)"), ["FireArgs"]);
+    }
 
     #[test]
     fn reads_a_function_doc_and_its_params() {

@@ -439,11 +439,14 @@ impl Session {
                     } else if rs.modules.iter().any(|m| m == t) {
                         s.push_str(&super::rules_help::ruleset_help(rs));
                         found = true;
+                    } else if let Some(ty) = super::rules_help::find_type(rs, t) {
+                        s.push_str(&super::rules_help::type_help(&ty));
+                        found = true;
                     }
                 }
                 if !found {
                     return Err(CmdError::Text(format!(
-                        "no help on '{t}': try :help, :help world, :help dice, :help hex, :help ruleset, :help MODULE.FUNCTION"
+                        "no help on '{t}': try :help, :help world, :help dice, :help hex, :help ruleset, :help MODULE.FUNCTION, :help TYPE"
                     )));
                 }
             }
