@@ -204,10 +204,11 @@ fn render_hex(world: &World, opts: &MapOptions) -> String {
     let cell = if width_for(Cell::new(5)) <= opts.width { Cell::new(5) } else { Cell::new(3) };
     let wide = cell.w >= 5;
 
-    let terrain_ab =
-        abbreviate(&names.terrain.iter().map(String::as_str).collect::<Vec<_>>(), if wide { 2 } else { 1 });
-    let type_ab =
-        abbreviate(&names.unit_types.iter().map(String::as_str).collect::<Vec<_>>(), if wide { 2 } else { 1 });
+    // Terrain and unit types share one set of abbreviations: "hi" must not
+    // be both the hill and the highland infantry (issue 30).
+    let both: Vec<&str> = names.terrain.iter().chain(&names.unit_types).map(String::as_str).collect();
+    let mut terrain_ab = abbreviate(&both, if wide { 2 } else { 1 });
+    let type_ab = terrain_ab.split_off(names.terrain.len());
     let token_ab: Vec<String> = abbreviate(&names.tokens.iter().map(String::as_str).collect::<Vec<_>>(), 1)
         .into_iter()
         .map(|s| s.to_uppercase())

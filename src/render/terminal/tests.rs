@@ -160,3 +160,29 @@ fn tabletop_is_plotted() {
     assert!(text.contains("F b1 [french line] 3/3 at (30, 40) cm facing 270"), "{text}");
     assert!(text.contains("pools of french: morale 5"), "{text}");
 }
+
+/// Issue 30: a terrain kind and a unit type never share an abbreviation
+/// (tricorne's hill and highland were both "hi").
+#[test]
+fn terrain_and_unit_types_have_distinct_abbreviations() {
+    let mut w = world();
+    w.set_terrain(Hex::new(0, 0), Some("hill"));
+    w.add_unit(Unit {
+        id: "a2".into(),
+        side: "allies".into(),
+        kind: "highland".into(),
+        strength: 4,
+        max_strength: 4,
+        leader: None,
+        pos: Position::Hex(Hex::new(3, 0)),
+        props: vec![],
+    })
+    .unwrap();
+    let text = render(&w, &MapOptions { color: false, width: 100, ..MapOptions::default() });
+    // The legend reads "ABBR NAME": the word before the name.
+    let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || c == ',' || c == '|').collect();
+    let legend = |name: &str| words.windows(2).find(|w| w[1] == name).map(|w| w[0].to_string());
+    let (hill, highland) = (legend("hill"), legend("highland"));
+    assert!(hill.is_some() && highland.is_some(), "both in the legend:\n{text}");
+    assert_ne!(hill, highland, "{text}");
+}
