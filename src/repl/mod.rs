@@ -449,14 +449,15 @@ impl Session {
 
     /// Re-runs the ruleset's scripts against the same battlefield.
     fn reload(&mut self, because: Option<&str>) -> bool {
-        let name = self.host.state.ruleset.borrow().as_ref().map(|r| r.name.clone());
-        let Some(name) = name else {
+        if self.host.state.ruleset.borrow().is_none() {
             self.complain_text("no ruleset is loaded; :ruleset NAME or :load SCENARIO loads one");
             return false;
-        };
+        }
         let r = self.reload_scripts();
         match r {
             Ok(()) => {
+                // The name as reloaded: an edit may have renamed the ruleset.
+                let name = self.host.state.ruleset.borrow().as_ref().map(|r| r.name.clone()).unwrap_or_default();
                 let why = because.map(|w| format!(" after a change to {w}")).unwrap_or_default();
                 let msg = format!("reloaded ruleset {name}{why}; the battlefield is unchanged");
                 let msg = if self.color { format!("\x1b[36m{msg}\x1b[0m") } else { msg };
@@ -492,7 +493,8 @@ impl Session {
         r
     }
 
-    /// Watches the current ruleset's folder and `lib/` (interactive sessions only).
+    /// Watches the current ruleset's folder, those of the rulesets it extends,
+    /// and `lib/` (interactive sessions only).
     fn rewatch(&mut self) {
         if !self.interactive {
             return;
@@ -500,7 +502,9 @@ impl Session {
         let dirs: Vec<PathBuf> = match self.host.state.ruleset.borrow().as_ref() {
             None => Vec::new(),
             // Bundled files cannot change: only folders on disk are watched.
-            Some(rs) => std::iter::once(rs.dir.clone())
+            Some(rs) => rs
+                .dirs()
+                .map(std::path::Path::to_path_buf)
                 .chain(rs.lib_dirs())
                 .filter(|d| !crate::layers::files::is_bundled(d))
                 .collect(),
