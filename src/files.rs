@@ -14,6 +14,8 @@
 //! socket) is refused, a read-only file is refused rather than replaced, and
 //! a file written over keeps its permissions and owner. The check and the
 //! write are two steps: a file swapped for a FIFO in between is not caught.
+//! The files `sandtable new` makes go through [`create`], which never writes
+//! over anything at all.
 
 use std::fs::Metadata;
 use std::io::{self, BufRead, Read, Write};
@@ -233,6 +235,28 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let mut file = atomic_write_file::AtomicWriteFile::open(&target)?;
     file.write_all(bytes)?;
     file.commit()
+}
+
+/// Writes `bytes` to a new file at `path`, never over anything: a file, a
+/// folder or a symbolic link (even one naming nothing) already there is
+/// refused, checked and created in one step (`create_new`, which does not
+/// follow links), so nothing that appears meanwhile is replaced. The file is
+/// flushed to disk; on a failure the part written is removed. Errors read as
+/// the rest of "cannot write PATH: ...".
+pub fn create(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(path).map_err(|e| {
+        if e.kind() == io::ErrorKind::AlreadyExists {
+            io::Error::new(e.kind(), "something is already there: it is left as it is")
+        } else {
+            e
+        }
+    })?;
+    let written = file.write_all(bytes).and_then(|()| file.sync_all());
+    if written.is_err() {
+        drop(file);
+        let _ = std::fs::remove_file(path);
+    }
+    written
 }
 
 /// A byte count in words: `64 MiB`, `1 KiB`, `10 bytes`.

@@ -624,7 +624,7 @@ fn coverage(
     let read: Vec<PathBuf> = files
         .iter()
         .map(|f| f.path.clone())
-        .chain(scope.iter().flat_map(|s| s.lua.iter().cloned().chain([s.manifest.clone()])))
+        .chain(scope.iter().flat_map(|s| s.lua.iter().chain(&s.manifests).cloned()))
         .collect();
     if let Some(path) = &strength.coverage_out {
         if let Err(e) = coverage::lcov_target(path, &read) {

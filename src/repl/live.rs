@@ -272,6 +272,7 @@ pub fn view_only(opts: &ReplOptions) -> ExitCode {
         variant: opts.variant.clone(),
         seed: opts.seed,
         set: opts.set.clone(),
+        ..ScenarioOverrides::default()
     };
     while !stop.load(Ordering::Relaxed) {
         std::thread::sleep(std::time::Duration::from_millis(100));
@@ -299,15 +300,15 @@ pub fn view_only(opts: &ReplOptions) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// The folders `sandtable view` watches: the scenario's, its ruleset's and
-/// `rulesets/lib/`.
+/// The folders `sandtable view` watches: the scenario's, its ruleset's, those
+/// of the rulesets it extends and `lib/` (bundled files cannot change and
+/// are not watched).
 fn watched_dirs(session: &Session, scenario: &Path) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = scenario.parent().map(Path::to_path_buf).into_iter().collect();
     if let Some(rs) = session.host.state.ruleset.borrow().as_ref() {
-        dirs.push(rs.dir.clone());
-        let lib = rs.dir.parent().map(|p| p.join("lib")).filter(|p| p.is_dir());
-        dirs.push(lib.unwrap_or_else(|| crate::ruleset::project_root().join("rulesets").join("lib")));
+        dirs.extend(rs.dirs().map(Path::to_path_buf).chain(rs.lib_dirs()));
     }
+    dirs.retain(|d| !crate::layers::files::is_bundled(d));
     dirs
 }
 

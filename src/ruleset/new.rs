@@ -13,7 +13,6 @@
 //! on a failure what was written is removed again).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::{locate, Ruleset};
@@ -81,14 +80,11 @@ fn write_all(dir: &Path, plan: &Plan, marker: Option<&Path>) -> Result<(), Strin
             if let Some(p) = path.parent() {
                 std::fs::create_dir_all(p)?;
             }
-            // create_new: never replace a file, even one that appeared meanwhile.
-            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(&path)?;
-            f.write_all(text.as_bytes())?;
-            f.sync_all()?;
+            // Never over a file, even one that appeared meanwhile.
+            crate::files::create(&path, text.as_bytes())?;
         }
         if let Some(m) = marker {
-            let mut f = std::fs::OpenOptions::new().write(true).create_new(true).open(m)?;
-            f.write_all(MARKER_TEXT.as_bytes())?;
+            crate::files::create(m, MARKER_TEXT.as_bytes())?;
         }
         Ok(())
     })();

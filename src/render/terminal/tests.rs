@@ -176,6 +176,7 @@ fn terrain_and_unit_types_have_distinct_abbreviations() {
         leader: None,
         pos: Position::Hex(Hex::new(3, 0)),
         props: vec![],
+        bases: Vec::new(),
     })
     .unwrap();
     let text = render(&w, &MapOptions { color: false, width: 100, ..MapOptions::default() });
