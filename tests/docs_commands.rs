@@ -434,12 +434,20 @@ fn made_folders(text: &str) -> Vec<String> {
             }
         }
     }
+    // Files the walk-through writes itself (`cat > scripts/x.lua <<'EOF'`).
+    for (at, _) in text.match_indices("cat > ") {
+        let path: String = text[at + 6..].chars().take_while(|c| !c.is_whitespace()).collect();
+        if !path.is_empty() {
+            out.push(path);
+        }
+    }
     out
 }
 
 /// Every file or folder the documentation names is in the repository (a
 /// spec file the reader is asked to create says so: "a file of your own";
-/// a folder the document's walk-through makes with `sandtable new` is made).
+/// a folder the document's walk-through makes with `sandtable new`, or a
+/// file it writes with `cat > FILE`, is made).
 #[test]
 fn every_path_the_docs_name_exists() {
     let mut missing = Vec::new();

@@ -152,6 +152,57 @@ const CARBINE_SPEC: &str = r#"describe("[Carbine] battle cavalry fire 1 die at 2
 end)
 "#;
 
+const CARBINE_TRIAL: &str = r#"-- Full-strength battle cavalry fire their carbines at a 2-block Jacobite
+-- regular 2 hexes away, in the open. How often is it eliminated?
+scenario("tricorne_carbine/scenarios/open_field.yaml")
+
+local horse = world:add_unit{ id = "horse", side = "government", type = "battle_cavalry", hex = hex(5, 8) }
+horse.ordered = true
+local target = world:add_unit{ id = "target", side = "jacobite", type = "regular", hex = hex(5, 6), strength = 2 }
+
+function trial()
+  ranged.fire{ unit = horse, target = target, quiet = true }
+  return { eliminated = not target.alive, blocks_lost = 2 - target.strength }
+end
+"#;
+
+/// `sandtable view SCENARIO` run in `cwd`: the first frame its page serves
+/// (`frame.json`), read over plain HTTP; the server is stopped after.
+fn view_frame(sandtable: &Installed, cwd: &Path, scenario: &str) -> String {
+    use std::io::{BufRead as _, Read as _, Write as _};
+    let mut child = Command::new(&sandtable.bin)
+        .args(["view", scenario])
+        .current_dir(cwd)
+        .env_clear()
+        .env("PATH", "/usr/bin:/bin")
+        .env("HOME", sandtable.home.path())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader is kept until the end: the server prints more lines.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let fetched = (|| {
+        let url = first.split_whitespace().find(|w| w.starts_with("http://"))?;
+        let (host, path) = url.trim_start_matches("http://").split_once('/')?;
+        let mut conn = std::net::TcpStream::connect(host).ok()?;
+        write!(conn, "GET /{path}frame.json HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").ok()?;
+        let mut reply = String::new();
+        conn.read_to_string(&mut reply).ok()?;
+        Some(reply)
+    })();
+    let _ = child.kill();
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    fetched.unwrap_or_else(|| {
+        panic!("sandtable view {scenario} served no page: {first}{}", String::from_utf8_lossy(&out.stderr))
+    })
+}
+
 #[test]
 fn a_designer_s_variant_from_an_empty_folder_with_only_the_binary() {
     let sandtable = Installed::new();
@@ -232,6 +283,25 @@ fn a_designer_s_variant_from_an_empty_folder_with_only_the_binary() {
     assert!(out.contains("battle_cavalry [tricorne, changed by tricorne_carbine]"), "{out}");
     assert!(out.contains("(bundled)/rulesets/tricorne/ranged.lua") && out.contains("; tricorne, bundled)"), "{out}");
     assert!(out.contains("rulesets/tricorne_carbine/ranged.lua:6; tricorne_carbine, project)"), "{out}");
+
+    // The odds of the change: a trial script of the project's, on the
+    // variant's scenario (tricorne's own cavalry could not fire at all).
+    std::fs::create_dir_all(at.join("scripts")).unwrap();
+    std::fs::write(at.join("scripts/carbine_fire.lua"), CARBINE_TRIAL).unwrap();
+    let out = sandtable.run(at, &["sim", "carbine_fire.lua", "--trials", "2000"]).ok();
+    assert!(out.contains("2000 trials") && out.contains("eliminated") && out.contains("blocks_lost"), "{out}");
+    let vs = ["--vs-set", "ranged.full_strength_bonus=0"];
+    let out = sandtable.run(at, &[&["sim", "carbine_fire.lua", "--trials", "2000"][..], &vs].concat()).ok();
+    assert!(out.contains("B − A, paired"), "{out}");
+    let out = sandtable.run(at, &[&["exact", "carbine_fire.lua"][..], &vs].concat()).ok();
+    assert!(out.contains("B − A, exact"), "{out}");
+    // From a folder inside the project, as from its top.
+    let inside = at.join("rulesets");
+    let sweep = ["sim", "carbine_fire.lua", "--trials", "500", "--sweep", "ranged.full_strength_bonus=0..2"];
+    let out = sandtable.run(&inside, &sweep).ok();
+    assert!(out.contains("a sweep of ranged.full_strength_bonus (3 values)"), "{out}");
+    let board = view_frame(&sandtable, &inside, "tricorne_carbine/scenarios/open_field");
+    assert!(board.contains("\"error\":null") && board.contains("\"title\":\"Field\""), "{board}");
 
     // A ruleset from nothing.
     let out = sandtable.run(at, &["new", "ruleset", "skirmish"]).ok();

@@ -322,3 +322,34 @@ fn resume_with_a_damaged_line_keeps_the_journal_whole() {
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), damaged);
     assert_eq!(std::fs::read_to_string(d.join("session.jsonl.before-resume.2")).unwrap(), damaged);
 }
+
+#[test]
+fn new_never_writes_over_a_folder_a_file_or_a_link() {
+    let home = tempfile::tempdir().unwrap();
+    let d = home.path();
+    let mine = d.join("mine");
+    std::fs::create_dir(&mine).unwrap();
+    std::fs::write(mine.join("notes.txt"), "my notes").unwrap();
+    std::fs::create_dir(d.join("folder")).unwrap();
+    std::fs::write(d.join("folder/ruleset.yaml"), "name: folder\n").unwrap();
+    std::fs::write(d.join("file"), "my file").unwrap();
+    std::os::unix::fs::symlink(&mine, d.join("link")).unwrap();
+    std::os::unix::fs::symlink(d.join("nowhere"), d.join("dangling")).unwrap();
+    let dir = d.display().to_string();
+    for name in ["folder", "file", "link", "dangling"] {
+        for args in [vec!["new", "ruleset", name, "--dir", &dir], vec!["new", "variant", name, "--from", "tricorne", "--dir", &dir]] {
+            let (code, out, err) = sandtable(&args, d, "");
+            assert_ne!(code, 0, "{args:?}: {out}");
+            assert!(err.contains("already exists") && err.contains("nothing was written"), "{args:?}: {err}");
+        }
+    }
+    assert_eq!(std::fs::read_to_string(d.join("folder/ruleset.yaml")).unwrap(), "name: folder\n");
+    assert_eq!(std::fs::read_to_string(d.join("file")).unwrap(), "my file");
+    assert_eq!(std::fs::read_dir(&mine).unwrap().count(), 1, "nothing written through the link");
+    assert!(std::fs::symlink_metadata(d.join("dangling")).unwrap().file_type().is_symlink());
+    assert!(!d.join("nowhere").exists(), "nothing written where the dangling link points");
+    // A new name is written whole.
+    let (code, out, err) = sandtable(&["new", "variant", "fresh", "--from", "tricorne", "--dir", &dir], d, "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(d.join("fresh/ruleset.yaml").is_file() && d.join("fresh/spec").is_dir(), "{out}");
+}

@@ -188,12 +188,7 @@ fn odds_args(rest: &str, exact: bool) -> Result<OddsArgs, String> {
         match *opt {
             "--trials" if !exact => {
                 let n = value("a whole number")?;
-                args.trials = n
-                    .replace('_', "")
-                    .parse()
-                    .ok()
-                    .filter(|&t| t > 0)
-                    .ok_or_else(|| format!("--trials wants a whole number of 1 or more, got '{n}'"))?;
+                args.trials = crate::analysis::cli::parse_positive(&n).map_err(|e| format!("--trials: {e}"))?;
             }
             "--trial" if !exact => {
                 let n = value("a trial number")?;
