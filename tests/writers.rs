@@ -337,7 +337,10 @@ fn new_never_writes_over_a_folder_a_file_or_a_link() {
     std::os::unix::fs::symlink(d.join("nowhere"), d.join("dangling")).unwrap();
     let dir = d.display().to_string();
     for name in ["folder", "file", "link", "dangling"] {
-        for args in [vec!["new", "ruleset", name, "--dir", &dir], vec!["new", "variant", name, "--from", "tricorne", "--dir", &dir]] {
+        for args in [
+            vec!["new", "ruleset", name, "--dir", &dir],
+            vec!["new", "variant", name, "--from", "tricorne", "--dir", &dir],
+        ] {
             let (code, out, err) = sandtable(&args, d, "");
             assert_ne!(code, 0, "{args:?}: {out}");
             assert!(err.contains("already exists") && err.contains("nothing was written"), "{args:?}: {err}");

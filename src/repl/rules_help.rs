@@ -143,7 +143,9 @@ pub fn find_type_in_source(source: &str, name: &str, file: &Path) -> Option<Type
     let def = lines.iter().position(|l| {
         let t = l.trim_start();
         let t = t.strip_prefix("export ").unwrap_or(t);
-        t.strip_prefix("type ").and_then(|r| r.strip_prefix(name)).is_some_and(|r| r.trim_start().starts_with(['=', '<']))
+        t.strip_prefix("type ")
+            .and_then(|r| r.strip_prefix(name))
+            .is_some_and(|r| r.trim_start().starts_with(['=', '<']))
     })?;
     let mut doc = Vec::new();
     for l in lines[..def].iter().rev() {
