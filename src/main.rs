@@ -325,7 +325,7 @@ struct Setup {
 /// The ruleset, its params and the dice a scenario is played with.
 #[derive(Args, Clone, Default)]
 struct RulesArgs {
-    /// Ruleset to load (a name under rulesets/ or a path); overrides the scenario's.
+    /// Ruleset to load (a name on the search path, or a path); overrides the scenario's.
     #[arg(long, value_name = "NAME")]
     ruleset: Option<String>,
     /// Ruleset variant to apply.

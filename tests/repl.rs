@@ -311,8 +311,8 @@ fn tricorne_charge_session_asks_take_ground_and_bonus_melee() {
     assert!(out.contains("g2 may battle back against j1") && out.contains("choose 1-2 [1]: battle back"), "{out}");
     assert!(out.contains("g2 battles back against j1: 4 dice (+3 melee, +1 leader Cope)"), "{out}");
     assert!(out.contains("leader Cope: casualty check [sabre] -> casualty\n2\n"), "two banners: {out}");
-    assert!(out.contains(":Jhi2 | 2,8 |"), "the map: j1 took ground at (1,8) with 2 blocks, g2 is gone: {out}");
-    assert!(out.contains("|Jhi3*|"), "the map marks j2's attached leader: {out}");
+    assert!(out.contains(":Jhg2 | 2,8 |"), "the map: j1 took ground at (1,8) with 2 blocks, g2 is gone: {out}");
+    assert!(out.contains("|Jhg3*|"), "the map marks j2's attached leader: {out}");
     assert!(out.contains("j2    jacobite   highland        3/4      (3,6)      Murray"), "{out}");
     assert!(out.contains("jacobite medals +1 -> 2"), "the log: {out}");
 }

@@ -265,6 +265,25 @@ fn a_designer_s_variant_from_an_empty_folder_with_only_the_binary() {
     let out = sandtable.run(at, &["test", "--mutate", "tricorne_carbine", "--jobs", "1"]).ok();
     assert!(out.contains("rulesets/tricorne_carbine/ranged.lua") && !out.contains("(bundled)"), "{out}");
     assert!(out.contains("rulesets/tricorne_carbine/ruleset.yaml"), "{out}");
+    // --changed: only the lines changed since a git revision.
+    let git = |args: &[&str]| {
+        let ok = Command::new("git")
+            .args(["-c", "user.name=designer", "-c", "user.email=designer@example.org"])
+            .args(args)
+            .current_dir(at)
+            .output()
+            .unwrap();
+        assert!(ok.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&ok.stderr));
+    };
+    git(&["init", "-q", "."]);
+    git(&["add", "-A"]);
+    git(&["commit", "-q", "-m", "the carbine"]);
+    let changed_yaml = format!("{yaml}{CARBINE_YAML}\nparams:\n  ranged:\n    leader_bonus: {{ default: 2 }}\n");
+    std::fs::write(dir.join("ruleset.yaml"), &changed_yaml).unwrap();
+    let out = sandtable.run(at, &["test", "--mutate", "tricorne_carbine", "--changed", "--jobs", "1"]).ok();
+    assert!(out.contains("mutants: 2 (on lines changed since HEAD)"), "{out}");
+    assert!(out.contains("param ranged.leader_bonus: 2 -> 1") && !out.contains("ranged.lua"), "{out}");
+    std::fs::write(dir.join("ruleset.yaml"), format!("{yaml}{CARBINE_YAML}")).unwrap();
     // ...and, asked, the base's too (the base's ranged.lua is replaced, not counted).
     let out = sandtable.run(at, &["test", "--coverage", "tricorne_carbine", "--with-base"]).ok();
     assert!(out.contains("(bundled)/rulesets/tricorne/melee.lua"), "{out}");
@@ -325,6 +344,14 @@ fn a_shared_folder_adds_rulesets_and_a_same_named_one_shadows_the_bundled_with_a
     assert!(out.contains("shadows"), "{out}");
     let out = sandtable.run_with(work.path(), &["test", "great_war"], "", &env).ok();
     assert!(out.contains("3 passed, 0 failed") && out.contains("shadows the bundled"), "{out}");
+    // A bundled script run on the shadowing ruleset fails, and the note says why.
+    for args in [&["sim", "great_war/crater_odds.lua", "--trials", "10"][..], &["exact", "great_war/crater_odds.lua"]] {
+        let ran = sandtable.run_with(work.path(), args, "", &env);
+        assert!(!ran.ok && ran.stderr.contains("shadows the bundled one"), "{}", ran.all());
+    }
+    let sweep = ["sim", "great_war/crater_odds.lua", "--trials", "10", "--sweep", "great_war.hits_on=5..6"];
+    let ran = sandtable.run_with(work.path(), &sweep, "", &env);
+    assert!(ran.stderr.contains("shadows the bundled one"), "{}", ran.all());
 }
 
 #[test]

@@ -20,7 +20,7 @@ pub struct SetupArgs {
     /// Scenario YAML to load before the script's top level runs.
     #[arg(long, value_name = "FILE")]
     pub scenario: Option<PathBuf>,
-    /// Ruleset to load (a name under rulesets/ or a path); overrides the scenario's.
+    /// Ruleset to load (a name on the search path, or a path); overrides the scenario's.
     #[arg(long, value_name = "NAME")]
     pub ruleset: Option<String>,
     /// Ruleset variant to apply.
@@ -256,6 +256,8 @@ fn color() -> bool {
 }
 
 fn fail(e: &AnalysisError) -> ExitCode {
+    // Which layer the ruleset came from (a shadowed bundled one) explains many errors.
+    crate::layers::print_notes();
     eprint!("{}", e.render(color()));
     if !e.render(false).ends_with('\n') {
         eprintln!();
@@ -394,6 +396,7 @@ fn sweep_with(cfg: SweepConfig, args: &SetupArgs, note: Option<&str>) -> ExitCod
         Ok(r) => r,
         Err(e) => return fail(&e),
     };
+    crate::layers::print_notes();
     show_top_output(&run.top_output);
     let secs = run.elapsed.as_secs_f64();
     let r = &run.result;
@@ -629,6 +632,7 @@ fn exact_sweep(a: &ExactArgs, cfg: ExactConfig, axes: Vec<Axis>) -> ExitCode {
             sweep_with(sweep, &a.setup, Some(&note))
         }
         Ok(ExactSweepOutcome::Done { sweep, elapsed, top_output }) => {
+            crate::layers::print_notes();
             show_top_output(&top_output);
             if a.setup.json {
                 print_json(&report::exact_sweep_json(&sweep));

@@ -246,6 +246,10 @@ impl Ruleset {
         let src = manifest_text(&found.file, sources)?;
         let mut rs = Ruleset::parse_with(&found.file, &src, sources)?;
         rs.shadows = found.shadows;
+        // Noted as it is found: a scenario that fails on it says why.
+        if let Some(n) = rs.shadow_note() {
+            crate::layers::note(n);
+        }
         Ok(rs)
     }
 
