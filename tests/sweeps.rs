@@ -267,7 +267,7 @@ fn a_sweep_in_four_parallel_shards_merges_into_the_whole_run() {
     let (ok, whole, err) = sandtable(&[args.iter().map(String::as_str).collect::<Vec<_>>(), vec!["--json"]].concat());
     assert!(ok, "{err}");
     let line = format!(
-        "seq 1 4 | xargs -P 4 -I K sh -c 'exec \"$0\" {} --shard K/4 --json > {d}/part-K.json' \"$BIN\"",
+        "seq 1 4 | xargs -P 4 -I {{}} sh -c 'exec \"$0\" {} --shard {{}}/4 --json > {d}/part-{{}}.json' \"$BIN\"",
         args.join(" ")
     );
     let out = std::process::Command::new("sh")
