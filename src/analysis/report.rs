@@ -71,21 +71,36 @@ fn metrics_json(ms: &Metrics, paired: bool) -> Value {
     Value::Object(ms.iter().map(|(k, a)| (k.clone(), acc_json(a, paired))).collect())
 }
 
-/// The JSON object of a `sim` result (or of merged shards).
-pub fn sim_json(r: &SimResult) -> Value {
+/// What `sim --json` and a sweep's JSON both begin with: the run's setup,
+/// seed, the trials covered (`trials`, `total_trials`, `ranges`), the shard
+/// and the sources `merge` checks shards against.
+fn run_json(
+    setup: &super::Setup,
+    seed: u64,
+    total_trials: u64,
+    ranges: &[(u64, u64)],
+    shard: Option<(u64, u64)>,
+    sources: &std::collections::BTreeMap<String, String>,
+) -> Map<String, Value> {
     let mut o = Map::new();
     o.insert("command".into(), json!("sim"));
-    o.insert("setup".into(), serde_json::to_value(&r.setup).unwrap_or(Value::Null));
-    o.insert("seed".into(), json!(r.seed));
-    o.insert("trials".into(), json!(r.trials()));
-    o.insert("total_trials".into(), json!(r.total_trials));
-    o.insert("ranges".into(), json!(r.ranges.iter().map(|&(a, b)| json!([a, b])).collect::<Vec<_>>()));
-    if let Some((k, n)) = r.shard {
+    o.insert("setup".into(), serde_json::to_value(setup).unwrap_or(Value::Null));
+    o.insert("seed".into(), json!(seed));
+    o.insert("trials".into(), json!(ranges.iter().map(|(a, b)| b - a).sum::<u64>()));
+    o.insert("total_trials".into(), json!(total_trials));
+    o.insert("ranges".into(), json!(ranges.iter().map(|&(a, b)| json!([a, b])).collect::<Vec<_>>()));
+    if let Some((k, n)) = shard {
         o.insert("shard".into(), json!(format!("{k}/{n}")));
     }
-    if !r.sources.is_empty() {
-        o.insert("sources".into(), json!(r.sources));
+    if !sources.is_empty() {
+        o.insert("sources".into(), json!(sources));
     }
+    o
+}
+
+/// The JSON object of a `sim` result (or of merged shards).
+pub fn sim_json(r: &SimResult) -> Value {
+    let mut o = run_json(&r.setup, r.seed, r.total_trials, &r.ranges, r.shard, &r.sources);
     o.insert("metrics".into(), metrics_json(&r.metrics, false));
     if let (Some(vs), Some(vm)) = (&r.vs, &r.vs_metrics) {
         o.insert(
@@ -684,19 +699,7 @@ pub(super) fn point_values_json(axes: &[super::sweep::Axis], at: &[usize]) -> Va
 /// paired `change` against the first point (each metric as in `sim --json`,
 /// with the `raw` part `merge` reads).
 pub fn sweep_json(r: &super::sweep::SweepResult) -> Value {
-    let mut o = Map::new();
-    o.insert("command".into(), json!("sim"));
-    o.insert("setup".into(), serde_json::to_value(&r.setup).unwrap_or(Value::Null));
-    o.insert("seed".into(), json!(r.seed));
-    o.insert("trials".into(), json!(r.trials()));
-    o.insert("total_trials".into(), json!(r.total_trials));
-    o.insert("ranges".into(), json!(r.ranges.iter().map(|&(a, b)| json!([a, b])).collect::<Vec<_>>()));
-    if let Some((k, n)) = r.shard {
-        o.insert("shard".into(), json!(format!("{k}/{n}")));
-    }
-    if !r.sources.is_empty() {
-        o.insert("sources".into(), json!(r.sources));
-    }
+    let mut o = run_json(&r.setup, r.seed, r.total_trials, &r.ranges, r.shard, &r.sources);
     let points: Vec<Value> = r
         .points
         .iter()
