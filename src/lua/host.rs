@@ -67,6 +67,7 @@ impl Host {
             name_slots: RefCell::new(Vec::new()),
             name_cache: std::array::from_fn(|_| Cell::new((0, 0))),
             fast_misses: Cell::new(0),
+            handler_lists: Default::default(),
             tabletop_memo: Default::default(),
             rolls: Default::default(),
             chunks: RefCell::new(Vec::new()),

@@ -90,6 +90,8 @@ pub struct State {
     /// Roll objects' per-state storage: the trial arena of roll handles and
     /// the face names as Lua strings (see `raw::roll`).
     pub rolls: crate::lua::raw::roll::Rolls,
+    /// Each event's handlers, read once (see `world::events::HandlerLists`).
+    pub handler_lists: RefCell<crate::lua::world::HandlerLists>,
     /// Tabletop answers kept between calls, frozen (see `raw::tabletop::memo`).
     pub tabletop_memo: RefCell<crate::lua::raw::tabletop::Memo>,
     /// Module chunks `require` loaded, by display path (kept only with

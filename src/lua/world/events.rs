@@ -17,21 +17,65 @@ fn subscribed(lua: &Lua) -> bool {
     lua.app_data_ref::<Rc<State>>().is_none_or(|s| s.subscribed.get())
 }
 
+/// Each event's handlers in subscription order, as read from the handlers
+/// table (`State::handler_lists`): a move emits on every step, and reading
+/// and sorting the list each time cost more than the dispatch. `on` and
+/// `off` empty it; so does a different handlers table (a reload, a spec's
+/// isolation, an undo), told by the table it was read from, which it holds
+/// so no other table can take its address.
+#[derive(Default)]
+pub struct HandlerLists {
+    table: Option<Table>,
+    lists: rustc_hash::FxHashMap<Box<str>, Rc<[Function]>>,
+}
+
+impl HandlerLists {
+    /// Forgets every list (a subscription came or went).
+    pub fn clear(&mut self) {
+        self.table = None;
+        self.lists.clear();
+    }
+}
+
+/// The handlers of `event` in `handlers`, in subscription order.
+fn read_handlers(handlers: &Table, event: &str) -> mlua::Result<Rc<[Function]>> {
+    let mut fns: Vec<(i64, Function)> = match handlers.get::<Option<Table>>(event)? {
+        Some(list) => list.pairs::<i64, Function>().filter_map(|p| p.ok()).collect(),
+        None => Vec::new(),
+    };
+    fns.sort_by_key(|(id, _)| *id);
+    Ok(fns.into_iter().map(|(_, f)| f).collect())
+}
+
+/// The handlers of `event`, in subscription order, from the state's lists.
+fn handlers_of(lua: &Lua, event: &str) -> mlua::Result<Rc<[Function]>> {
+    let handlers: Table = lua.named_registry_value(keys::HANDLERS)?;
+    let Some(st) = lua.app_data_ref::<Rc<State>>().map(|s| s.clone()) else {
+        return read_handlers(&handlers, event);
+    };
+    let mut cache = st.handler_lists.borrow_mut();
+    if cache.table.as_ref().is_none_or(|t| t.to_pointer() != handlers.to_pointer()) {
+        cache.clear();
+        cache.table = Some(handlers.clone());
+    }
+    if let Some(fns) = cache.lists.get(event) {
+        return Ok(fns.clone());
+    }
+    let fns = read_handlers(&handlers, event)?;
+    cache.lists.insert(event.into(), fns.clone());
+    Ok(fns)
+}
+
 /// Calls every handler subscribed to `event` with `args`; the world is not borrowed meanwhile.
 pub fn emit(lua: &Lua, event: &str, args: MultiValue) -> mlua::Result<()> {
     if !subscribed(lua) {
         return Ok(());
     }
-    let handlers: Table = lua.named_registry_value(keys::HANDLERS)?;
-    let Some(list) = handlers.get::<Option<Table>>(event)? else {
-        return Ok(());
-    };
-    // In subscription order.
-    let mut fns: Vec<(i64, Function)> = list.pairs::<i64, Function>().filter_map(|p| p.ok()).collect();
-    fns.sort_by_key(|(id, _)| *id);
-    for (_, f) in fns {
+    // The list as it is now: a handler that subscribes or unsubscribes
+    // changes the next emit's, not this one's.
+    for f in handlers_of(lua, event)?.iter() {
         // Through the traceback runner, so an error object (a table) is shown by its fields.
-        super::super::call_with_traceback(lua, &f, args.clone())?;
+        super::super::call_with_traceback(lua, f, args.clone())?;
     }
     Ok(())
 }
@@ -167,6 +211,7 @@ fn on(lua: &Lua, st: &Rc<State>, (event, f): (Name, Function)) -> mlua::Result<i
         }
     };
     st.subscribed.set(true);
+    st.handler_lists.borrow_mut().clear();
     let id: i64 = lua.named_registry_value(keys::NEXT_HANDLER)?;
     lua.set_named_registry_value(keys::NEXT_HANDLER, id + 1)?;
     list.set(id, f)?;
@@ -174,7 +219,8 @@ fn on(lua: &Lua, st: &Rc<State>, (event, f): (Name, Function)) -> mlua::Result<i
 }
 
 /// `off(id)`: ends a subscription; true if there was one.
-fn off(lua: &Lua, _: &Rc<State>, id: i64) -> mlua::Result<bool> {
+fn off(lua: &Lua, st: &Rc<State>, id: i64) -> mlua::Result<bool> {
+    st.handler_lists.borrow_mut().clear();
     let handlers: Table = lua.named_registry_value(keys::HANDLERS)?;
     let mut found = false;
     for pair in handlers.pairs::<Value, Table>() {
