@@ -353,18 +353,67 @@ end
 -- Deep targets
 ------------------------------------------------------------------------------
 
--- [3.4 Deep] The centre of fire passes through deep_bases or more combat
--- bases in the main target's bracket, all in open terrain and none beyond
--- an obstacle (a river, a redoubt: terrain with `obstacle: true`). Returns
--- whether it does, and (when it does) the units whose bases count.
-function targets.deep_target(b, bearing, bracket)
-  local line = tabletop.centre_line(b, bearing, 500)
-  local first_obstacle = math.huge
+-- Where a line passes through obstacles (terrain with `obstacle: true`):
+-- the areas_crossed rows, `from` and `to` along it.
+local function obstacles_on(line)
+  local spans = {}
   for _, a in ipairs(tabletop.areas_crossed(line)) do
     if (ruleset.terrain[a.kind] or {}).obstacle then
-      first_obstacle = math.min(first_obstacle, a.from)
+      table.insert(spans, a)
     end
   end
+  return spans
+end
+
+-- A line moved `by` cm square to itself (to its right for by > 0).
+local function shifted(line, by)
+  local dx, dy = line.to.x - line.from.x, line.to.y - line.from.y
+  local len = math.sqrt(dx * dx + dy * dy)
+  local ox, oy = -dy / len * by, dx / len * by
+  return {
+    kind = "line",
+    from = { x = line.from.x + ox, y = line.from.y + oy },
+    to = { x = line.to.x + ox, y = line.to.y + oy },
+  }
+end
+
+-- [3.4 Deep] How far along the centre of fire it first crosses an obstacle
+-- (math.huge when it never does), judged on the lines common.TOL either
+-- side of it. "On the far side of obstacles": the fire crosses one where
+-- it has obstacle on both sides, so a centre of fire running exactly along
+-- a river bank, or touching a redoubt's corner, has the obstacle beside it
+-- and nothing beyond is on its far side. Param grazing_crosses_obstacle
+-- takes the other reading: an obstacle on either side is crossed.
+function targets.obstacle_crossed(line)
+  local one, other = obstacles_on(shifted(line, -TOL)), obstacles_on(shifted(line, TOL))
+  local first = math.huge
+  if params.artillery.grazing_crosses_obstacle then
+    for _, s in ipairs(one) do
+      first = math.min(first, s.from)
+    end
+    for _, s in ipairs(other) do
+      first = math.min(first, s.from)
+    end
+    return first
+  end
+  for _, l in ipairs(one) do
+    for _, r in ipairs(other) do
+      local from = math.max(l.from, r.from)
+      if from <= math.min(l.to, r.to) + TOL then
+        first = math.min(first, from)
+      end
+    end
+  end
+  return first
+end
+
+-- [3.4 Deep] The centre of fire passes through deep_bases or more combat
+-- bases in the main target's bracket, all in open terrain and none beyond
+-- an obstacle it crosses (a river, a redoubt: targets.obstacle_crossed).
+-- Returns whether it does, and (when it does) the units whose bases count.
+function targets.deep_target(b, bearing, bracket)
+  local line = tabletop.centre_line(b, bearing, 500)
+  local first_obstacle = targets.obstacle_crossed(line)
   local count, units = 0, {}
   for _, c in ipairs(tabletop.through(line, { exclude = b })) do
     local u = c.unit

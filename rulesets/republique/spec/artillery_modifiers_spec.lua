@@ -863,6 +863,43 @@ describe("deep targets, more", function()
   end)
 end)
 
+-- "The deep target modifier is not applicable against targets ... on the
+-- far side of obstacles such as redoubts or rivers." A stretch of river
+-- (scripts/republique/turned_river.yaml: x -4..0, y -5..5 of the scene)
+-- whose right bank the centre of fire runs exactly along, and three
+-- one-base units straddling that line beyond the river's end, all at
+-- medium range from a foot battery (fronts 17.75, 20.25 and 22.75 cm off).
+describe("deep targets and a river bank along the centre of fire", function()
+  local river = "republique/turned_river.yaml"
+
+  local function deep_fire(s, x)
+    local b = s.add("b", "french", "foot_battery", x, 12, 270) -- front y 10.5
+    s.add("x1", "austrian", "line_infantry", 0, -8, 90, nil, 1)
+    s.add("x2", "austrian", "line_infantry", 0, -10.5, 90, nil, 1)
+    s.add("x3", "austrian", "line_infantry", 0, -13, 90, nil, 1)
+    local rec = units.fire(b, 1)
+    expect(rec.target):to_be("x1")
+    expect(rec.bracket):to_be("medium")
+    return modifier(rec, "deep target")
+  end
+
+  units.each_ground_layout(river, "adds 1: fire along the bank has the river beside it, not across it", function(s)
+    expect(deep_fire(s, 0)):to_be(1)
+  end)
+
+  units.each_ground_layout(river, "adds nothing when the centre of fire runs 0.5 cm inside the river", function(s)
+    expect(deep_fire(s, -0.5)):to_be(0)
+  end)
+
+  units.each_ground_layout(river, "with grazing_crosses_obstacle, fire along the bank crosses it: nothing", function(s)
+    expect(deep_fire(s, 0)):to_be(0)
+  end, { set = { ["artillery.grazing_crosses_obstacle"] = true } })
+
+  units.each_ground_layout(river, "with grazing_crosses_obstacle, adds 1 when the fire passes 0.5 cm clear of the bank", function(s)
+    expect(deep_fire(s, 0.5)):to_be(1)
+  end, { set = { ["artillery.grazing_crosses_obstacle"] = true } })
+end)
+
 describe("cover, more", function()
   local common = require("common")
 

@@ -129,18 +129,23 @@ function units.each_layout(name, body, ox, oy)
   end
 end
 
--- Runs `body(s, layout)` as one case per layout on the ground of
--- scripts/republique/turned_cover.yaml (loaded for each case): a thin wood
--- at x -12..0, y -8..-3 of the scene's frame, a hill beside it at x 0..12
--- and a farm on its other side at x -18..-12, each layout in its own
--- region of the 240 x 80 cm table.
-function units.each_cover_layout(name, body)
+-- Runs `body(s, layout)` as one case per layout on a ground drawn in each
+-- layout, each in its own 60 x 40 cm region of a 240 x 80 cm table (the
+-- scenario `ground` is loaded for each case, with `opts` as scenario()'s).
+function units.each_ground_layout(ground, name, body, opts)
   for i, layout in ipairs(units.LAYOUTS) do
     it(name .. " (" .. layout.name .. ")", function()
-      scenario("republique/turned_cover.yaml")
+      scenario(ground, opts)
       body(units.scene(layout, 30 + 60 * ((i - 1) % 4), i <= 4 and 20 or 60), layout)
     end)
   end
+end
+
+-- Runs `body(s, layout)` on scripts/republique/turned_cover.yaml: a thin
+-- wood at x -12..0, y -8..-3 of the scene's frame, a hill beside it at
+-- x 0..12 and a farm on its other side at x -18..-12.
+function units.each_cover_layout(name, body)
+  units.each_ground_layout("republique/turned_cover.yaml", name, body)
 end
 
 return units
