@@ -353,6 +353,9 @@ end
 -- Deep targets
 ------------------------------------------------------------------------------
 
+-- How far the deep target's lines run: past the longest range.
+local DEEP_LINE = 500
+
 -- Where a line passes through obstacles (terrain with `obstacle: true`):
 -- the areas_crossed rows, `from` and `to` along it.
 local function obstacles_on(line)
@@ -365,27 +368,22 @@ local function obstacles_on(line)
   return spans
 end
 
--- A line moved `by` cm square to itself (to its right for by > 0).
-local function shifted(line, by)
-  local dx, dy = line.to.x - line.from.x, line.to.y - line.from.y
-  local len = math.sqrt(dx * dx + dy * dy)
-  local ox, oy = -dy / len * by, dx / len * by
-  return {
-    kind = "line",
-    from = { x = line.from.x + ox, y = line.from.y + oy },
-    to = { x = line.to.x + ox, y = line.to.y + oy },
-  }
+-- The line `by` cm to the right of the centre of fire (left for by < 0),
+-- running the same way.
+local function beside(b, bearing, by)
+  local from = tabletop.travel(targets.front_mid(b), bearing + 90, by)
+  return { kind = "line", from = from, to = tabletop.travel(from, bearing, DEEP_LINE) }
 end
 
 -- [3.4 Deep] How far along the centre of fire it first crosses an obstacle
 -- (math.huge when it never does), judged on the lines common.TOL either
 -- side of it. "On the far side of obstacles": the fire crosses one where
 -- it has obstacle on both sides, so a centre of fire running exactly along
--- a river bank, or touching a redoubt's corner, has the obstacle beside it
--- and nothing beyond is on its far side. Param grazing_crosses_obstacle
+-- a river bank has the river beside it and nothing beyond is on its far
+-- side. Param grazing_crosses_obstacle
 -- takes the other reading: an obstacle on either side is crossed.
-function targets.obstacle_crossed(line)
-  local one, other = obstacles_on(shifted(line, -TOL)), obstacles_on(shifted(line, TOL))
+function targets.obstacle_crossed(b, bearing)
+  local one, other = obstacles_on(beside(b, bearing, -TOL)), obstacles_on(beside(b, bearing, TOL))
   local first = math.huge
   if params.artillery.grazing_crosses_obstacle then
     for _, s in ipairs(one) do
@@ -412,8 +410,8 @@ end
 -- an obstacle it crosses (a river, a redoubt: targets.obstacle_crossed).
 -- Returns whether it does, and (when it does) the units whose bases count.
 function targets.deep_target(b, bearing, bracket)
-  local line = tabletop.centre_line(b, bearing, 500)
-  local first_obstacle = targets.obstacle_crossed(line)
+  local line = tabletop.centre_line(b, bearing, DEEP_LINE)
+  local first_obstacle = targets.obstacle_crossed(b, bearing)
   local count, units = 0, {}
   for _, c in ipairs(tabletop.through(line, { exclude = b })) do
     local u = c.unit

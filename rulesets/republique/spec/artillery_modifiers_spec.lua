@@ -871,12 +871,13 @@ end)
 -- medium range from a foot battery (fronts 17.75, 20.25 and 22.75 cm off).
 describe("deep targets and a river bank along the centre of fire", function()
   local river = "republique/turned_river.yaml"
+  local grazing = { set = { ["artillery.grazing_crosses_obstacle"] = true } }
 
   local function deep_fire(s, x)
     local b = s.add("b", "french", "foot_battery", x, 12, 270) -- front y 10.5
-    s.add("x1", "austrian", "line_infantry", 0, -8, 90, nil, 1)
-    s.add("x2", "austrian", "line_infantry", 0, -10.5, 90, nil, 1)
-    s.add("x3", "austrian", "line_infantry", 0, -13, 90, nil, 1)
+    s.add("x1", "austrian", "line_infantry", x, -8, 90, nil, 1)
+    s.add("x2", "austrian", "line_infantry", x, -10.5, 90, nil, 1)
+    s.add("x3", "austrian", "line_infantry", x, -13, 90, nil, 1)
     local rec = units.fire(b, 1)
     expect(rec.target):to_be("x1")
     expect(rec.bracket):to_be("medium")
@@ -887,17 +888,23 @@ describe("deep targets and a river bank along the centre of fire", function()
     expect(deep_fire(s, 0)):to_be(1)
   end)
 
-  units.each_ground_layout(river, "adds nothing when the centre of fire runs 0.5 cm inside the river", function(s)
-    expect(deep_fire(s, -0.5)):to_be(0)
+  units.each_ground_layout(river, "adds nothing when the centre of fire runs 0.01 cm inside the river", function(s)
+    expect(deep_fire(s, -0.01)):to_be(0)
+  end)
+
+  -- along x = 10: a river on its left at 5..10 cm from the battery's front,
+  -- another on its right at 13.5..16.5 cm: never river on both sides
+  units.each_ground_layout(river, "adds 1 between two rivers that touch the fire on either side at different places", function(s)
+    expect(deep_fire(s, 10)):to_be(1)
   end)
 
   units.each_ground_layout(river, "with grazing_crosses_obstacle, fire along the bank crosses it: nothing", function(s)
     expect(deep_fire(s, 0)):to_be(0)
-  end, { set = { ["artillery.grazing_crosses_obstacle"] = true } })
+  end, grazing)
 
-  units.each_ground_layout(river, "with grazing_crosses_obstacle, adds 1 when the fire passes 0.5 cm clear of the bank", function(s)
-    expect(deep_fire(s, 0.5)):to_be(1)
-  end, { set = { ["artillery.grazing_crosses_obstacle"] = true } })
+  units.each_ground_layout(river, "with grazing_crosses_obstacle, adds 1 when the fire passes 0.01 cm clear of the bank", function(s)
+    expect(deep_fire(s, 0.01)):to_be(1)
+  end, grazing)
 end)
 
 describe("cover, more", function()
