@@ -892,10 +892,16 @@ describe("deep targets and a river bank along the centre of fire", function()
     expect(deep_fire(s, -0.01)):to_be(0)
   end)
 
-  -- along x = 10: a river on its left at 5..10 cm from the battery's front,
-  -- another on its right at 13.5..16.5 cm: never river on both sides
+  -- along x = 10: a river on its left 5.5..10.5 cm from the battery's
+  -- front, another on its right 13.5..16.5 cm off: never both sides at once
   units.each_ground_layout(river, "adds 1 between two rivers that touch the fire on either side at different places", function(s)
     expect(deep_fire(s, 10)):to_be(1)
+  end)
+
+  -- along x = -10: a river drawn in two pieces, on its left 5.5..10.5 cm
+  -- off and on its right 10.5..15.5 cm off, meeting corner to corner on it
+  units.each_ground_layout(river, "adds nothing past a river in two pieces that meet corner to corner on the fire", function(s)
+    expect(deep_fire(s, -10)):to_be(0)
   end)
 
   units.each_ground_layout(river, "with grazing_crosses_obstacle, fire along the bank crosses it: nothing", function(s)
