@@ -69,6 +69,7 @@ impl Host {
             fast_misses: Cell::new(0),
             handler_lists: Default::default(),
             tabletop_memo: Default::default(),
+            tabletop_keys: std::array::from_fn(|_| Cell::new(0)),
             rolls: Default::default(),
             chunks: RefCell::new(Vec::new()),
             loads: RefCell::new(Vec::new()),

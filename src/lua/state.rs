@@ -94,6 +94,10 @@ pub struct State {
     pub handler_lists: RefCell<crate::lua::world::HandlerLists>,
     /// Tabletop answers kept between calls, frozen (see `raw::tabletop::memo`).
     pub tabletop_memo: RefCell<crate::lua::raw::tabletop::Memo>,
+    /// Where the Lua strings of the tabletop's keys (`x`, `width`, ...) keep
+    /// their bytes (0 until the tabletop is installed), for the fast paths'
+    /// field reads in place (see `raw::tabletop`).
+    pub tabletop_keys: [Cell<usize>; crate::lua::raw::tabletop::KEY_COUNT],
     /// Module chunks `require` loaded, by display path (kept only with
     /// [`HostOptions::coverage`]).
     pub chunks: RefCell<Vec<(String, Function)>>,

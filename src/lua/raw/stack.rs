@@ -13,7 +13,10 @@
 //! `TString`, its length at byte 20; a table (`LuaTable`) keeps its hash
 //! part's size as a power of two at byte 6, its array part's length at byte
 //! 8 and the two parts at bytes 24 and 32, each hash node a value slot then
-//! its key's (the key's type in the low four bits of the tag); `lua_State`
+//! its key's (the key's type in the low four bits of the tag, the offset to
+//! the next node of its chain in the upper 28), its metatable at byte 16, and
+//! a string's hash (which picks its first node) is 16 bytes into its
+//! `TString`; `lua_State`
 //! (`VM/src/lstate.h`) begins with 8 bytes of header, then `top` and `base`,
 //! and keeps the method name of a `NAMECALL` at byte 112 and the thread's
 //! data pointer at byte 128.
@@ -53,6 +56,9 @@ struct Head {
 /// Where a string's bytes start in its `TString`, and where its length is.
 const STRING_DATA: usize = 24;
 const STRING_LEN: usize = 20;
+/// Where a string's hash is in its `TString` (a table's hash part is
+/// indexed by its low bits).
+const STRING_HASH: usize = 16;
 
 /// Where `lua_State` keeps the name of the method a `NAMECALL` is calling
 /// (a `TString*`) and the thread's data pointer (`lua_getthreaddata`).
@@ -230,7 +236,57 @@ unsafe fn table_layout_holds(l: *mut ffi::lua_State) -> bool {
             true
         });
         ffi::lua_settop(l, n0);
-        whole == Some(true) && api.len() == 4 && api == walked
+        whole == Some(true) && api.len() == 4 && api == walked && fields_found_in_place(l)
+    }
+}
+
+/// The last part of the check: fields read in place by their key string
+/// (`TableRef::field`) must be what `lua_rawgetfield` reads, in a table of
+/// twenty named values (so nodes share chains) with one removed, and for a
+/// key it lacks; and its metatable must be seen once it has one.
+///
+/// # Safety
+/// As for [`table_layout_holds`].
+unsafe fn fields_found_in_place(l: *mut ffi::lua_State) -> bool {
+    // SAFETY: the function's contract; the table is made here and changes
+    // only through the API; at most three values are pushed above it.
+    unsafe {
+        let n0 = ffi::lua_gettop(l);
+        ffi::lua_createtable(l, 0, 0);
+        let t = n0 + 1;
+        let names: Vec<std::ffi::CString> =
+            (0..20).map(|i| std::ffi::CString::new(format!("key{i}")).expect("no NUL")).collect();
+        for (i, k) in names.iter().enumerate() {
+            if i == 3 {
+                ffi::lua_createtable(l, 0, 0);
+            } else {
+                ffi::lua_pushnumber(l, i as f64 + 0.5);
+            }
+            ffi::lua_rawsetfield(l, t, k.as_ptr());
+        }
+        ffi::lua_pushnil(l);
+        ffi::lua_rawsetfield(l, t, names[7].as_ptr());
+        let Some(tbl) = raw::table(l, t) else {
+            ffi::lua_settop(l, n0);
+            return false;
+        };
+        let mut ok = !tbl.has_metatable();
+        for k in names.iter().map(|k| k.as_c_str()).chain([c"absent"]) {
+            ffi::lua_pushstring(l, k.as_ptr());
+            let key = raw::string_ptr(l, t + 1);
+            let api = ffi::lua_rawgetfield(l, t, k.as_ptr());
+            let v = tbl.field(key);
+            ok &= key != 0
+                && v.kind() == api
+                && v.number() == (api == ffi::LUA_TNUMBER).then(|| ffi::lua_tonumberx(l, t + 2, std::ptr::null_mut()))
+                && v.table().is_some() == (api == ffi::LUA_TTABLE);
+            ffi::lua_settop(l, t);
+        }
+        ffi::lua_createtable(l, 0, 0);
+        ffi::lua_setmetatable(l, t);
+        ok &= tbl.has_metatable();
+        ffi::lua_settop(l, n0);
+        ok
     }
 }
 
@@ -415,7 +471,7 @@ pub mod raw {
         _nodemask8: u8,
         sizearray: c_int,
         _boundary: c_int,
-        _metatable: *const c_void,
+        metatable: *const c_void,
         array: *const Slot,
         node: *const Node,
     }
@@ -473,6 +529,95 @@ pub mod raw {
                 }
             }
             Some(true)
+        }
+    }
+
+    /// A table read in place (its `LuaTable`), as [`table`] finds it.
+    #[derive(Clone, Copy)]
+    pub struct TableRef(*const TableHead);
+
+    /// A value read in place from a table (its slot copied).
+    #[derive(Clone, Copy)]
+    pub struct Value {
+        bits: u64,
+        tt: c_int,
+    }
+
+    /// The value of a missing field.
+    const NIL: Value = Value { bits: 0, tt: ffi::LUA_TNIL };
+
+    impl Value {
+        /// Its `lua_type`.
+        pub fn kind(self) -> c_int {
+            self.tt
+        }
+
+        pub fn number(self) -> Option<f64> {
+            (self.tt == ffi::LUA_TNUMBER).then(|| f64::from_bits(self.bits))
+        }
+
+        pub fn table(self) -> Option<TableRef> {
+            (self.tt == ffi::LUA_TTABLE).then_some(TableRef(self.bits as *const TableHead))
+        }
+
+        /// For a string, where its bytes start (as [`string_ptr`] answers:
+        /// Luau keeps one string per text, so equal texts give one address).
+        pub fn string_ptr(self) -> Option<usize> {
+            (self.tt == ffi::LUA_TSTRING).then_some(self.bits as usize + STRING_DATA)
+        }
+    }
+
+    /// Argument `i` as a table.
+    ///
+    /// # Safety
+    /// As for [`slot`].
+    #[inline(always)]
+    pub unsafe fn table(l: *mut ffi::lua_State, i: c_int) -> Option<TableRef> {
+        // SAFETY: the function's contract.
+        let s = unsafe { slot(l, i)? };
+        (s.tt == ffi::LUA_TTABLE).then_some(TableRef(s.value as *const TableHead))
+    }
+
+    impl TableRef {
+        /// Whether the table has a metatable (`lua_getmetatable`).
+        ///
+        /// # Safety
+        /// The table is alive (held by a live frame's value, or by a table
+        /// such a value holds, unchanged since it was read).
+        #[inline(always)]
+        pub unsafe fn has_metatable(self) -> bool {
+            // SAFETY: the function's contract.
+            unsafe { !(*self.0).metatable.is_null() }
+        }
+
+        /// `rawget(t, key)` for a string key given by where its bytes start
+        /// (`string_ptr`), found as `luaH_getstr` finds it: from the node the
+        /// string's hash picks, along the chain of `next` offsets (the key
+        /// tag's upper 28 bits). Nil when absent.
+        ///
+        /// # Safety
+        /// As for [`TableRef::has_metatable`]; `key` is a live string's.
+        #[inline(always)]
+        pub unsafe fn field(self, key: usize) -> Value {
+            // SAFETY: the function's contract: the hash part holds
+            // 2^lsizenode nodes and every chain offset stays inside it.
+            unsafe {
+                let t = &*self.0;
+                let ts = (key - STRING_DATA) as u64;
+                let hash = ((key - STRING_DATA + STRING_HASH) as *const u32).read() as usize;
+                let mut n = t.node.add(hash & ((1usize << t.lsizenode) - 1));
+                loop {
+                    let k = &(*n).key;
+                    if (k.tt & 0xF) == ffi::LUA_TSTRING && k.value == ts {
+                        return Value { bits: (*n).value.value, tt: (*n).value.tt };
+                    }
+                    let next = k.tt >> 4;
+                    if next == 0 {
+                        return NIL;
+                    }
+                    n = n.offset(next as isize);
+                }
+            }
         }
     }
 

@@ -291,7 +291,9 @@ fast_fn!(fast_unit_index, |l, st| {
     } else if is("type") {
         Out::Name(unit.kind.clone())
     } else if is("id") {
-        Out::Text(unit.id.clone())
+        // Kept as a Lua string like the other names (ids are table keys in
+        // most rules: a new string each read hashed its text every time).
+        Out::Name(unit.id.clone())
     } else if is("facing") {
         match unit.pos {
             Position::Table { facing, .. } => Out::Num(facing),

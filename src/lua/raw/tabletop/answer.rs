@@ -1,47 +1,70 @@
 //! Tabletop answers built on the Lua stack (see the parent module's notes):
 //! one [`Geo`] value per answer, pushed with `lua_createtable` (sized up
-//! front) and `lua_rawsetfield` on keys pinned by `install`.
+//! front) and `lua_rawset`, each key's pinned string pushed straight onto
+//! the stack (`push_key`) rather than made again from its text.
 
+use std::cell::Cell;
 use std::ffi::CStr;
 use std::os::raw::c_int;
 use std::rc::Rc;
 
 use mlua::{ffi, Lua, Table};
 
+use super::super::stack;
+use crate::lua::State;
 use crate::tabletop::{self, Arc, Base, Edge, Path, Point, Segment, UnitShape};
 
-/// Every key string the pushers and readers use (pinned by [`install`]).
-pub(super) const KEYS: &[&CStr] = &[
-    c"x",
-    c"y",
-    c"facing",
-    c"width",
-    c"depth",
-    c"a",
-    c"b",
-    c"front",
-    c"right",
-    c"rear",
-    c"left",
-    c"centre",
-    c"bearing",
-    c"angle",
-    c"kind",
-    c"level",
-    c"cover",
-    c"name",
-    c"fraction",
-    c"from",
-    c"to",
-    c"unit",
-    c"base",
-    c"amount",
-    c"length",
-    c"line",
-    c"zone",
-    c"exclude",
-    c"id",
-];
+/// Declares [`K`], the keys the pushers and readers use, and [`KEYS`],
+/// their strings in the same order.
+macro_rules! keys {
+    ($($k:ident = $s:literal),* $(,)?) => {
+        /// A key of [`KEYS`], by name (`K::X as usize` is its place).
+        #[derive(Clone, Copy, Debug)]
+        pub enum K { $($k),* }
+
+        /// Every key string the pushers and readers use (pinned by `install`).
+        pub(super) const KEYS: &[&CStr] = &[$($s),*];
+    };
+}
+
+keys! {
+    X = c"x",
+    Y = c"y",
+    Facing = c"facing",
+    Width = c"width",
+    Depth = c"depth",
+    A = c"a",
+    B = c"b",
+    Front = c"front",
+    Right = c"right",
+    Rear = c"rear",
+    Left = c"left",
+    Centre = c"centre",
+    Bearing = c"bearing",
+    Angle = c"angle",
+    Kind = c"kind",
+    Level = c"level",
+    Cover = c"cover",
+    Name = c"name",
+    Fraction = c"fraction",
+    From = c"from",
+    To = c"to",
+    Unit = c"unit",
+    Base = c"base",
+    Amount = c"amount",
+    Length = c"length",
+    Line = c"line",
+    Zone = c"zone",
+    Exclude = c"exclude",
+    Id = c"id",
+}
+
+/// How many keys [`KEYS`] has (`State::tabletop_keys` holds one address each).
+pub const KEY_COUNT: usize = KEYS.len();
+
+/// Where each key's pinned string keeps its bytes (`State::tabletop_keys`;
+/// 0 for one not pinned, pushed through the API then).
+pub type Keys = [Cell<usize>; KEY_COUNT];
 
 /// The registry name of the table that pins [`KEYS`].
 pub(super) const PINNED_KEYS: &str = "sandtable.tabletop_keys";
@@ -97,7 +120,14 @@ pub enum Geo {
 pub fn table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
     // SAFETY: a protected call on a live state; `push` pushes exactly one
     // value and checks the stack space it needs first.
-    unsafe { lua.exec_raw::<Table>((), |l| push(l, g)) }
+    let (st, none) = (lua.app_data_ref::<Rc<State>>().map(|s| s.clone()), unpinned());
+    let keys = st.as_ref().map_or(&none, |s| &s.tabletop_keys);
+    unsafe { lua.exec_raw::<Table>((), |l| push(l, keys, g)) }
+}
+
+/// Key addresses for a state without a host `State` (keys pushed through the API).
+fn unpinned() -> Keys {
+    std::array::from_fn(|_| Cell::new(0))
 }
 
 /// Makes the Lua table for `g`, frozen (read-only, and every table inside
@@ -105,9 +135,11 @@ pub fn table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
 /// functions, so that a script sees the same whichever made them.
 pub fn frozen_table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
     // SAFETY: as for `table`; `freeze` keeps the answer on top.
+    let (st, none) = (lua.app_data_ref::<Rc<State>>().map(|s| s.clone()), unpinned());
+    let keys = st.as_ref().map_or(&none, |s| &s.tabletop_keys);
     unsafe {
         lua.exec_raw::<Table>((), |l| {
-            push(l, g);
+            push(l, keys, g);
             freeze(l, -1);
         })
     }
@@ -144,7 +176,9 @@ pub fn crossings_table(
     let g = Geo::Crossings(rows);
     // SAFETY: a protected call with the handles as its only arguments, as
     // `Geo::Crossings` wants them; `push` leaves the answer alone on the stack.
-    unsafe { lua.exec_raw::<Table>(mlua::Variadic::from_iter(handles), |l| push(l, &g)) }
+    let (st, none) = (lua.app_data_ref::<Rc<State>>().map(|s| s.clone()), unpinned());
+    let keys = st.as_ref().map_or(&none, |s| &s.tabletop_keys);
+    unsafe { lua.exec_raw::<Table>(mlua::Variadic::from_iter(handles), |l| push(l, keys, &g)) }
 }
 
 /// Pushes the table for `g`.
@@ -152,49 +186,56 @@ pub fn crossings_table(
 /// # Safety
 /// `l` is a live state where raising an error is allowed (a protected call,
 /// or a fast function after its borrows ended).
-pub unsafe fn push(l: *mut ffi::lua_State, g: &Geo) {
-    // SAFETY: the caller's contract; the nesting is at most four deep, and
-    // the stack check makes room for it.
+pub unsafe fn push(l: *mut ffi::lua_State, keys: &Keys, g: &Geo) {
+    // SAFETY: the caller's contract; the nesting is at most four deep (a
+    // key and a table at each level, and a value), and the stack check
+    // makes room for it.
     unsafe {
-        ffi::luaL_checkstack(l, 6, std::ptr::null());
+        ffi::luaL_checkstack(l, 8, std::ptr::null());
         match g {
-            Geo::Point(p) => push_point(l, *p),
-            Geo::Base(b) => push_base(l, b),
-            Geo::Segment(s) => push_segment(l, *s),
+            Geo::Point(p) => push_point(l, keys, *p),
+            Geo::Base(b) => push_base(l, keys, b),
+            Geo::Segment(s) => push_segment(l, keys, *s),
             Geo::Edges(b) => {
                 ffi::lua_createtable(l, 0, 4);
                 for e in Edge::ALL {
-                    push_segment(l, b.edge(e));
-                    ffi::lua_rawsetfield(l, -2, key(e));
+                    push_key(l, keys, edge_key(e));
+                    push_segment(l, keys, b.edge(e));
+                    ffi::lua_rawset(l, -3);
                 }
             }
-            Geo::Bases(list, ids) => push_bases(l, list, ids),
-            Geo::Shape(s) => push_bases(l, &s.bases, &s.ids),
+            Geo::Bases(list, ids) => push_bases(l, keys, list, ids),
+            Geo::Shape(s) => push_bases(l, keys, &s.bases, &s.ids),
             Geo::Arc(a) => {
                 ffi::lua_createtable(l, 0, 4);
-                push_point(l, a.left);
-                ffi::lua_rawsetfield(l, -2, c"left".as_ptr());
-                push_point(l, a.right);
-                ffi::lua_rawsetfield(l, -2, c"right".as_ptr());
-                set_num(l, c"bearing", a.bearing);
-                set_num(l, c"angle", a.angle);
+                push_key(l, keys, K::Left);
+                push_point(l, keys, a.left);
+                ffi::lua_rawset(l, -3);
+                push_key(l, keys, K::Right);
+                push_point(l, keys, a.right);
+                ffi::lua_rawset(l, -3);
+                set_num(l, keys, K::Bearing, a.bearing);
+                set_num(l, keys, K::Angle, a.angle);
             }
             Geo::Path(Path::Line(s)) => {
                 ffi::lua_createtable(l, 0, 3);
-                set_str(l, c"kind", "line");
-                push_point(l, s.a);
-                ffi::lua_rawsetfield(l, -2, c"from".as_ptr());
-                push_point(l, s.b);
-                ffi::lua_rawsetfield(l, -2, c"to".as_ptr());
+                set_str(l, keys, K::Kind, "line");
+                push_key(l, keys, K::From);
+                push_point(l, keys, s.a);
+                ffi::lua_rawset(l, -3);
+                push_key(l, keys, K::To);
+                push_point(l, keys, s.b);
+                ffi::lua_rawset(l, -3);
             }
             Geo::Path(Path::Zone { from, bearing, width, length }) => {
                 ffi::lua_createtable(l, 0, 5);
-                set_str(l, c"kind", "zone");
-                push_point(l, *from);
-                ffi::lua_rawsetfield(l, -2, c"from".as_ptr());
-                set_num(l, c"bearing", *bearing);
-                set_num(l, c"width", *width);
-                set_num(l, c"length", *length);
+                set_str(l, keys, K::Kind, "zone");
+                push_key(l, keys, K::From);
+                push_point(l, keys, *from);
+                ffi::lua_rawset(l, -3);
+                set_num(l, keys, K::Bearing, *bearing);
+                set_num(l, keys, K::Width, *width);
+                set_num(l, keys, K::Length, *length);
             }
             Geo::Crossings(rows) => {
                 let n = rows.len() as c_int;
@@ -202,12 +243,13 @@ pub unsafe fn push(l: *mut ffi::lua_State, g: &Geo) {
                 ffi::lua_createtable(l, n, 0);
                 for (i, &(base, from, to, amount)) in rows.iter().enumerate() {
                     ffi::lua_createtable(l, 0, 5);
+                    push_key(l, keys, K::Unit);
                     ffi::lua_pushvalue(l, first + i as c_int);
-                    ffi::lua_rawsetfield(l, -2, c"unit".as_ptr());
-                    set_num(l, c"base", (base + 1) as f64);
-                    set_num(l, c"from", from);
-                    set_num(l, c"to", to);
-                    set_num(l, c"amount", amount);
+                    ffi::lua_rawset(l, -3);
+                    set_num(l, keys, K::Base, (base + 1) as f64);
+                    set_num(l, keys, K::From, from);
+                    set_num(l, keys, K::To, to);
+                    set_num(l, keys, K::Amount, amount);
                     ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
                 }
                 // The answer alone: the handles it was built from go.
@@ -219,7 +261,7 @@ pub unsafe fn push(l: *mut ffi::lua_State, g: &Geo) {
             Geo::Areas(rows) => {
                 ffi::lua_createtable(l, rows.len() as c_int, 0);
                 for (i, r) in rows.iter().enumerate() {
-                    push_area(l, r);
+                    push_area(l, keys, r);
                     ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
                 }
             }
@@ -227,12 +269,28 @@ pub unsafe fn push(l: *mut ffi::lua_State, g: &Geo) {
     }
 }
 
-fn key(e: Edge) -> *const std::os::raw::c_char {
+fn edge_key(e: Edge) -> K {
     match e {
-        Edge::Front => c"front".as_ptr(),
-        Edge::Right => c"right".as_ptr(),
-        Edge::Rear => c"rear".as_ptr(),
-        Edge::Left => c"left".as_ptr(),
+        Edge::Front => K::Front,
+        Edge::Right => K::Right,
+        Edge::Rear => K::Rear,
+        Edge::Left => K::Left,
+    }
+}
+
+/// Pushes key `k`: its pinned string straight onto the stack, or, when the
+/// direct stack access is off, through the API (which hashes the text).
+///
+/// # Safety
+/// A live state with a free slot, where raising is allowed.
+unsafe fn push_key(l: *mut ffi::lua_State, keys: &Keys, k: K) {
+    let data = keys[k as usize].get();
+    // SAFETY: the caller's contract; `data` is where a string pinned by
+    // `install` keeps its bytes (the registry keeps it alive and reachable).
+    unsafe {
+        if data == 0 || !stack::push_kept_string(l, data) {
+            ffi::lua_pushstring(l, KEYS[k as usize].as_ptr());
+        }
     }
 }
 
@@ -240,61 +298,63 @@ fn key(e: Edge) -> *const std::os::raw::c_char {
 ///
 /// # Safety
 /// A table on top and a free slot.
-unsafe fn set_num(l: *mut ffi::lua_State, k: &CStr, v: f64) {
+unsafe fn set_num(l: *mut ffi::lua_State, keys: &Keys, k: K, v: f64) {
     // SAFETY: the caller's contract.
     unsafe {
+        push_key(l, keys, k);
         ffi::lua_pushnumber(l, v);
-        ffi::lua_rawsetfield(l, -2, k.as_ptr());
+        ffi::lua_rawset(l, -3);
     }
 }
 
 /// Sets `t[k] = s` on the table on top.
 ///
 /// # Safety
-/// As for [`set_num`], where raising is allowed (the string is new).
-unsafe fn set_str(l: *mut ffi::lua_State, k: &CStr, s: &str) {
+/// As for [`set_num`] (a table on top and two free slots), where raising is allowed (the string is new).
+unsafe fn set_str(l: *mut ffi::lua_State, keys: &Keys, k: K, s: &str) {
     // SAFETY: the caller's contract.
     unsafe {
+        push_key(l, keys, k);
         ffi::lua_pushlstring(l, s.as_ptr().cast(), s.len());
-        ffi::lua_rawsetfield(l, -2, k.as_ptr());
-    }
-}
-
-/// # Safety
-/// As for [`push`], with two free slots.
-unsafe fn push_point(l: *mut ffi::lua_State, p: Point) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        ffi::lua_createtable(l, 0, 2);
-        set_num(l, c"x", p.x);
-        set_num(l, c"y", p.y);
-    }
-}
-
-/// # Safety
-/// As for [`push`], with two free slots.
-unsafe fn push_base(l: *mut ffi::lua_State, b: &Base) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        ffi::lua_createtable(l, 0, 6);
-        set_num(l, c"x", b.centre.x);
-        set_num(l, c"y", b.centre.y);
-        set_num(l, c"facing", b.facing);
-        set_num(l, c"width", b.width);
-        set_num(l, c"depth", b.depth);
+        ffi::lua_rawset(l, -3);
     }
 }
 
 /// # Safety
 /// As for [`push`], with three free slots.
-unsafe fn push_bases(l: *mut ffi::lua_State, list: &[Base], ids: &[u16]) {
+unsafe fn push_point(l: *mut ffi::lua_State, keys: &Keys, p: Point) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        ffi::lua_createtable(l, 0, 2);
+        set_num(l, keys, K::X, p.x);
+        set_num(l, keys, K::Y, p.y);
+    }
+}
+
+/// # Safety
+/// As for [`push`], with three free slots.
+unsafe fn push_base(l: *mut ffi::lua_State, keys: &Keys, b: &Base) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        ffi::lua_createtable(l, 0, 6);
+        set_num(l, keys, K::X, b.centre.x);
+        set_num(l, keys, K::Y, b.centre.y);
+        set_num(l, keys, K::Facing, b.facing);
+        set_num(l, keys, K::Width, b.width);
+        set_num(l, keys, K::Depth, b.depth);
+    }
+}
+
+/// # Safety
+/// As for [`push`], with four free slots.
+unsafe fn push_bases(l: *mut ffi::lua_State, keys: &Keys, list: &[Base], ids: &[u16]) {
     // SAFETY: the caller's contract.
     unsafe {
         ffi::lua_createtable(l, list.len() as c_int, 0);
         for (i, b) in list.iter().enumerate() {
-            push_base(l, b);
+            push_base(l, keys, b);
             if let Some(id) = ids.get(i) {
-                set_num(l, c"id", *id as f64);
+                set_num(l, keys, K::Id, *id as f64);
             }
             ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
         }
@@ -302,39 +362,41 @@ unsafe fn push_bases(l: *mut ffi::lua_State, list: &[Base], ids: &[u16]) {
 }
 
 /// # Safety
-/// As for [`push`], with three free slots.
-unsafe fn push_segment(l: *mut ffi::lua_State, s: Segment) {
+/// As for [`push`], with five free slots.
+unsafe fn push_segment(l: *mut ffi::lua_State, keys: &Keys, s: Segment) {
     // SAFETY: the caller's contract.
     unsafe {
         ffi::lua_createtable(l, 0, 2);
-        push_point(l, s.a);
-        ffi::lua_rawsetfield(l, -2, c"a".as_ptr());
-        push_point(l, s.b);
-        ffi::lua_rawsetfield(l, -2, c"b".as_ptr());
+        push_key(l, keys, K::A);
+        push_point(l, keys, s.a);
+        ffi::lua_rawset(l, -3);
+        push_key(l, keys, K::B);
+        push_point(l, keys, s.b);
+        ffi::lua_rawset(l, -3);
     }
 }
 
 /// # Safety
-/// As for [`push`], with two free slots.
-unsafe fn push_area(l: *mut ffi::lua_State, r: &AreaRow) {
+/// As for [`push`], with three free slots.
+unsafe fn push_area(l: *mut ffi::lua_State, keys: &Keys, r: &AreaRow) {
     // SAFETY: the caller's contract.
     unsafe {
         ffi::lua_createtable(l, 0, 7);
-        set_str(l, c"kind", &r.kind);
-        set_num(l, c"level", r.level as f64);
+        set_str(l, keys, K::Kind, &r.kind);
+        set_num(l, keys, K::Level, r.level as f64);
         if let Some(c) = &r.cover {
-            set_str(l, c"cover", c);
+            set_str(l, keys, K::Cover, c);
         }
         if let Some(n) = &r.name {
-            set_str(l, c"name", n);
+            set_str(l, keys, K::Name, n);
         }
         if let Some(f) = r.fraction {
-            set_num(l, c"fraction", f);
+            set_num(l, keys, K::Fraction, f);
         }
         if let Some((from, to, amount)) = r.span {
-            set_num(l, c"from", from);
-            set_num(l, c"to", to);
-            set_num(l, c"amount", amount);
+            set_num(l, keys, K::From, from);
+            set_num(l, keys, K::To, to);
+            set_num(l, keys, K::Amount, amount);
         }
     }
 }

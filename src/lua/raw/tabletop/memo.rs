@@ -113,10 +113,10 @@ pub unsafe fn push_kept(l: *mut ffi::lua_State, r: c_int) {
 /// # Safety
 /// As for `answer::push` (raising allowed: no borrow of `memo` is held
 /// while Lua allocates).
-pub unsafe fn push_keep(l: *mut ffi::lua_State, memo: &std::cell::RefCell<Memo>, keep: Keep) {
+pub unsafe fn push_keep(l: *mut ffi::lua_State, keys: &answer::Keys, memo: &std::cell::RefCell<Memo>, keep: Keep) {
     // SAFETY: the caller's contract; the answer stays on top throughout.
     unsafe {
-        answer::push(l, &keep.geo);
+        answer::push(l, keys, &keep.geo);
         answer::freeze(l, -1);
         // The base tables' addresses, read before taking the memo (no allocation).
         let mut rows = Vec::new();

@@ -12,9 +12,13 @@
 //!
 //! Keys never allocate: [`install`] keeps every key string this module uses
 //! (`KEYS`) in a registry table, so they stay interned for the state's
-//! lifetime and `lua_rawgetfield`/`lua_rawsetfield` find them instead of
-//! making them. That lets a fast path read fields of its argument tables
-//! without allocating (it must not raise).
+//! lifetime and `lua_rawsetfield` finds them instead of making them. The
+//! fast paths read their argument tables in place (`stack::raw::TableRef`):
+//! a field is found by the address of its pinned key string
+//! (`State::tabletop_keys`), as Luau's own `luaH_getstr` finds it, where
+//! `lua_rawgetfield` would hash the key's text into a string first (about
+//! 450 instructions a field, a third of a `tabletop.bearing` between two
+//! points). Nothing allocates, so nothing can raise.
 //!
 //! The fast paths follow `fast`'s rule: the common valid case only (plain
 //! tables without metatables, numbers that are numbers, cached unit
@@ -23,12 +27,17 @@
 
 use std::cell::Cell;
 use std::ffi::CStr;
+use std::marker::PhantomData;
 use std::os::raw::c_int;
 use std::rc::Rc;
 
 use mlua::{ffi, Lua, Table};
 
 use super::fast::{self, fast_fn, Frame, Out};
+use super::stack::{
+    self,
+    raw::{TableRef, Value},
+};
 use crate::battlefield::World;
 use crate::lua::tabletop_api::{check_angle, check_base, check_bearing, check_path, check_point, Shape};
 use crate::lua::State;
@@ -37,105 +46,110 @@ use crate::unit::Position;
 
 mod answer;
 mod memo;
-pub use answer::{crossings_table, frozen_table, push, table, AreaRow, Geo};
-use answer::{KEYS, PINNED_KEYS};
+pub use answer::{crossings_table, frozen_table, push, table, AreaRow, Geo, KEY_COUNT};
+use answer::{K, KEYS, PINNED_KEYS};
 pub use memo::{push_keep, Keep, Memo};
 use memo::{Call, Key};
 
 // ---- reading arguments without allocating (fast paths) ----
 
-/// True when argument `i` is a table without a metatable (so a raw read
-/// answers what an indexed read would).
-fn plain_table(f: Frame<'_>, i: c_int) -> bool {
-    let l = f.raw();
-    // SAFETY: `i` is one of the call's first arguments or a slot this module
-    // pushed (an acceptable index); `lua_getmetatable` pushes only when it
-    // finds one, and that is popped.
-    unsafe {
-        if ffi::lua_type(l, i) != ffi::LUA_TTABLE {
-            return false;
-        }
-        if ffi::lua_getmetatable(l, i) != 0 {
-            ffi::lua_pop(l, 1);
-            return false;
-        }
-    }
-    true
+/// A plain table (no metatable, so a raw read answers what an indexed read
+/// would), read in place: its fields are found by the address of their
+/// pinned key string (`State::tabletop_keys`), with no API call and no
+/// hashing of the key's text.
+#[derive(Clone, Copy)]
+struct Plain<'call> {
+    t: TableRef,
+    _call: PhantomData<&'call ()>,
 }
 
-/// A field of the plain table at `i`: `Ok(None)` when nil, `Ok(Some(x))`
-/// for a number, `Err(())` for anything else.
-fn num_field(f: Frame<'_>, i: c_int, k: &CStr) -> Result<Option<f64>, ()> {
-    let l = f.raw();
-    // SAFETY: a table at an acceptable index `i` (not relative to the top);
-    // the key is pinned, so the lookup allocates nothing; one value is
-    // pushed and popped.
-    unsafe {
-        let t = ffi::lua_rawgetfield(l, i, k.as_ptr());
-        let out = match t {
+/// Argument `i` as a plain table.
+fn plain_table<'call>(f: Frame<'call>, i: c_int) -> Option<Plain<'call>> {
+    if i < 1 {
+        return None;
+    }
+    // SAFETY: a positive index of a live frame, inside `fast::run` (which
+    // goes on only when Luau's layout is trusted).
+    Plain::new(unsafe { stack::raw::table(f.raw(), i)? })
+}
+
+impl<'call> Plain<'call> {
+    /// `t` when it has no metatable. `t` is an argument of the frame or a
+    /// table one holds: nothing runs Lua during a fast path, so it lives,
+    /// unchanged, until the call returns.
+    fn new(t: TableRef) -> Option<Self> {
+        // SAFETY: as said above.
+        (!unsafe { t.has_metatable() }).then_some(Plain { t, _call: PhantomData })
+    }
+
+    /// Field `k` (`None` before the key strings are pinned).
+    fn get(self, st: &State, k: K) -> Option<Value> {
+        let key = key_ptr(st, k);
+        if key == 0 {
+            return None;
+        }
+        // SAFETY: see `new`; the key string is pinned by `install`.
+        Some(unsafe { self.t.field(key) })
+    }
+
+    /// A number field: `Ok(None)` when nil, `Ok(Some(x))` for a number,
+    /// `Err(())` for anything else.
+    fn num(self, st: &State, k: K) -> Result<Option<f64>, ()> {
+        let v = self.get(st, k).ok_or(())?;
+        match v.kind() {
             ffi::LUA_TNIL => Ok(None),
-            ffi::LUA_TNUMBER => Ok(Some(ffi::lua_tonumberx(l, -1, std::ptr::null_mut()))),
+            ffi::LUA_TNUMBER => Ok(v.number()),
             _ => Err(()),
-        };
-        ffi::lua_pop(l, 1);
-        out
+        }
+    }
+
+    /// A finite number field that must be there.
+    fn finite(self, st: &State, k: K) -> Option<f64> {
+        self.num(st, k).ok()?.filter(|x| x.is_finite())
+    }
+
+    /// Whether field `k` is nil.
+    fn is_nil(self, st: &State, k: K) -> Option<bool> {
+        Some(self.get(st, k)?.kind() == ffi::LUA_TNIL)
+    }
+
+    /// A point `{x=, y=}` (finite numbers, within the table's reach).
+    fn point(self, st: &State) -> Option<Point> {
+        check_point(Point::new(self.finite(st, K::X)?, self.finite(st, K::Y)?)).ok()
+    }
+
+    /// A point table held in field `k`.
+    fn point_field(self, st: &State, k: K) -> Option<Point> {
+        Plain::new(self.get(st, k)?.table()?)?.point(st)
+    }
+
+    /// A base `{x=, y=, facing=?, width=, depth=}`, placed by its centre
+    /// (`front=` and `centre=` go to the full function).
+    fn base(self, st: &State) -> Option<Base> {
+        let width = self.finite(st, K::Width)?;
+        let depth = self.finite(st, K::Depth)?;
+        if !(width >= 0.0 && depth >= 0.0) {
+            return None;
+        }
+        let facing = self.num(st, K::Facing).ok()?.unwrap_or(0.0);
+        if !facing.is_finite() || !self.is_nil(st, K::Front)? || !self.is_nil(st, K::Centre)? {
+            return None;
+        }
+        let b = Base::new(self.point_unchecked(st)?, facing, width, depth);
+        check_base(&b).ok()?;
+        Some(b)
+    }
+
+    /// `x=`, `y=` as finite numbers (a base's centre: `check_base` checks
+    /// its reach).
+    fn point_unchecked(self, st: &State) -> Option<Point> {
+        Some(Point::new(self.finite(st, K::X)?, self.finite(st, K::Y)?))
     }
 }
 
-/// A finite number field that must be there.
-fn finite_field(f: Frame<'_>, i: c_int, k: &CStr) -> Option<f64> {
-    num_field(f, i, k).ok()?.filter(|x| x.is_finite())
-}
-
-/// True when field `k` of the plain table at `i` is nil.
-fn nil_field(f: Frame<'_>, i: c_int, k: &CStr) -> bool {
-    let l = f.raw();
-    // SAFETY: as for `num_field`.
-    unsafe {
-        let t = ffi::lua_rawgetfield(l, i, k.as_ptr());
-        ffi::lua_pop(l, 1);
-        t == ffi::LUA_TNIL
-    }
-}
-
-/// A point table `{x=, y=}` at `i` (finite numbers, within the table's reach).
-fn point_at(f: Frame<'_>, i: c_int) -> Option<Point> {
-    if !plain_table(f, i) {
-        return None;
-    }
-    check_point(Point::new(finite_field(f, i, c"x")?, finite_field(f, i, c"y")?)).ok()
-}
-
-/// A point table held in field `k` of the plain table at `i`.
-fn point_field(f: Frame<'_>, i: c_int, k: &CStr) -> Option<Point> {
-    let l = f.raw();
-    // SAFETY: as for `num_field`; the pushed value is read at an absolute
-    // index and popped on every path.
-    unsafe {
-        ffi::lua_rawgetfield(l, i, k.as_ptr());
-        let at = ffi::lua_gettop(l);
-        let p = point_at(f, at);
-        ffi::lua_pop(l, 1);
-        p
-    }
-}
-
-/// A base table `{x=, y=, facing=?, width=, depth=}` at `i`, placed by its
-/// centre (`front=` and `centre=` go to the full function).
-fn base_at(f: Frame<'_>, i: c_int) -> Option<Base> {
-    let width = finite_field(f, i, c"width")?;
-    let depth = finite_field(f, i, c"depth")?;
-    if !(width >= 0.0 && depth >= 0.0) {
-        return None;
-    }
-    let facing = num_field(f, i, c"facing").ok()?.unwrap_or(0.0);
-    if !facing.is_finite() || !nil_field(f, i, c"front") || !nil_field(f, i, c"centre") {
-        return None;
-    }
-    let centre = Point::new(finite_field(f, i, c"x")?, finite_field(f, i, c"y")?);
-    let b = Base::new(centre, facing, width, depth);
-    check_base(&b).ok()?;
-    Some(b)
+/// Where key `k`'s pinned string keeps its bytes (0 before `install`).
+fn key_ptr(st: &State, k: K) -> usize {
+    st.tabletop_keys[k as usize].get()
 }
 
 /// Argument `i` as a point, a base or a tabletop unit, as
@@ -144,11 +158,11 @@ fn shape_arg(f: Frame<'_>, st: &State, w: &World, i: c_int, strict: bool) -> Opt
     if let Some(b) = kept_base(f, st, w, i) {
         return Some(Shape::base(b));
     }
-    if plain_table(f, i) {
-        if nil_field(f, i, c"width") {
-            return point_at(f, i).map(Shape::Point);
+    if let Some(t) = plain_table(f, i) {
+        if t.is_nil(st, K::Width)? {
+            return t.point(st).map(Shape::Point);
         }
-        return Some(Shape::base(base_at(f, i)?));
+        return Some(Shape::base(t.base(st)?));
     }
     let idx = fast::unit_arg(f, st, w, i)?;
     let Position::Table { at, .. } = w.units[idx].pos else {
@@ -167,8 +181,11 @@ fn centre_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Point> {
     if let Some(b) = kept_base(f, st, w, i) {
         return Some(b.centre);
     }
-    if plain_table(f, i) && !nil_field(f, i, c"width") {
-        return Some(base_at(f, i)?.centre);
+    if let Some(t) = plain_table(f, i) {
+        if t.is_nil(st, K::Width)? {
+            return t.point(st);
+        }
+        return Some(t.base(st)?.centre);
     }
     Some(shape_arg(f, st, w, i, false)?.centre())
 }
@@ -197,8 +214,8 @@ fn unit_or_base(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Bases> 
     if let Some(b) = kept_base(f, st, w, i) {
         return Some(Bases::Base(b));
     }
-    if plain_table(f, i) {
-        return if nil_field(f, i, c"width") { None } else { Some(Bases::Base(base_at(f, i)?)) };
+    if let Some(t) = plain_table(f, i) {
+        return if t.is_nil(st, K::Width)? { None } else { Some(Bases::Base(t.base(st)?)) };
     }
     let idx = fast::unit_arg(f, st, w, i)?;
     if !matches!(w.units[idx].pos, Position::Table { .. }) {
@@ -234,50 +251,36 @@ fn bases_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Rc<UnitSha
 }
 
 /// An arc table `{left=, right=, bearing=, angle=}` at `i`.
-fn arc_at(f: Frame<'_>, i: c_int) -> Option<Arc> {
-    if !plain_table(f, i) {
-        return None;
-    }
-    let left = point_field(f, i, c"left")?;
-    let right = point_field(f, i, c"right")?;
-    let bearing = check_bearing("", num_field(f, i, c"bearing").ok()??).ok()?;
-    let angle = check_angle(num_field(f, i, c"angle").ok()??).ok()?;
+fn arc_at(f: Frame<'_>, st: &State, i: c_int) -> Option<Arc> {
+    let t = plain_table(f, i)?;
+    let left = t.point_field(st, K::Left)?;
+    let right = t.point_field(st, K::Right)?;
+    let bearing = check_bearing("", t.num(st, K::Bearing).ok()??).ok()?;
+    let angle = check_angle(t.num(st, K::Angle).ok()??).ok()?;
     Some(Arc { left, right, bearing: tabletop::normalise(bearing), angle })
 }
 
 /// A path table at `i`: `{kind="line"?, from=, to=}` or `{kind="zone", from=, bearing=, width=, length=}`.
-fn path_at(f: Frame<'_>, i: c_int) -> Option<Path> {
-    if !plain_table(f, i) {
-        return None;
-    }
-    let l = f.raw();
-    // SAFETY: as for `num_field`; a string's bytes are compared while it is
-    // on the stack, then it is popped.
-    let zone = unsafe {
-        let t = ffi::lua_rawgetfield(l, i, c"kind".as_ptr());
-        let kind = match t {
-            ffi::LUA_TNIL => Some(false),
-            ffi::LUA_TSTRING => {
-                let mut len = 0usize;
-                let p = ffi::lua_tolstring(l, -1, &mut len) as *const u8;
-                match std::slice::from_raw_parts(p, len) {
-                    b"line" => Some(false),
-                    b"zone" => Some(true),
-                    _ => None,
-                }
-            }
-            _ => None,
-        };
-        ffi::lua_pop(l, 1);
-        kind?
+fn path_at(f: Frame<'_>, st: &State, i: c_int) -> Option<Path> {
+    let t = plain_table(f, i)?;
+    // Luau keeps one string per text: `kind` is "line" or "zone" exactly
+    // when it is the pinned string.
+    let kind = t.get(st, K::Kind)?;
+    let zone = match kind.kind() {
+        ffi::LUA_TNIL => false,
+        _ => match kind.string_ptr()? {
+            p if p == key_ptr(st, K::Line) => false,
+            p if p == key_ptr(st, K::Zone) => true,
+            _ => return None,
+        },
     };
-    let from = point_field(f, i, c"from")?;
+    let from = t.point_field(st, K::From)?;
     if !zone {
-        return Some(Path::Line(Segment::new(from, point_field(f, i, c"to")?)));
+        return Some(Path::Line(Segment::new(from, t.point_field(st, K::To)?)));
     }
-    let bearing = num_field(f, i, c"bearing").ok()??;
-    let width = num_field(f, i, c"width").ok()??;
-    let length = num_field(f, i, c"length").ok()??;
+    let bearing = t.num(st, K::Bearing).ok()??;
+    let width = t.num(st, K::Width).ok()??;
+    let length = t.num(st, K::Length).ok()??;
     let zone = Path::Zone { from, bearing, width, length };
     check_path(&zone).ok()?;
     Some(zone)
@@ -291,13 +294,11 @@ fn exclude_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Option<u
     if unsafe { ffi::lua_type(l, i) } <= ffi::LUA_TNIL {
         return Some(None);
     }
-    if !plain_table(f, i) {
-        return None;
-    }
-    // SAFETY: as for `num_field`; the value is read at its absolute index
-    // and popped on every path.
+    plain_table(f, i)?;
+    // SAFETY: the key is pinned, so the lookup allocates nothing; the value
+    // is read at its absolute index and popped on every path.
     unsafe {
-        let t = ffi::lua_rawgetfield(l, i, c"exclude".as_ptr());
+        let t = ffi::lua_rawgetfield(l, i, KEYS[K::Exclude as usize].as_ptr());
         let at = ffi::lua_gettop(l);
         let out = match t {
             ffi::LUA_TNIL => Some(None),
@@ -392,12 +393,7 @@ tabletop_fn!(fast_bases, |l, st| {
     }
 });
 
-tabletop_fn!(fast_base, |l, _st| {
-    if !plain_table(l, 1) {
-        return None;
-    }
-    geo(Geo::Base(base_at(l, 1)?))
-});
+tabletop_fn!(fast_base, |l, st| { geo(Geo::Base(plain_table(l, 1)?.base(st)?)) });
 
 tabletop_fn!(fast_cover, |l, st| {
     let w = st.world.try_borrow().ok()?;
@@ -412,13 +408,13 @@ tabletop_fn!(fast_cover, |l, st| {
 });
 
 tabletop_fn!(fast_area_in_arc, |l, st| {
-    let arc = arc_at(l, 1)?;
+    let arc = arc_at(l, st, 1)?;
     let w = st.world.try_borrow().ok()?;
     Some(Out::Num(arc.area_fraction_of(&bases_arg(l, st, &w, 2)?.bases)))
 });
 
 tabletop_fn!(fast_through, |l, st| {
-    let path = path_at(l, 1)?;
+    let path = path_at(l, st, 1)?;
     let w = st.world.try_borrow().ok()?;
     let exclude = exclude_arg(l, st, &w, 2)?.map(|i| w.units[i].id.clone());
     let found = crate::lua::tabletop_api::through_rows(&w, &path, exclude.as_deref());
@@ -458,6 +454,19 @@ pub fn install(lua: &Lua, st: &Rc<State>, tabletop: &Table) -> mlua::Result<()> 
     let pinned = lua.create_table_with_capacity(KEYS.len(), 0)?;
     for k in KEYS {
         pinned.raw_push(k.to_str().expect("ASCII key"))?;
+    }
+    // Where each pinned key keeps its bytes, for the fast paths' field reads.
+    // SAFETY: a protected call; the table's slots are strings, each read
+    // onto the stack and popped.
+    unsafe {
+        lua.exec_raw::<()>((&pinned,), |l| {
+            for (k, slot) in st.tabletop_keys.iter().enumerate() {
+                ffi::lua_rawgeti(l, 1, k as ffi::lua_Integer + 1);
+                slot.set(stack::string_ptr(l, 2));
+                ffi::lua_settop(l, 1);
+            }
+            ffi::lua_settop(l, 0);
+        })?;
     }
     lua.set_named_registry_value(PINNED_KEYS, pinned)?;
     for (name, f) in FAST {
