@@ -229,7 +229,7 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
             Out::Hex(h) => super::stack::raw::push_vector(l, [h.q as f32, h.r as f32, h.s() as f32]),
             Out::Pushed(n) => return n,
             Out::Roll(r) => super::roll::push_new(l, &r),
-            Out::Geo(g) => super::tabletop::push(l, &st.tabletop_keys, &g),
+            Out::Geo(g) => return super::tabletop::push(l, &st.tabletop_keys, &g),
             Out::Keep(k) => super::tabletop::push_keep(l, &st.tabletop_keys, &st.tabletop_memo, *k),
             Out::Units(found) => {
                 ffi::lua_createtable(l, found.len() as c_int, 0);

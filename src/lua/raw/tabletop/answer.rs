@@ -110,6 +110,8 @@ pub enum Geo {
     Arc(Arc),
     Path(Path),
     Areas(Vec<AreaRow>),
+    /// `tabletop.edge_towards`: two values, the edge's name and its segment.
+    EdgeTowards(Edge, Segment),
     /// `tabletop.through`: (base number, from, to, amount) per crossing,
     /// with the crossing's unit handle already on the stack, one per row in
     /// order, just below where the answer goes (they are replaced by it).
@@ -122,7 +124,11 @@ pub fn table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
     // value and checks the stack space it needs first.
     let (st, none) = (lua.app_data_ref::<Rc<State>>().map(|s| s.clone()), unpinned());
     let keys = st.as_ref().map_or(&none, |s| &s.tabletop_keys);
-    unsafe { lua.exec_raw::<Table>((), |l| push(l, keys, g)) }
+    unsafe {
+        lua.exec_raw::<Table>((), |l| {
+            push(l, keys, g);
+        })
+    }
 }
 
 /// Key addresses for a state without a host `State` (keys pushed through the API).
@@ -178,15 +184,20 @@ pub fn crossings_table(
     // `Geo::Crossings` wants them; `push` leaves the answer alone on the stack.
     let (st, none) = (lua.app_data_ref::<Rc<State>>().map(|s| s.clone()), unpinned());
     let keys = st.as_ref().map_or(&none, |s| &s.tabletop_keys);
-    unsafe { lua.exec_raw::<Table>(mlua::Variadic::from_iter(handles), |l| push(l, keys, &g)) }
+    unsafe {
+        lua.exec_raw::<Table>(mlua::Variadic::from_iter(handles), |l| {
+            push(l, keys, &g);
+        })
+    }
 }
 
-/// Pushes the table for `g`.
+/// Pushes the table for `g` (and, for `EdgeTowards`, the name before it);
+/// returns how many values it pushed.
 ///
 /// # Safety
 /// `l` is a live state where raising an error is allowed (a protected call,
 /// or a fast function after its borrows ended).
-pub unsafe fn push(l: *mut ffi::lua_State, keys: &Keys, g: &Geo) {
+pub unsafe fn push(l: *mut ffi::lua_State, keys: &Keys, g: &Geo) -> c_int {
     // SAFETY: the caller's contract; the nesting is at most four deep (a
     // key and a table at each level, and a value), and the stack check
     // makes room for it.
@@ -196,6 +207,11 @@ pub unsafe fn push(l: *mut ffi::lua_State, keys: &Keys, g: &Geo) {
             Geo::Point(p) => push_point(l, keys, *p),
             Geo::Base(b) => push_base(l, keys, b),
             Geo::Segment(s) => push_segment(l, keys, *s),
+            Geo::EdgeTowards(e, s) => {
+                push_key(l, keys, edge_key(*e));
+                push_segment(l, keys, *s);
+                return 2;
+            }
             Geo::Edges(b) => {
                 ffi::lua_createtable(l, 0, 4);
                 for e in Edge::ALL {
@@ -266,6 +282,7 @@ pub unsafe fn push(l: *mut ffi::lua_State, keys: &Keys, g: &Geo) {
                 }
             }
         }
+        1
     }
 }
 

@@ -224,6 +224,14 @@ fn unit_or_base(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Bases> 
     w.unit_shape(idx).ok().map(Bases::Unit)
 }
 
+/// Argument `i`'s footprint: a unit's (all its bases) or a base's own.
+fn footprint_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Base> {
+    Some(match unit_or_base(f, st, w, i)? {
+        Bases::Unit(s) => s.footprint,
+        Bases::Base(b) => b,
+    })
+}
+
 /// The answer kept for `key`, pushed; or, the first time, the answer to
 /// make (from `geo`), freeze and keep.
 fn kept(
@@ -372,11 +380,20 @@ tabletop_fn!(fast_distance, |l, st| {
 
 tabletop_fn!(fast_edges, |l, st| {
     let w = st.world.try_borrow().ok()?;
-    let footprint = match unit_or_base(l, st, &w, 1)? {
-        Bases::Unit(s) => s.footprint,
-        Bases::Base(b) => b,
-    };
+    let footprint = footprint_arg(l, st, &w, 1)?;
     kept(l, st, &w, Key::base(Call::Edges, &footprint), None, || Geo::Edges(footprint))
+});
+
+tabletop_fn!(fast_footprint, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    geo(Geo::Base(footprint_arg(l, st, &w, 1)?))
+});
+
+tabletop_fn!(fast_edge_towards, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let b = footprint_arg(l, st, &w, 1)?;
+    let e = b.edge_towards(centre_arg(l, st, &w, 2)?);
+    geo(Geo::EdgeTowards(e, b.edge(e)))
 });
 
 tabletop_fn!(fast_bases, |l, st| {
@@ -441,6 +458,8 @@ const FAST: &[(&CStr, ffi::lua_CFunction)] = &[
     (c"area_in_arc", fast_area_in_arc),
     (c"base", fast_base),
     (c"through", fast_through),
+    (c"edge_towards", fast_edge_towards),
+    (c"footprint", fast_footprint),
 ];
 
 /// The names of the tabletop's fast paths (`tabletop.NAME`).
