@@ -120,32 +120,32 @@ pub enum Geo {
 
 /// Makes the Lua table for `g` (one protected call for the whole answer).
 pub fn table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
+    let keys = host_keys(lua);
     // SAFETY: a protected call on a live state; `push` pushes exactly one
     // value and checks the stack space it needs first.
-    let (st, none) = (lua.app_data_ref::<Rc<State>>().map(|s| s.clone()), unpinned());
-    let keys = st.as_ref().map_or(&none, |s| &s.tabletop_keys);
     unsafe {
         lua.exec_raw::<Table>((), |l| {
-            push(l, keys, g);
+            push(l, &keys, g);
         })
     }
 }
 
-/// Key addresses for a state without a host `State` (keys pushed through the API).
-fn unpinned() -> Keys {
-    std::array::from_fn(|_| Cell::new(0))
+/// The host state's key addresses (all 0, keys pushed through the API,
+/// for a Lua state without one).
+fn host_keys(lua: &Lua) -> Keys {
+    let st = lua.app_data_ref::<Rc<State>>();
+    std::array::from_fn(|k| Cell::new(st.as_ref().map_or(0, |s| s.tabletop_keys[k].get())))
 }
 
 /// Makes the Lua table for `g`, frozen (read-only, and every table inside
 /// it): the answers `memo` keeps, and the same answers from the full
 /// functions, so that a script sees the same whichever made them.
 pub fn frozen_table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
+    let keys = host_keys(lua);
     // SAFETY: as for `table`; `freeze` keeps the answer on top.
-    let (st, none) = (lua.app_data_ref::<Rc<State>>().map(|s| s.clone()), unpinned());
-    let keys = st.as_ref().map_or(&none, |s| &s.tabletop_keys);
     unsafe {
         lua.exec_raw::<Table>((), |l| {
-            push(l, keys, g);
+            push(l, &keys, g);
             freeze(l, -1);
         })
     }
@@ -180,13 +180,12 @@ pub fn crossings_table(
     rows: Vec<(usize, f64, f64, f64)>,
 ) -> mlua::Result<Table> {
     let g = Geo::Crossings(rows);
+    let keys = host_keys(lua);
     // SAFETY: a protected call with the handles as its only arguments, as
     // `Geo::Crossings` wants them; `push` leaves the answer alone on the stack.
-    let (st, none) = (lua.app_data_ref::<Rc<State>>().map(|s| s.clone()), unpinned());
-    let keys = st.as_ref().map_or(&none, |s| &s.tabletop_keys);
     unsafe {
         lua.exec_raw::<Table>(mlua::Variadic::from_iter(handles), |l| {
-            push(l, keys, &g);
+            push(l, &keys, &g);
         })
     }
 }
