@@ -12,7 +12,8 @@
 //!
 //! Keys never allocate: [`install`] keeps every key string this module uses
 //! (`KEYS`) in a registry table, so they stay interned for the state's
-//! lifetime and `lua_rawsetfield` finds them instead of making them. The
+//! lifetime, and notes where each keeps its bytes: answers push the pinned
+//! string itself as a key (`answer::push_key`), and the
 //! fast paths read their argument tables in place (`stack::raw::TableRef`):
 //! a field is found by the address of its pinned key string
 //! (`State::tabletop_keys`), as Luau's own `luaH_getstr` finds it, where
