@@ -694,6 +694,40 @@ describe("compound targets, more", function()
   end)
 end)
 
+-- [3.5 Compound] "If different unit types are targeted as a result of
+-- either the Deep target or Secondary target rules, use the modifiers most
+-- favorable to the battery", and [3.4] "Subtract 1 from the die roll if
+-- over half of the artillery target is made up of cavalry bases": the
+-- centre of fire runs straight through two one-base cavalry units and an
+-- infantry base, all at close range of a heavy battery (4 points).
+describe("compound targets, in every layout", function()
+  local function deep_fire(s, third)
+    local b = s.add("b", "french", "heavy_battery", 0, 12, 270)       -- front y 10.5
+    s.add("c1", "austrian", "cavalry", 0, 1, 90, nil, 1)             -- y -0.25..2.25
+    s.add("c2", "austrian", "cavalry", 0, -2.5, 90, nil, 1)          -- y -3.75..-1.25, 3.5 cm behind c1's front
+    s.add("t3", "austrian", third, 0, -5.5, 90, nil, 1)              -- 7 cm or more behind: deep, not tandem
+    local rec = units.fire(b, 5)
+    expect(rec.target):to_be("c1")
+    expect(rec.tandem):to_equal({ "c2" })
+    expect(modifier(rec, "deep target")):to_be(1)
+    return rec
+  end
+
+  units.each_layout("two cavalry bases and an infantry base deep: +1 and no cavalry -1", function(s)
+    local rec = deep_fire(s, "line_infantry")
+    expect(modifier(rec, "cavalry")):to_be(0)
+    expect(rec.modified):to_be(6)
+    expect(rec.result):to_be("2M")
+  end)
+
+  units.each_layout("three cavalry bases deep: +1 and the cavalry -1", function(s)
+    local rec = deep_fire(s, "cavalry")
+    expect(modifier(rec, "cavalry")):to_be(-1)
+    expect(rec.modified):to_be(5)
+    expect(rec.result):to_be("1M")
+  end)
+end)
+
 -- Every modifier value is a param (ruleset.yaml), named in the record.
 describe("modifier values are params", function()
   it("reads the die modifiers from params", function()
