@@ -246,6 +246,25 @@ fn native_code_generated_mid_run_changes_nothing() {
     assert!(at_once.contains("\"trials\": 20000"), "{at_once}");
 }
 
+/// Nobody reads a `sim` or `exact` trial's marks or notes: there
+/// `world:recording()` is false and `world:mark`, `world:note` keep
+/// nothing; the trial `--explain` replays keeps both, as a `run` does.
+#[test]
+fn sim_and_exact_drop_marks_and_notes_explain_keeps_them() {
+    let setup = odds("records_trial.lua");
+    let si = sim_result(setup.clone(), None, 20, 2, None);
+    assert_eq!((si.metrics["recording"].mean(), si.metrics["marks"].mean()), (0.0, 0.0));
+    let ex = exact_result(setup.clone(), 1);
+    assert_eq!(exact::ratio_str(&ex.metrics["marks"].mean()), "0");
+    let one = sandtable::analysis::explain::explain(&setup, 1, 3).expect("explain");
+    assert_eq!(one.metrics, vec![("recording".to_string(), 1.0), ("marks".to_string(), 1.0)]);
+    assert!(one.events.iter().any(|e| e.to_string().contains("a note nobody reads in sim")), "{:?}", one.events);
+    let host = sandtable::lua::Host::new(sandtable::lua::HostOptions::default()).expect("host");
+    let kept = host.exec("world:mark(hex(1, 1), 'x') return world:recording(), #world:marks()", "run.lua");
+    let kept: (bool, i64) = host.lua.unpack_multi(kept.expect("run")).expect("two values");
+    assert_eq!(kept, (true, 1), "a run keeps its marks");
+}
+
 #[test]
 fn sim_seed_changes_the_trials() {
     let a = sandtable(&["sim", "scripts/analysis/crater_odds.lua", "--trials", "2000", "--seed", "1", "--json"]);

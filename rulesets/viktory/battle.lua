@@ -240,7 +240,7 @@ function battle.defence_dice(h, side)
   if s ~= nil then
     n += s.type == "city" and params.battle.city_dice or params.battle.town_dice
   end
-  local p = world:terrain_info(h).defence_param
+  local p = viktory.terrain_info(h).defence_param
   if p ~= nil then
     n += params.battle[p] or 0
   end

@@ -177,7 +177,9 @@ function overwatch.offer(art, mover, h)
     targets = ids,
   }
   if choice ~= "now" then
-    world:note(art.id .. " holds its overwatch (" .. mover.id .. " entered " .. tostring(h) .. ")")
+    if world:recording() then
+      world:note(art.id .. " holds its overwatch (" .. mover.id .. " entered " .. tostring(h) .. ")")
+    end
     return false
   end
   art.overwatch_spent = viktory.turn_key()
@@ -187,9 +189,27 @@ function overwatch.offer(art, mover, h)
     firer = art.side, owner = mover.side, reason = "overwatch by " .. art.id,
   }
   local shot = viktory.record_shot(art, mover, h, n, roll, hits, lost)
-  world:note(tostring(shot))
+  if world:recording() then
+    world:note(tostring(shot))
+  end
   emit("overwatch_fired", art, mover, h, hits)
   return true
+end
+
+-- The sides of `ready` in turn order after the mover's (players_after).
+-- Most steps have one such side: that side alone, if it is a player,
+-- without ordering them all.
+local function ready_sides(ready, mover_side)
+  local only = next(ready)
+  if next(ready, only) == nil then
+    for _, s in ipairs(world:sides()) do
+      if s == only then
+        return { only }
+      end
+    end
+    return {}
+  end
+  return viktory.players_after(mover_side)
 end
 
 -- [OW][OW-trigger][Ours] The reaction to one step of a move. It fires when
@@ -213,7 +233,7 @@ function overwatch.on_enters(u, h)
     return
   end
   local fired = false
-  for _, side in ipairs(viktory.players_after(mover_side)) do
+  for _, side in ipairs(ready_sides(ready, mover_side)) do
     for _, art in ipairs(ready[side] or {}) do
       if not (u.alive and u.hex == h) then
         break
@@ -232,9 +252,11 @@ end
 -- still fire this turn) or "X <id> spent", and the six hexes around it
 -- "o <id>" (its threatened ring). Redrawn at each turn start, after each
 -- overwatch shot and after an artillery moves. Other rules' marks are
--- cleared too (this ruleset has no others). Off with overwatch.marks=false.
+-- cleared too (this ruleset has no others). Off with overwatch.marks=false,
+-- and not drawn where nobody sees them (sim and exact trials:
+-- world:recording() is false).
 function overwatch.show()
-  if not params.overwatch.marks then
+  if not params.overwatch.marks or not world:recording() then
     return
   end
   world:clear_marks()

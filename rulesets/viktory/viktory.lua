@@ -36,10 +36,20 @@ function viktory.value(u)
   return (t and t.value) or 1
 end
 
+-- Terrain data from ruleset.yaml.
+local TERRAIN = ruleset.terrain or {}
+local NO_DATA = table.freeze({})
+
+-- The ruleset's data for the terrain of hex h (ruleset.yaml `terrain:`),
+-- as world:terrain_info(h) gives it but without copying it each time: a
+-- table shared between calls, read-only.
+function viktory.terrain_info(h)
+  return TERRAIN[world:terrain(h)] or NO_DATA
+end
+
 -- [Base] Is a hex water?
 function viktory.is_water(h)
-  local info = world:terrain_info(h)
-  return info.water == true
+  return viktory.terrain_info(h).water == true
 end
 
 -- "q,r": how hexes are written into unit properties.
@@ -143,8 +153,15 @@ end
 
 -- The key of the player turn in progress ("3:B": round 3, player B), kept
 -- in unit properties so that "once per enemy player's turn" survives undo.
+-- Every step of a move asks for it: the text is built once per player turn
+-- and kept until the round or the player changes (however they change).
+local key_turn, key_side, key_text = nil, nil, nil
 function viktory.turn_key()
-  return world:turn() .. ":" .. (world:current_side() or "?")
+  local round, side = world:turn(), world:current_side()
+  if round ~= key_turn or side ~= key_side then
+    key_turn, key_side, key_text = round, side, round .. ":" .. (side or "?")
+  end
+  return key_text
 end
 
 ------------------------------------------------------------------------------

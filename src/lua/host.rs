@@ -67,6 +67,7 @@ impl Host {
             name_slots: RefCell::new(Vec::new()),
             name_cache: std::array::from_fn(|_| Cell::new((0, 0))),
             fast_misses: Cell::new(0),
+            traceback_runner: Default::default(),
             handler_lists: Default::default(),
             tabletop_memo: Default::default(),
             tabletop_keys: std::array::from_fn(|_| Cell::new(0)),
@@ -225,7 +226,7 @@ impl Host {
     /// The ruleset and its params stay as they are.
     pub fn rewind(&self, c: &Checkpoint) -> Result<(), ScriptError> {
         let put = || -> mlua::Result<()> {
-            self.lua.set_named_registry_value(keys::HANDLERS, spec_api::copy_table(&self.lua, &c.handlers, true)?)?;
+            super::world::set_handlers(&self.lua, spec_api::copy_table(&self.lua, &c.handlers, true)?)?;
             self.lua.set_named_registry_value(keys::POLICIES, spec_api::copy_table(&self.lua, &c.policies, false)?)
         };
         put().map_err(|e| ScriptError::from_lua(&e))?;

@@ -234,7 +234,7 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
                 super::load::unload_ruleset_into(lua, st)?;
                 lua.set_named_registry_value(keys::LOADED, before_loaded)?;
             }
-            lua.set_named_registry_value(keys::HANDLERS, before_handlers)?;
+            super::world::set_handlers(lua, before_handlers)?;
             lua.set_named_registry_value(keys::POLICIES, before_policies)?;
             lua.set_named_registry_value(keys::LOS_RULE, before_los_rule)?;
             st.subscribed.set(before_subscribed);

@@ -90,6 +90,8 @@ pub struct State {
     /// Roll objects' per-state storage: the trial arena of roll handles and
     /// the face names as Lua strings (see `raw::roll`).
     pub rolls: crate::lua::raw::roll::Rolls,
+    /// The traceback runner `call_with_traceback` calls through, once made.
+    pub(super) traceback_runner: std::cell::OnceCell<Function>,
     /// Each event's handlers, read once (see `world::events::HandlerLists`).
     pub handler_lists: RefCell<crate::lua::world::HandlerLists>,
     /// Tabletop answers kept between calls, frozen (see `raw::tabletop::memo`).
@@ -159,6 +161,12 @@ impl State {
             .try_borrow_mut()
             .map_err(|_| mlua::Error::runtime("the world is busy (a rule called back into the API mid-update)"))?;
         Ok(f(&mut w))
+    }
+
+    /// Whether the world keeps its event log and marks (off in `sim` and
+    /// `exact` trials, except `--explain`: nobody reads them there).
+    pub fn recording(&self) -> bool {
+        self.world.try_borrow().map_or(true, |w| w.log.recording)
     }
 
     /// The Lua string for a name, made once and reused.

@@ -20,7 +20,14 @@ pub(super) fn trip_error(trip: Trip, state: &State) -> ScriptError {
 /// without running its `__tostring` (an error object's metamethods are
 /// hostile territory: one may loop or fail).
 pub fn call_with_traceback(lua: &Lua, f: &Function, args: MultiValue) -> mlua::Result<MultiValue> {
-    let runner: Function = match lua.named_registry_value::<Option<Function>>(keys::TBCALL)? {
+    // Kept by the state too: event handlers and policies run many times a
+    // trial, and a named registry look-up costs more than the call's own work.
+    let state = lua.app_data_ref::<Rc<State>>().map(|s| s.clone());
+    let kept = match state.as_ref().and_then(|s| s.traceback_runner.get().cloned()) {
+        Some(r) => Some(r),
+        None => lua.named_registry_value::<Option<Function>>(keys::TBCALL)?,
+    };
+    let runner: Function = match kept {
         Some(r) => r,
         None => {
             // One handler for every call (no closure or table made per
@@ -53,6 +60,9 @@ end
             r
         }
     };
+    if let Some(st) = &state {
+        let _ = st.traceback_runner.set(runner.clone());
+    }
     let mut all = MultiValue::new();
     all.push_back(Value::Function(f.clone()));
     all.extend(args);

@@ -101,6 +101,9 @@ fn mark(lua: &Lua, (v, label): (Value, String)) -> mlua::Result<()> {
         return Err(err(format!("{} points; a mark may have at most {MAX_MARK_POINTS}", points.len())));
     }
     st.check_text(&label, "the label")?;
+    if !st.recording() {
+        return Ok(()); // nobody reads marks in sim and exact trials
+    }
     st.check_memory(lua)?;
     st.with_world(|w| w.table_marks.push(TableMark { label: label.as_str().into(), points, closed }))
 }

@@ -18,11 +18,11 @@ fn subscribed(lua: &Lua) -> bool {
 }
 
 /// Each event's handlers in subscription order, as read from the handlers
-/// table (`State::handler_lists`): a move emits on every step, and reading
-/// and sorting the list each time cost more than the dispatch. `on` and
-/// `off` empty it; so does a different handlers table (a reload, a spec's
-/// isolation, an undo), told by the table it was read from, which it holds
-/// so no other table can take its address.
+/// table (`State::handler_lists`): a move emits on every step, and looking
+/// the table up, reading and sorting the list each time cost more than the
+/// dispatch. `on` and `off` empty it, and so does [`set_handlers`], the only
+/// way to replace the table (a spec's isolation, a rewind); it holds the
+/// table it read.
 #[derive(Default)]
 pub struct HandlerLists {
     table: Option<Table>,
@@ -37,6 +37,16 @@ impl HandlerLists {
     }
 }
 
+/// Replaces the handlers table (every event's subscriptions) and forgets
+/// the lists read from the old one.
+pub fn set_handlers(lua: &Lua, handlers: Table) -> mlua::Result<()> {
+    lua.set_named_registry_value(keys::HANDLERS, handlers)?;
+    if let Some(st) = lua.app_data_ref::<Rc<State>>() {
+        st.handler_lists.borrow_mut().clear();
+    }
+    Ok(())
+}
+
 /// The handlers of `event` in `handlers`, in subscription order.
 fn read_handlers(handlers: &Table, event: &str) -> mlua::Result<Rc<[Function]>> {
     let mut fns: Vec<(i64, Function)> = match handlers.get::<Option<Table>>(event)? {
@@ -49,19 +59,19 @@ fn read_handlers(handlers: &Table, event: &str) -> mlua::Result<Rc<[Function]>> 
 
 /// The handlers of `event`, in subscription order, from the state's lists.
 fn handlers_of(lua: &Lua, event: &str) -> mlua::Result<Rc<[Function]>> {
-    let handlers: Table = lua.named_registry_value(keys::HANDLERS)?;
     let Some(st) = lua.app_data_ref::<Rc<State>>().map(|s| s.clone()) else {
-        return read_handlers(&handlers, event);
+        return read_handlers(&lua.named_registry_value(keys::HANDLERS)?, event);
     };
     let mut cache = st.handler_lists.borrow_mut();
-    if cache.table.as_ref().is_none_or(|t| t.to_pointer() != handlers.to_pointer()) {
-        cache.clear();
-        cache.table = Some(handlers.clone());
-    }
     if let Some(fns) = cache.lists.get(event) {
         return Ok(fns.clone());
     }
+    let handlers = match &cache.table {
+        Some(t) => t.clone(),
+        None => lua.named_registry_value::<Table>(keys::HANDLERS)?,
+    };
     let fns = read_handlers(&handlers, event)?;
+    cache.table = Some(handlers);
     cache.lists.insert(event.into(), fns.clone());
     Ok(fns)
 }
@@ -83,6 +93,9 @@ pub fn emit(lua: &Lua, event: &str, args: MultiValue) -> mlua::Result<()> {
 /// `world:note(text)`: write a note into the event log.
 pub fn note(l: &Lua, st: &Rc<State>, text: Name) -> mlua::Result<impl IntoLuaMulti> {
     st.check_text(&text, "the note")?;
+    if !st.recording() {
+        return Ok(());
+    }
     st.check_memory(l)?;
     st.with_world(|w| w.note(text.to_string()))
 }
@@ -185,10 +198,13 @@ pub fn known_events(st: &State) -> Vec<String> {
 
 /// Checks an event name, suggesting the closest known one for a typo.
 fn check_event(st: &State, name: &str) -> mlua::Result<()> {
-    let known = known_events(st);
-    if known.iter().any(|k| k == name) {
+    // Rules emit in hot loops: look the name up before listing them all.
+    if CORE_EVENTS.iter().any(|(n, _)| *n == name)
+        || st.ruleset.borrow().as_ref().is_some_and(|rs| rs.events.contains_key(name))
+    {
         return Ok(());
     }
+    let known = known_events(st);
     let closest =
         known.iter().min_by_key(|k| strsim::levenshtein(k, name)).filter(|k| strsim::levenshtein(k, name) <= 2);
     let hint = closest.map(|k| format!(" (did you mean '{k}'?)")).unwrap_or_default();
@@ -235,7 +251,7 @@ fn off(lua: &Lua, st: &Rc<State>, id: i64) -> mlua::Result<bool> {
 
 /// Registers `on`, `off` and `emit` (part of the `rules` area).
 pub fn install(api: &mut Api) -> mlua::Result<()> {
-    api.lua.set_named_registry_value(keys::HANDLERS, api.lua.create_table()?)?;
+    set_handlers(&api.lua, api.lua.create_table()?)?;
     api.lua.set_named_registry_value(keys::NEXT_HANDLER, 1)?;
     api.function("on(event, fn)", "subscribe to an event (enters, leaves, or the ruleset's own); returns an id", on)?;
     api.function("off(id)", "unsubscribe", off)?;

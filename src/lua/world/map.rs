@@ -162,8 +162,12 @@ pub fn map(l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl IntoLuaMulti
 }
 
 /// `world:mark(h, label)`: label a hex for maps (a template, a line of fire).
+/// Checked, then dropped while the world is not recording (see [`recording`]).
 pub fn mark(l: &Lua, st: &Rc<State>, (h, label): (HexArg, Name)) -> mlua::Result<impl IntoLuaMulti> {
     st.check_text(&label, "the label")?;
+    if !st.recording() {
+        return Ok(());
+    }
     st.check_memory(l)?;
     st.with_world(|w| w.marks.push((h.0, Rc::from(&*label))))
 }
@@ -171,6 +175,14 @@ pub fn mark(l: &Lua, st: &Rc<State>, (h, label): (HexArg, Name)) -> mlua::Result
 /// `world:clear_marks()`: remove every mark.
 pub fn clear_marks(_l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl IntoLuaMulti> {
     st.with_world(|w| w.marks.clear())
+}
+
+/// `world:recording()`: whether the world keeps its records for someone to
+/// read: the event log and the marks. `sim` and `exact` trials (but not
+/// `--explain`) run with it off, when nobody reads them: notes and marks
+/// are then dropped, and a rule may skip building them.
+pub fn recording(_l: &Lua, st: &Rc<State>, _none: ()) -> mlua::Result<impl IntoLuaMulti> {
+    Ok(st.recording())
 }
 
 /// `world:marks()`: the marks, each {hex=, label=}.

@@ -10,7 +10,7 @@ mod map;
 mod sides;
 pub mod units;
 
-pub use events::{emit, HandlerLists};
+pub use events::{emit, set_handlers, HandlerLists};
 pub use units::{base_ids, point_from_value, prop_from_lua, prop_to_lua, unit_handle, UnitArg, UnitRef};
 
 use super::api::{Api, Returns};
@@ -97,6 +97,11 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     api.method("world:mark(h, label)", "label a hex for maps (a template, a line of fire)", map::mark)?;
     api.method("world:clear_marks()", "remove every mark", map::clear_marks)?;
     api.method("world:marks()", "the marks, each {hex=, label=}", map::marks)?;
+    api.method(
+        "world:recording()",
+        "false while nobody reads the log or the marks (sim and exact trials): notes and marks are dropped",
+        map::recording,
+    )?;
     api.method(
         "world:set_los_rule(fn)",
         "replace the obstruction test with fn(h) (nil restores the data rule)",
