@@ -471,6 +471,8 @@ pub(super) fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Rules
         for k in SCRIPT_REGISTRY {
             if k == keys::LOS_RULE {
                 lua.set_named_registry_value(k, Value::Nil)?;
+            } else if k == keys::HANDLERS {
+                super::world::set_handlers(lua, lua.create_table()?)?;
             } else {
                 lua.set_named_registry_value(k, lua.create_table()?)?;
             }
@@ -494,6 +496,7 @@ pub(super) fn run_ruleset_scripts(lua: &Lua, st: &State, previous: Option<&Rules
             for (k, v) in SCRIPT_REGISTRY.iter().zip(saved) {
                 lua.set_named_registry_value(k, v)?;
             }
+            st.handler_lists.borrow_mut().clear(); // lists read from the failed load's table
             st.subscribed.set(was_subscribed);
             if let Some(prev) = previous {
                 publish_ruleset(lua, prev)?;

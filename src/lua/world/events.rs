@@ -21,8 +21,8 @@ fn subscribed(lua: &Lua) -> bool {
 /// table (`State::handler_lists`): a move emits on every step, and looking
 /// the table up, reading and sorting the list each time cost more than the
 /// dispatch. `on` and `off` empty it, and so does [`set_handlers`], the only
-/// way to replace the table (a spec's isolation, a rewind); it holds the
-/// table it read.
+/// way to replace the table (a (re)load, a spec's isolation, a rewind); it
+/// holds the table it read.
 #[derive(Default)]
 pub struct HandlerLists {
     table: Option<Table>,
