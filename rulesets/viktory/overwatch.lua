@@ -197,17 +197,12 @@ function overwatch.offer(art, mover, h)
 end
 
 -- The sides of `ready` in turn order after the mover's (players_after).
--- Most steps have one such side: that side alone, if it is a player,
--- without ordering them all.
+-- Most steps have one such side, which needs no ordering (every unit's
+-- side is a player: scenarios and world:add_unit refuse any other).
 local function ready_sides(ready, mover_side)
   local only = next(ready)
   if next(ready, only) == nil then
-    for _, s in ipairs(world:sides()) do
-      if s == only then
-        return { only }
-      end
-    end
-    return {}
+    return { only }
   end
   return viktory.players_after(mover_side)
 end

@@ -166,6 +166,17 @@ describe("once per enemy player's turn [OW]", function()
     expect(decisions()[2].side):to_be("A")
   end)
 
+  it("is ready again in a new round of the same player's turn", function()
+    world:place("b_inf1", hex(6, 2))
+    dice.force("d6", { 6 })
+    answers{ "now" }
+    turn.move("b_inf1", hex(5, 2)) -- fires and misses
+    expect(overwatch.spent(art())):to_be(true)
+    world:set_turn(world:turn() + 1) -- round 2, still B to play
+    expect(overwatch.spent(art())):to_be(false)
+    expect(viktory.turn_key()):to_be("2:B")
+  end)
+
   it("is not triggered by its own player's moves", function()
     turn.finish() -- C
     turn.finish() -- A, round 2
