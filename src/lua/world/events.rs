@@ -251,7 +251,7 @@ fn off(lua: &Lua, st: &Rc<State>, id: i64) -> mlua::Result<bool> {
 
 /// Registers `on`, `off` and `emit` (part of the `rules` area).
 pub fn install(api: &mut Api) -> mlua::Result<()> {
-    set_handlers(&api.lua, api.lua.create_table()?)?;
+    set_handlers(api.lua, api.lua.create_table()?)?;
     api.lua.set_named_registry_value(keys::NEXT_HANDLER, 1)?;
     api.function("on(event, fn)", "subscribe to an event (enters, leaves, or the ruleset's own); returns an id", on)?;
     api.function("off(id)", "unsubscribe", off)?;
