@@ -20,12 +20,20 @@ use super::{call_with_traceback, keys, DecisionMode, ScenarioOverrides, ScriptEr
 pub struct CaseResult {
     pub name: String,
     pub error: Option<ScriptError>,
+    /// Its place among the file's `it` calls (0: the first), skipped ones
+    /// counted: what [`HostOptions::cases`](super::HostOptions::cases) names.
+    pub index: Option<usize>,
+    /// With coverage on, what the case ran: (chunk, line, times), the
+    /// module lines whose counts grew while it ran.
+    pub hits: Vec<(String, u32, u64)>,
 }
 
 /// The cases of one spec file.
 #[derive(Debug, Default)]
 pub struct SpecReport {
     pub cases: Vec<CaseResult>,
+    /// `it` calls so far, run or skipped.
+    pub seen: usize,
 }
 
 impl SpecReport {
@@ -148,7 +156,12 @@ fn describe(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::R
         st.spec
             .borrow_mut()
             .cases
-            .push(CaseResult { name: format!("{path} (outside any `it`)"), error: Some(ScriptError::from_lua(&e)) });
+            .push(CaseResult {
+                name: format!("{path} (outside any `it`)"),
+                error: Some(ScriptError::from_lua(&e)),
+                index: None,
+                hits: Vec::new(),
+            });
     }
     Ok(())
 }
@@ -163,9 +176,18 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     if st.spec_path.borrow().last().is_some_and(|l| l.starts_with("\u{0}it:")) {
         return Err(mlua::Error::runtime("`it` cannot be nested inside another `it`"));
     }
-    // A mutation run needs only the first failure of a file.
+    let index = {
+        let mut spec = st.spec.borrow_mut();
+        spec.seen += 1;
+        spec.seen - 1
+    };
+    // A mutation run needs only the first failure of a file, and only the
+    // cases that run the mutated line.
     if st.options.fail_fast && st.spec.borrow().failed() > 0 {
         return Ok(false);
+    }
+    if st.options.cases.as_ref().is_some_and(|only| !only.contains(&index)) {
+        return Ok(true);
     }
     let before = st.world.borrow().clone();
     // A `scenario(path, {variant=, set=})` inside the case changes the
@@ -186,7 +208,9 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
     st.world.borrow_mut().dice.clear_forced();
     st.spec_path.borrow_mut().push(format!("\u{0}it:{full}"));
+    let counts_before = st.options.coverage.then(|| line_counts(st));
     let r = call_with_traceback(lua, &f, MultiValue::new());
+    let hits = counts_before.map(|before| lines_run(st, &before)).unwrap_or_default();
     st.spec_path.borrow_mut().pop();
     let tripped = st.guard.tripped.take();
     let mut error = match (r, tripped) {
@@ -245,8 +269,45 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     st.decision_mode.set(mode);
     st.guard.deadline.set(saved_deadline.map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
     let passed = error.is_none();
-    st.spec.borrow_mut().cases.push(CaseResult { name: full, error });
+    st.spec.borrow_mut().cases.push(CaseResult { name: full, error, index: Some(index), hits });
     Ok(passed)
+}
+
+/// Every loaded module chunk's hits by line (with coverage on), in the
+/// order of `State::chunks`.
+fn line_counts(st: &State) -> Vec<std::collections::HashMap<u32, u64>> {
+    st.chunks
+        .borrow()
+        .iter()
+        .map(|(_, f)| {
+            let mut lines = std::collections::HashMap::new();
+            f.coverage(|info| {
+                for (line, &h) in info.hits.iter().enumerate() {
+                    // Lines without a statement read -1.
+                    if let Ok(h @ 1..) = u64::try_from(h) {
+                        *lines.entry(line as u32).or_default() += h;
+                    }
+                }
+            });
+            lines
+        })
+        .collect()
+}
+
+/// The (chunk, line, times) whose hits grew since `before`: what a case ran.
+fn lines_run(st: &State, before: &[std::collections::HashMap<u32, u64>]) -> Vec<(String, u32, u64)> {
+    let after = line_counts(st);
+    let chunks = st.chunks.borrow();
+    let mut out = Vec::new();
+    for (i, lines) in after.iter().enumerate() {
+        for (&line, &h) in lines {
+            let was = before.get(i).and_then(|b| b.get(&line)).copied().unwrap_or(0);
+            if h > was {
+                out.push((chunks[i].0.clone(), line, h - was));
+            }
+        }
+    }
+    out
 }
 
 /// A copy of a registry table (one level deeper with `nested`: the

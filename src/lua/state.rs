@@ -332,4 +332,8 @@ pub struct HostOptions {
     /// Specs: once a case of the file has failed, skip the rest (a mutation
     /// run needs only the first failure).
     pub fail_fast: bool,
+    /// Specs: run only the cases with these places among the file's `it`
+    /// calls (0: the first); the others are skipped, not reported. How a
+    /// mutant runs only the cases that ran its line.
+    pub cases: Option<std::sync::Arc<std::collections::BTreeSet<usize>>>,
 }

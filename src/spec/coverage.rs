@@ -232,7 +232,7 @@ pub fn ranges(lines: &[u32]) -> String {
 }
 
 /// What one spec file ran: its case results' pass/fail counts and the module
-/// lines it hit.
+/// lines it hit, in all and case by case.
 pub struct FileRun {
     pub path: PathBuf,
     pub passed: usize,
@@ -240,17 +240,13 @@ pub struct FileRun {
     pub coverage: Coverage,
     /// How long the file took (with coverage on).
     pub took: std::time::Duration,
-}
-
-impl FileRun {
-    /// The (file, line) pairs this spec file ran.
-    pub fn lines_hit(&self) -> BTreeSet<(String, u32)> {
-        let mut out = BTreeSet::new();
-        for (key, f) in &self.coverage.files {
-            out.extend(f.lines.iter().filter(|(_, &h)| h > 0).map(|(l, _)| (key.clone(), *l)));
-        }
-        out
-    }
+    /// Each case's place among the file's `it` calls and the (file, line)
+    /// pairs it ran.
+    pub cases: Vec<(usize, BTreeSet<(String, u32)>)>,
+    /// The (file, line) pairs run outside any case (loading the ruleset,
+    /// the file's top level, a `describe` body): a change there can reach
+    /// every case of the file.
+    pub outside: BTreeSet<(String, u32)>,
 }
 
 /// Runs each spec file with coverage on and returns what each ran, within
@@ -268,12 +264,48 @@ pub fn run_files(
 fn run_one(spec: &SpecFile, scope: Option<&Scope>, options: &HostOptions, overrides: &ScenarioOverrides) -> FileRun {
     let started = std::time::Instant::now();
     let mut coverage = Coverage::default();
-    let report = super::run_spec(spec, options, overrides, |host| coverage = Coverage::of_host(host));
+    let mut report = super::run_spec(spec, options, overrides, |host| coverage = Coverage::of_host(host));
     if let Some(scope) = scope {
         coverage.files.retain(|key, _| scope.measures(key));
     }
     let took = started.elapsed();
-    FileRun { path: spec.path.clone(), passed: report.passed(), failed: report.failed(), coverage, took }
+    // Each case's hits, by the names `of_host` gives; what the cases do not
+    // account for of a line's hits ran outside them.
+    let mut keys: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let mut in_cases: std::collections::HashMap<(String, u32), u64> = std::collections::HashMap::new();
+    let mut cases = Vec::new();
+    for (index, hits) in std::mem::take(&mut report.case_hits) {
+        let mut lines = BTreeSet::new();
+        for (chunk, line, h) in hits {
+            let key = keys
+                .entry(chunk)
+                .or_insert_with_key(|c| crate::lua::display_path(&crate::layers::files::canonical(Path::new(c))))
+                .clone();
+            if coverage.files.contains_key(&key) {
+                *in_cases.entry((key.clone(), line)).or_default() += h;
+                lines.insert((key, line));
+            }
+        }
+        cases.push((index, lines));
+    }
+    let mut outside = BTreeSet::new();
+    for (key, f) in &coverage.files {
+        for (&line, &h) in &f.lines {
+            let k = (key.clone(), line);
+            if h > in_cases.get(&k).copied().unwrap_or(0) {
+                outside.insert(k);
+            }
+        }
+    }
+    FileRun {
+        path: spec.path.clone(),
+        passed: report.passed(),
+        failed: report.failed(),
+        coverage,
+        took,
+        cases,
+        outside,
+    }
 }
 
 /// The sum of every file's coverage, with the files of `scope` no spec loaded at 0%.

@@ -23,6 +23,11 @@ pub struct FileReport {
     pub cases: Vec<(String, Option<ScriptError>)>,
     /// Warnings about the file (a spec that tests another ruleset than the one it sits in).
     pub notes: Vec<String>,
+    /// With coverage on, what each case ran: its place among the file's
+    /// `it` calls and the (chunk, line, times) it hit.
+    pub case_hits: Vec<(usize, Vec<(String, u32, u64)>)>,
+    /// The place among the file's `it` calls of its first failing case.
+    pub first_failed: Option<usize>,
 }
 
 impl FileReport {
@@ -220,7 +225,13 @@ pub fn run_spec(
     after: impl FnOnce(&Host),
 ) -> FileReport {
     let path = spec.path.as_path();
-    let mut report = FileReport { path: path.to_path_buf(), cases: Vec::new(), notes: Vec::new() };
+    let mut report = FileReport {
+        path: path.to_path_buf(),
+        cases: Vec::new(),
+        notes: Vec::new(),
+        case_hits: Vec::new(),
+        first_failed: None,
+    };
     if !is_spec(path) {
         return report;
     }
@@ -260,7 +271,17 @@ pub fn run_spec(
         report.notes.extend(other_rulesets(&own, &host.state.loads.borrow()));
     }
     let results = std::mem::take(&mut *host.state.spec.borrow_mut());
-    report.cases.extend(results.cases.into_iter().map(|c| (c.name, c.error)));
+    for c in results.cases {
+        if let Some(i) = c.index {
+            if c.error.is_some() && report.first_failed.is_none() {
+                report.first_failed = Some(i);
+            }
+            if options.coverage {
+                report.case_hits.push((i, c.hits));
+            }
+        }
+        report.cases.push((c.name, c.error));
+    }
     match result {
         Err(e) => report.cases.push(("(top level of the file)".into(), Some(e))),
         Ok(_) => {

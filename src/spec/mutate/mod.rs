@@ -33,7 +33,7 @@ mod report;
 
 pub use report::Report;
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -262,7 +262,6 @@ pub fn run(
     }
     let budgets: Vec<Duration> =
         runs.iter().map(|r| settings.budget.unwrap_or_else(|| (r.took * 10).max(Duration::from_secs(1)))).collect();
-    let hits: Vec<_> = runs.iter().map(|r| r.lines_hit()).collect();
 
     let mut rs = Ruleset::load(&scope.dir.display().to_string()).map_err(|e| e.to_string())?;
     if let Some(v) = &overrides.variant {
@@ -279,28 +278,13 @@ pub fn run(
         .filter_map(|p| Some((p.clone(), Arc::from(files::read_to_string(p).ok()?.as_ref()))))
         .collect();
 
-    // The spec files that run each mutant's statement (every file for data),
-    // or none when no spec does.
-    let plans: Vec<Option<Vec<usize>>> = mutants
-        .iter()
-        .map(|m| match (&m.what, m.kind) {
-            (What::Param(_), _) | (_, Kind::Data) => Some((0..files.len()).collect()),
-            (What::Edit { .. }, _) => {
-                let line = cov.files.get(&m.file).and_then(|f| f.statement_of(m.line))?;
-                let key = (m.file.clone(), line);
-                let first: Vec<usize> = (0..files.len()).filter(|&i| hits[i].contains(&key)).collect();
-                (!first.is_empty()).then_some(first)
-            }
-        })
-        .collect();
-
-    // Spec files that have killed the most mutants so far run first (most
-    // mutants die on the first file that runs them); among equals, the quickest.
-    let kills: Vec<AtomicUsize> = files.iter().map(|_| AtomicUsize::new(0)).collect();
+    let plans: Vec<Option<Plan>> = mutants.iter().map(|m| plan_of(m, &runs, &cov)).collect();
+    let stats = Kills::new(&runs);
     let next = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; mutants.len()]);
     let jobs = settings.jobs.max(1);
     let clean: Vec<Duration> = runs.iter().map(|r| r.took).collect();
+    let run = Run { files, options, overrides, budgets: &budgets, clean: &clean, runs: &runs, stats: &stats };
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| loop {
@@ -326,16 +310,7 @@ pub fn run(
                 } else {
                     Some(match &plans[i] {
                         None => Outcome::NotRun,
-                        Some(plan) => {
-                            let mut order = plan.clone();
-                            order.sort_by_key(|&f| (std::cmp::Reverse(kills[f].load(Ordering::Relaxed)), clean[f]));
-                            let run = Run { files, options, overrides, budgets: &budgets, clean: &clean };
-                            let (outcome, by) = run.mutant(m, text, &order);
-                            if let Some(f) = by {
-                                kills[f].fetch_add(1, Ordering::Relaxed);
-                            }
-                            outcome
-                        }
+                        Some(plan) => run.mutant(m, text, plan),
                     })
                 };
                 if let Ok(mut o) = outcomes.lock() {
@@ -349,6 +324,123 @@ pub fn run(
     Ok(Report { results, coverage: cov, elapsed: started.elapsed(), jobs, since: scope.since.clone() })
 }
 
+/// The cases of one spec file a mutant runs.
+#[derive(Clone, Debug, PartialEq)]
+enum Cases {
+    /// Every case (the mutated line runs outside any case: loading the
+    /// ruleset, say, so it can reach them all).
+    All,
+    /// These, by their place among the file's `it` calls.
+    Only(BTreeSet<usize>),
+}
+
+/// The spec files a mutant runs, each with the cases that ran its statement
+/// in the clean run.
+type Plan = Vec<(usize, Cases)>;
+
+/// The plan of mutant `m`: every case of every file for data; for Lua, the
+/// cases that ran its statement, or every case of a file that ran it outside
+/// any case. None when nothing ran it.
+///
+/// A case that never ran the statement runs the same under the mutant, as
+/// each case starts from the world and ruleset as the file's top level left
+/// them; what it could still see is a module's own Lua state (a table filled
+/// by an earlier case), which the rulesets keep none of between cases.
+fn plan_of(m: &Mutant, runs: &[coverage::FileRun], cov: &coverage::Coverage) -> Option<Plan> {
+    if matches!(m.what, What::Param(_)) || m.kind == Kind::Data {
+        return Some((0..runs.len()).map(|i| (i, Cases::All)).collect());
+    }
+    let line = cov.files.get(&m.file).and_then(|f| f.statement_of(m.line))?;
+    let key = (m.file.clone(), line);
+    let mut plan = Vec::new();
+    for (i, r) in runs.iter().enumerate() {
+        if r.outside.contains(&key) {
+            plan.push((i, Cases::All));
+            continue;
+        }
+        let only: BTreeSet<usize> = r.cases.iter().filter(|(_, lines)| lines.contains(&key)).map(|(c, _)| *c).collect();
+        if !only.is_empty() {
+            plan.push((i, Cases::Only(only)));
+        }
+    }
+    (!plan.is_empty()).then_some(plan)
+}
+
+/// Which spec files and cases have killed mutants so far: mutants die
+/// mostly on the first case that runs them, so a good first guess saves
+/// the rest. Mutants of one line, and of one file, tend to die on the same
+/// case.
+struct Kills {
+    by_file: Vec<AtomicUsize>,
+    /// By file, then by the case's place.
+    by_case: Vec<Vec<AtomicUsize>>,
+    /// The case that killed the last mutant of a (file, line), and of a file.
+    last: Mutex<HashMap<(String, Option<u32>), (usize, usize)>>,
+}
+
+impl Kills {
+    fn new(runs: &[coverage::FileRun]) -> Kills {
+        Kills {
+            by_file: runs.iter().map(|_| AtomicUsize::new(0)).collect(),
+            by_case: runs
+                .iter()
+                .map(|r| {
+                    let n = r.cases.iter().map(|(c, _)| c + 1).max().unwrap_or(0);
+                    (0..n).map(|_| AtomicUsize::new(0)).collect()
+                })
+                .collect(),
+            last: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn record(&self, m: &Mutant, file: usize, case: Option<usize>) {
+        self.by_file[file].fetch_add(1, Ordering::Relaxed);
+        let Some(case) = case else { return };
+        if let Some(n) = self.by_case[file].get(case) {
+            n.fetch_add(1, Ordering::Relaxed);
+        }
+        if let Ok(mut last) = self.last.lock() {
+            last.insert((m.file.clone(), Some(m.line)), (file, case));
+            last.insert((m.file.clone(), None), (file, case));
+        }
+    }
+
+    /// The case of `plan` to run first: the one that killed the last mutant
+    /// of the same line, else of the same file, else the one that killed most.
+    fn guess(&self, m: &Mutant, plan: &Plan, runs: &[coverage::FileRun]) -> Option<(usize, usize)> {
+        let in_plan = |(f, c): (usize, usize)| {
+            plan.iter().any(|(pf, cases)| {
+                *pf == f
+                    && match cases {
+                        Cases::All => runs[f].cases.iter().any(|(i, _)| *i == c),
+                        Cases::Only(s) => s.contains(&c),
+                    }
+            })
+        };
+        if let Ok(last) = self.last.lock() {
+            for key in [(m.file.clone(), Some(m.line)), (m.file.clone(), None)] {
+                if let Some(&fc) = last.get(&key).filter(|&&fc| in_plan(fc)) {
+                    return Some(fc);
+                }
+            }
+        }
+        let mut best: Option<((usize, usize), usize)> = None;
+        for (f, cases) in plan {
+            let places: Vec<usize> = match cases {
+                Cases::All => runs[*f].cases.iter().map(|(c, _)| *c).collect(),
+                Cases::Only(s) => s.iter().copied().collect(),
+            };
+            for c in places {
+                let n = self.by_case[*f].get(c).map_or(0, |n| n.load(Ordering::Relaxed));
+                if n > 0 && best.is_none_or(|(_, b)| n > b) {
+                    best = Some(((*f, c), n));
+                }
+            }
+        }
+        best.map(|(fc, _)| fc)
+    }
+}
+
 /// What every mutant's run shares.
 struct Run<'a> {
     files: &'a [SpecFile],
@@ -356,14 +448,18 @@ struct Run<'a> {
     overrides: &'a ScenarioOverrides,
     budgets: &'a [Duration],
     clean: &'a [Duration],
+    runs: &'a [coverage::FileRun],
+    stats: &'a Kills,
 }
 
 impl Run<'_> {
-    /// Runs the spec files in `order` against one mutant until one fails; the
-    /// outcome and the index of the file that killed it. Each file stops at
-    /// its first failing case, and the modules run without the native code
-    /// generator (a spec file is too short for native code to pay off).
-    fn mutant(&self, m: &Mutant, text: Option<(PathBuf, String)>, order: &[usize]) -> (Outcome, Option<usize>) {
+    /// Runs the cases of `plan` against one mutant until one fails: first
+    /// the case most likely to kill it ([`Kills::guess`]) alone, then the
+    /// rest file by file, the files that killed most first (among equals,
+    /// the quickest). Each file stops at its first failing case, and the
+    /// modules run without the native code generator (a spec file is too
+    /// short for native code to pay off).
+    fn mutant(&self, m: &Mutant, text: Option<(PathBuf, String)>, plan: &Plan) -> Outcome {
         let mut options = HostOptions { capture_output: true, fail_fast: true, no_jit: true, ..self.options.clone() };
         let mut overrides = self.overrides.clone();
         if let Some((path, t)) = text {
@@ -372,10 +468,37 @@ impl Run<'_> {
         if let What::Param(set) = &m.what {
             overrides.set.push(set.clone());
         }
-        for &i in order {
+        let mut order = plan.clone();
+        order.sort_by_key(|(f, _)| (std::cmp::Reverse(self.stats.by_file[*f].load(Ordering::Relaxed)), self.clean[*f]));
+        let first_of = |(f, cases): &(usize, Cases)| match cases {
+            Cases::All => self.runs[*f].cases.iter().map(|(c, _)| *c).min().map(|c| (*f, c)),
+            Cases::Only(s) => s.first().map(|c| (*f, *c)),
+        };
+        // The guess alone, unless the plan's first run starts with it anyway.
+        if let Some((gf, gc)) = self.stats.guess(m, plan, self.runs) {
+            if order.first().and_then(first_of) != Some((gf, gc)) {
+                for (f, cases) in &mut order {
+                    if *f == gf {
+                        let mut rest = match cases {
+                            Cases::All => self.runs[gf].cases.iter().map(|(c, _)| *c).collect(),
+                            Cases::Only(s) => s.clone(),
+                        };
+                        rest.remove(&gc);
+                        *cases = Cases::Only(rest);
+                    }
+                }
+                order.retain(|(_, cases)| cases != &Cases::Only(BTreeSet::new()));
+                order.insert(0, (gf, Cases::Only(BTreeSet::from([gc]))));
+            }
+        }
+        for (i, cases) in order {
             let budget = self.budgets[i];
             let ms = budget.as_millis().max(1) as u64;
             options.time_ms = Some(self.options.time_ms.map_or(ms, |t| t.min(ms)));
+            options.cases = match cases {
+                Cases::All => None,
+                Cases::Only(s) => Some(Arc::new(s)),
+            };
             let report = super::run_spec(&self.files[i], &options, &overrides, |_| {});
             if report.failed() > 0 {
                 let shown = crate::lua::display_path(&self.files[i].path);
@@ -383,14 +506,16 @@ impl Run<'_> {
                 if timed_out {
                     // Well inside the budget: the clean run took at most a quarter of it.
                     if self.clean[i] * 4 <= budget {
-                        return (Outcome::TimedOut(shown), Some(i));
+                        self.stats.record(m, i, report.first_failed);
+                        return Outcome::TimedOut(shown);
                     }
-                    return (Outcome::Undecided(shown), None);
+                    return Outcome::Undecided(shown);
                 }
-                return (Outcome::Killed(shown), Some(i));
+                self.stats.record(m, i, report.first_failed);
+                return Outcome::Killed(shown);
             }
         }
-        (Outcome::Survived, None)
+        Outcome::Survived
     }
 }
 
