@@ -153,15 +153,12 @@ fn describe(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::R
     let path = st.spec_path.borrow().join(" > ");
     st.spec_path.borrow_mut().pop();
     if let Err(e) = r {
-        st.spec
-            .borrow_mut()
-            .cases
-            .push(CaseResult {
-                name: format!("{path} (outside any `it`)"),
-                error: Some(ScriptError::from_lua(&e)),
-                index: None,
-                hits: Vec::new(),
-            });
+        st.spec.borrow_mut().cases.push(CaseResult {
+            name: format!("{path} (outside any `it`)"),
+            error: Some(ScriptError::from_lua(&e)),
+            index: None,
+            hits: Vec::new(),
+        });
     }
     Ok(())
 }

@@ -1,10 +1,14 @@
 //! Tests of the mutant generators.
 
-use std::path::Path;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 
 use super::data::{data_mutants, param_mutants};
 use super::lua::{compiles, lua_mutants, Reach};
+use super::{plan_of, run, Cases, Kind, Mutant, Settings, What};
+use crate::lua::{HostOptions, ScenarioOverrides};
 use crate::ruleset::Ruleset;
+use crate::spec::{coverage, SpecFile};
 
 fn changes(src: &str) -> Vec<String> {
     lua_mutants(src)
@@ -159,4 +163,82 @@ fn data_mutants_change_numbers_faces_cells_names_and_switches() {
             "12:9 charts.row[1]: - -> 1M (its neighbour) [1M]",
         ]
     );
+}
+
+/// A ruleset of its own in a fresh folder: `m.lua`, a unit type's number
+/// in ruleset.yaml, and a spec of three cases of which only the first
+/// calls `m.double`.
+fn case_ruleset(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("sandtable-mutspeed-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("spec")).unwrap();
+    std::fs::write(
+        dir.join("ruleset.yaml"),
+        "name: cases\ntitle: Cases\nmodules: [m]\nunit_types:\n  foot: { strength: 4 }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("m.lua"),
+        "local m = {}\nfunction m.double(n)\n  return n * 2\nend\nfunction m.strength()\n  return ruleset.unit_types.foot.strength\nend\nreturn m\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("spec/m_spec.lua"),
+        "describe(\"m\", function()\n  it(\"doubles\", function() expect(m.double(3)):to_be(6) end)\n  it(\"reads the strength\", function() expect(m.strength()):to_be(4) end)\n  it(\"adds\", function() expect(1 + 1):to_be(2) end)\nend)\n",
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn a_mutant_runs_only_the_cases_that_ran_its_line_and_data_runs_every_case() {
+    let dir = case_ruleset("plan");
+    let spec = SpecFile::of(dir.join("spec/m_spec.lua"));
+    let scope = coverage::scope_of(std::slice::from_ref(&spec), false).unwrap().unwrap();
+    let runs = coverage::run_files(
+        std::slice::from_ref(&spec),
+        Some(&scope),
+        &HostOptions::default(),
+        &ScenarioOverrides::default(),
+    );
+    let cov = coverage::total(&runs, Some(&scope));
+    let module = crate::lua::display_path(&crate::layers::files::canonical(&dir.join("m.lua")));
+    let m_at = |line: u32, kind: Kind| Mutant {
+        file: module.clone(),
+        line,
+        col: 1,
+        change: String::new(),
+        kind,
+        shown: String::new(),
+        what: What::Param(String::new()),
+    };
+    // Line 3 (`n * 2`) runs in the first case only; line 6 in the second.
+    let code = |line| Mutant {
+        what: What::Edit { path: PathBuf::new(), start: 0, end: 0, with: String::new() },
+        ..m_at(line, Kind::Code)
+    };
+    assert_eq!(plan_of(&code(3), &runs, &cov), Some(vec![(0, Cases::Only(BTreeSet::from([0])))]));
+    assert_eq!(plan_of(&code(6), &runs, &cov), Some(vec![(0, Cases::Only(BTreeSet::from([1])))]));
+    // Data can reach any case: every case of every file runs it.
+    assert_eq!(plan_of(&m_at(5, Kind::Data), &runs, &cov), Some(vec![(0, Cases::All)]));
+
+    // The whole run: the mutants of `n * 2` and of the strength die on the
+    // one case that runs them.
+    let report = run(
+        &[spec],
+        &HostOptions::default(),
+        &ScenarioOverrides::default(),
+        &Settings { jobs: 1, ..Default::default() },
+    )
+    .expect("runs");
+    let outcome = |change: &str| {
+        report.results.iter().find(|(m, _)| m.change == change).map(|(_, o)| o.clone()).unwrap_or_else(|| {
+            panic!("no mutant {change}: {:?}", report.results.iter().map(|(m, _)| &m.change).collect::<Vec<_>>())
+        })
+    };
+    assert!(outcome("`*` -> `/`").killed());
+    assert!(outcome("`2` -> `3`").killed());
+    assert!(outcome("unit_types.foot.strength: 4 -> 5").killed());
+    assert!(outcome("unit_types.foot.strength: 4 -> 3").killed());
+    let _ = std::fs::remove_dir_all(&dir);
 }
