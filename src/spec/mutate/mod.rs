@@ -13,10 +13,12 @@
 //!
 //! The ruleset's files are never written: a mutant's text reaches the host
 //! through [`HostOptions::sources`]. Mutants run in parallel, one thread per
-//! core. A Lua mutant runs only the spec files whose clean run executed the
-//! statement it changes (by coverage); one on a line no spec runs survives
-//! without running ("not covered"). A data mutant runs every spec file. Spec
-//! files that have killed the most mutants so far run first. Which files and
+//! core. A Lua mutant runs only the spec cases whose clean run executed the
+//! statement it changes (by coverage, case by case; every case of a file
+//! that ran it outside any case); one on a line no spec runs survives
+//! without running ("not covered"). A data mutant runs every case. The case
+//! that killed the last mutant of the same line (else file, else the most)
+//! runs first, alone; then the spec files that have killed the most. Which files and
 //! lines are mutated is the [`Scope`]'s call (`--changed` keeps the lines
 //! changed since a git revision).
 //!
