@@ -16,6 +16,9 @@ use crate::layers::files;
 use crate::lua::{DecisionMode, Host, HostOptions, RulesetLoad, ScenarioOverrides, ScriptError};
 use crate::ruleset::Ruleset;
 
+/// (chunk, line, times it ran).
+pub type LineHits = (String, u32, u64);
+
 /// Results of one spec file.
 pub struct FileReport {
     pub path: PathBuf,
@@ -25,7 +28,7 @@ pub struct FileReport {
     pub notes: Vec<String>,
     /// With coverage on, what each case ran: its place among the file's
     /// `it` calls and the (chunk, line, times) it hit.
-    pub case_hits: Vec<(usize, Vec<(String, u32, u64)>)>,
+    pub case_hits: Vec<(usize, Vec<LineHits>)>,
     /// The place among the file's `it` calls of its first failing case.
     pub first_failed: Option<usize>,
 }

@@ -368,6 +368,9 @@ fn plan_of(m: &Mutant, runs: &[coverage::FileRun], cov: &coverage::Coverage) -> 
     (!plan.is_empty()).then_some(plan)
 }
 
+/// A mutant's file, and its line (none: the file as a whole).
+type Site = (String, Option<u32>);
+
 /// Which spec files and cases have killed mutants so far: mutants die
 /// mostly on the first case that runs them, so a good first guess saves
 /// the rest. Mutants of one line, and of one file, tend to die on the same
@@ -377,7 +380,7 @@ struct Kills {
     /// By file, then by the case's place.
     by_case: Vec<Vec<AtomicUsize>>,
     /// The case that killed the last mutant of a (file, line), and of a file.
-    last: Mutex<HashMap<(String, Option<u32>), (usize, usize)>>,
+    last: Mutex<HashMap<Site, (usize, usize)>>,
 }
 
 impl Kills {
