@@ -128,6 +128,7 @@ fn sim_with(trials: u64, threads: usize, no_jit: bool, no_fast_paths: bool) -> f
         threads,
         shard: None,
         progress: false,
+        epsilon: None,
     };
     // Wall clock of the whole run, building one Luau state per worker included.
     let (d, run) = best(|| sandtable::analysis::sim::run(&cfg).expect("sim"));
@@ -174,6 +175,7 @@ fn sweep(trials: u64, threads: usize) {
         threads,
         shard: None,
         progress: false,
+        epsilon: None,
     };
     // Interleaved, so that a change in the machine's load hits both.
     let (mut dp, mut ds) = (Duration::MAX, Duration::MAX);
@@ -188,7 +190,7 @@ fn sweep(trials: u64, threads: usize) {
 }
 
 fn exact(threads: usize) {
-    let cfg = ExactConfig { setup: setup(), vs: None, seed: 1, threads, max_leaves: u64::MAX, progress: false };
+    let cfg = ExactConfig { setup: setup(), vs: None, seed: 1, threads, max_leaves: u64::MAX, progress: false, epsilon: None };
     let (d, out) = best(|| sandtable::analysis::exact::run(&cfg).expect("exact"));
     if let ExactOutcome::Done { result, .. } = out {
         let m = &result.metrics["figures_lost"];
@@ -225,6 +227,7 @@ fn dice_ways(trials: u64) {
                 threads: 1,
                 shard: None,
                 progress: false,
+                epsilon: None,
             };
             let t = Instant::now();
             sandtable::analysis::sim::run(&cfg).expect("sim");
@@ -248,6 +251,7 @@ fn dice_ways(trials: u64) {
             threads: cores,
             max_leaves: u64::MAX,
             progress: false,
+            epsilon: None,
         };
         let (d, out) = best_of(runs, || sandtable::analysis::exact::run(&cfg).expect("exact"));
         if let ExactOutcome::Done { result, .. } = out {
@@ -295,6 +299,7 @@ fn rulesets() {
             threads: 1,
             shard: None,
             progress: false,
+            epsilon: None,
         };
         let t = Instant::now();
         sandtable::analysis::sim::run(&cfg).expect("sim");

@@ -110,7 +110,8 @@ Examples:
 Examples:
   sandtable exact scripts/great_war/crater_odds.lua
   sandtable exact scripts/great_war/crater_odds.lua --vs-variant four_for_crater   the variant's difference
-  sandtable exact scripts/analysis/sixes.lua --arg dice=1..6   exact odds at each value of args.dice")]
+  sandtable exact scripts/analysis/sixes.lua --arg dice=1..6   exact odds at each value of args.dice
+  sandtable exact scripts/analysis/until_six.lua --epsilon 1e-6   no last leaf: intervals that leave < 1e-6 unexplored")]
     Exact(sandtable::analysis::cli::ExactArgs),
     /// Combine the JSON outputs of `sim --shard K/N --json` (a run's or a sweep's) into one result.
     Merge(sandtable::analysis::cli::MergeArgs),

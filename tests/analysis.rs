@@ -30,7 +30,7 @@ fn script(name: &str) -> PathBuf {
 }
 
 fn exact_result(setup: Setup, threads: usize) -> exact::ExactResult {
-    let cfg = ExactConfig { setup, vs: None, seed: 1, threads, max_leaves: 10_000_000, progress: false };
+    let cfg = ExactConfig { setup, vs: None, seed: 1, threads, max_leaves: 10_000_000, progress: false, epsilon: None };
     match exact::run(&cfg).expect("exact") {
         ExactOutcome::Done { result, .. } => *result,
         ExactOutcome::TooBig { reason } => panic!("too big: {reason}"),
@@ -205,6 +205,93 @@ fn exact_falls_back_to_sim_past_the_leaf_budget() {
     assert_eq!(v["command"], "sim");
     assert_eq!(v["trials"], 2000);
     assert!(s(&v["exact_fallback"]).contains("--max-leaves"));
+    // The one message names the way out for trials without end.
+    assert!(err.contains("--epsilon"), "{err}");
+}
+
+// ------------------------------------------------------------ exact --epsilon
+
+fn exact_within(script_name: &str, threads: usize, epsilon: f64) -> exact::ExactResult {
+    let setup = Setup { script: script(script_name), ..Setup::default() };
+    let cfg =
+        ExactConfig { setup, vs: None, seed: 1, threads, max_leaves: 1_000_000, progress: false, epsilon: Some(epsilon) };
+    match exact::run(&cfg).expect("exact") {
+        ExactOutcome::Done { result, .. } => *result,
+        ExactOutcome::TooBig { reason } => panic!("too big: {reason}"),
+    }
+}
+
+fn contains(bounds: &(num_rational::BigRational, num_rational::BigRational), truth: &num_rational::BigRational) -> bool {
+    &bounds.0 <= truth && truth <= &bounds.1
+}
+
+#[test]
+fn epsilon_on_a_small_tree_gives_the_exact_fractions() {
+    // 4d6 as one pool: its rarest multisets (four of a kind, 1/1296) lie
+    // below the first cut-off, yet the tree is small, so exact walks it all.
+    let plain = exact_result(Setup { script: script("scripts/analysis/four_d6_six.lua"), ..Setup::default() }, 1);
+    let within = exact_within("scripts/analysis/four_d6_six.lua", 2, 1e-3);
+    assert!(num_traits::Zero::is_zero(&within.unexplored));
+    assert_eq!(within.metrics, plain.metrics);
+    assert_eq!(exact::ratio_str(&within.metrics["value"].mean()), "671/1296");
+    let (ok, out, err) = sandtable(&["exact", "scripts/analysis/four_d6_six.lua", "--epsilon", "1e-3"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("exact, 126 outcome leaves") && out.contains("671/1296"), "{out}");
+}
+
+#[test]
+fn epsilon_bounds_roll_until_a_six_around_its_closed_form() {
+    // P(rolls = k) = (5/6)^(k-1)/6 and P(first try) = 1/6: each interval holds
+    // the truth and is narrower than E; no answer depends on the threads.
+    let eps = 1e-6;
+    let r = exact_within("scripts/analysis/until_six.lua", 1, eps);
+    assert_eq!(r, exact_within("scripts/analysis/until_six.lua", 3, eps));
+    let u = &r.unexplored;
+    assert!(!num_traits::Zero::is_zero(u) && exact::ratio_f64(u) < eps, "unexplored {}", exact::ratio_f64(u));
+    let sixth = num_rational::BigRational::new(1.into(), 6.into());
+    let five_sixths = num_rational::BigRational::new(5.into(), 6.into());
+    let rolls = &r.metrics["rolls"];
+    assert!(rolls.dist.len() > 60, "the tree goes deep: {} values", rolls.dist.len());
+    for (k, p) in exact::labelled(rolls) {
+        let k: i32 = k.parse().expect("whole rolls");
+        let truth = &sixth * num_traits::pow(five_sixths.clone(), (k - 1) as usize);
+        let b = rolls.value_bounds(p, u);
+        assert!(contains(&b, &truth), "P(rolls = {k})");
+        assert!(exact::ratio_f64(&(&b.1 - &b.0)) < eps);
+    }
+    // A value never seen (rolls past the cut-off) has at most the unexplored mass.
+    assert!(contains(&rolls.value_bounds(&num_rational::BigRational::from_integer(0.into()), u), &num_traits::pow(five_sixths.clone(), 200)));
+    let first = &r.metrics["first_try"];
+    let p1 = first.dist.iter().find(|(&k, _)| sandtable::analysis::stats::value_of(k) == 1.0).expect("first try").1;
+    assert!(contains(&first.value_bounds(p1, u), &sixth));
+    // first_try lies in 0..1, so its mean's bounds hold: they contain 1/6.
+    let (lo, hi, _, _) = first.mean_bounds(u);
+    assert!(lo <= sixth && sixth <= hi && exact::ratio_f64(&(hi - lo)) < eps);
+
+    // The CLI says the figures are intervals; --json carries the bounds and the unexplored mass.
+    let (ok, out, err) = sandtable(&["exact", "scripts/analysis/until_six.lua", "--epsilon", "1e-6"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("is an interval that contains the true value"), "{out}");
+    assert!(out.contains("[0.16666666, 0.16666677]") || out.contains("[0.1666666"), "{out}");
+    let v = json(&["exact", "scripts/analysis/until_six.lua", "--epsilon", "1e-6", "--json"]);
+    assert!(v["unexplored_float"].as_f64().expect("unexplored") < eps);
+    let b = &v["metrics"]["first_try"]["distribution_bounds"]["1"];
+    assert!(b["lower_float"].as_f64().unwrap() <= 1.0 / 6.0 && 1.0 / 6.0 <= b["upper_float"].as_f64().unwrap());
+    assert!(v["metrics"]["rolls"]["mean_bounds"]["assumes"].as_str().unwrap().contains("range seen"));
+}
+
+#[test]
+fn epsilon_refuses_what_it_cannot_bound_yet_and_bad_values() {
+    for extra in [&["--vs-script", "scripts/analysis/four_d6_six.lua"][..], &["--plot", "x.svg"], &["--arg", "x=1..2"]] {
+        let mut args = vec!["exact", "scripts/analysis/until_six.lua", "--epsilon", "1e-3"];
+        args.extend_from_slice(extra);
+        let (ok, _, err) = sandtable(&args);
+        assert!(!ok && err.contains("--epsilon does not take"), "{extra:?}: {err}");
+    }
+    for bad in ["0", "1", "-0.1", "abc"] {
+        let (ok, _, err) = sandtable(&["exact", "scripts/analysis/until_six.lua", "--epsilon", bad]);
+        assert!(!ok && err.contains("--epsilon"), "{bad}: {err}");
+    }
 }
 
 // ------------------------------------------------------------ sim

@@ -175,7 +175,7 @@ function trial()
 
 fn run(path: &std::path::Path) -> ExactResult {
     let setup = Setup { script: path.to_path_buf(), ..Setup::default() };
-    let cfg = ExactConfig { setup, vs: None, seed: 1, threads: 1, max_leaves: 1_000_000, progress: false };
+    let cfg = ExactConfig { setup, vs: None, seed: 1, threads: 1, max_leaves: 1_000_000, progress: false, epsilon: None };
     match exact::run(&cfg).expect("exact") {
         ExactOutcome::Done { result, .. } => *result,
         ExactOutcome::TooBig { reason } => panic!("too big: {reason}"),
@@ -319,7 +319,7 @@ end"#,
     )
     .unwrap();
     let setup = Setup { script: p, ..Setup::default() };
-    let cfg = ExactConfig { setup, vs: None, seed: 1, threads: 1, max_leaves: 1000, progress: false };
+    let cfg = ExactConfig { setup, vs: None, seed: 1, threads: 1, max_leaves: 1000, progress: false, epsilon: None };
     let err = exact::run(&cfg).err().expect("an error");
     assert!(err.to_string().contains("earlier execution"), "{err}");
 }

@@ -100,6 +100,7 @@ fn exact_sweep_gives_every_points_fractions() {
         threads: 2,
         max_leaves: 1_000_000,
         progress: false,
+        epsilon: None,
     };
     let ExactSweepOutcome::Done { sweep, .. } = sweep::run_exact(&cfg, &[arg("dice=1..4")]).expect("exact") else {
         panic!("too big")

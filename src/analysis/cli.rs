@@ -162,7 +162,7 @@ pub fn replay_command(i: u64, point: &[String]) -> String {
             _ => (a.as_str(), false),
         };
         match name {
-            "--trials" | "--shard" | "--threads" | "--plot" | "--trial" | "--max-leaves" | "--sweep" => {
+            "--trials" | "--shard" | "--threads" | "--plot" | "--trial" | "--max-leaves" | "--epsilon" | "--sweep" => {
                 if !inline {
                     it.next();
                 }
@@ -235,6 +235,35 @@ pub struct ExactArgs {
     /// Trials of the `sim` fallback (1 or more).
     #[arg(long, default_value_t = 100_000, value_name = "N", value_parser = parse_positive::<u64>)]
     pub trials: u64,
+    /// For trials that can repeat without end (a battle fought until one side is gone): leave unexplored the
+    /// paths of least probability, E in all at most, and report each figure as an interval that contains the
+    /// true value (exact fractions when the tree turns out small). E.g. `--epsilon 1e-6`.
+    #[arg(long, value_name = "E", value_parser = parse_epsilon)]
+    pub epsilon: Option<f64>,
+}
+
+/// `--epsilon`: a probability strictly between 0 and 1.
+fn parse_epsilon(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(e) if e > 0.0 && e < 1.0 => Ok(e),
+        Ok(_) => Err("the unexplored probability must lie strictly between 0 and 1 (e.g. 1e-6)".into()),
+        Err(_) => Err(format!("'{s}' is not a number (e.g. 1e-6)")),
+    }
+}
+
+/// What `exact` says on falling back to `sim` (`per_point`: "" or " at each
+/// point"); returns the note the sim report carries (`exact_fallback`).
+fn fall_back_note(a: &ExactArgs, reason: &str, per_point: &str) -> String {
+    let hint = if a.epsilon.is_none() {
+        "; or, if trials can repeat without end, --epsilon E bounds the odds by intervals (e.g. --epsilon 1e-6)"
+    } else {
+        ", or raise --epsilon"
+    };
+    eprintln!(
+        "exact: {reason}.\n       Falling back to sim with {} trials{per_point} (seed {}); raise --max-leaves to insist on exact odds{hint}.",
+        a.trials, a.setup.seed
+    );
+    format!("exact gave up: {reason}; these are sim estimates from {} trials{per_point}", a.trials)
 }
 
 /// `sandtable merge`: combine sharded `sim --json` outputs (of a run or of a sweep).
@@ -551,18 +580,33 @@ pub fn exact(a: &ExactArgs) -> ExitCode {
         threads: a.setup.threads(),
         max_leaves: a.max_leaves,
         progress: true,
+        epsilon: a.epsilon,
     };
+    if a.epsilon.is_some() {
+        let with = if !axes.is_empty() {
+            Some("--sweep")
+        } else if cfg.vs.is_some() {
+            Some("--vs-*")
+        } else if a.setup.plot.is_some() {
+            Some("--plot")
+        } else if a.setup.csv.is_some() {
+            Some("--csv")
+        } else {
+            None
+        };
+        if let Some(with) = with {
+            return usage_error(&format!(
+                "exact --epsilon does not take {with} yet (its figures are intervals): run it alone, with --json for every bound"
+            ));
+        }
+    }
     if !axes.is_empty() {
         return exact_sweep(a, cfg, axes);
     }
     match super::exact::run(&cfg) {
         Err(e) => fail(&e),
         Ok(ExactOutcome::TooBig { reason }) => {
-            let note = format!("exact gave up: {reason}; these are sim estimates from {} trials", a.trials);
-            eprintln!(
-                "exact: {reason}.\n       Falling back to sim with {} trials (seed {}); raise --max-leaves to insist on exact odds.",
-                a.trials, a.setup.seed
-            );
+            let note = fall_back_note(a, &reason, "");
             let sim_cfg = SimConfig {
                 setup: cfg.setup,
                 vs: cfg.vs,
@@ -581,7 +625,9 @@ pub fn exact(a: &ExactArgs) -> ExitCode {
                 print_json(&report::exact_json(&result));
             } else if !csv_to_stdout(&a.setup) {
                 print!("{}", report::exact_text(&result));
-                let leaves = result.leaves + result.vs.as_ref().map_or(0, |v| v.leaves);
+                let leaves = result.leaves
+                    + result.cut_paths
+                    + result.vs.as_ref().map_or(0, |v| v.leaves + v.cut_paths);
                 println!(
                     "\n{} leaves on {} thread{} in {:.3} s ({} leaves/s)",
                     leaves,
@@ -614,12 +660,7 @@ fn exact_sweep(a: &ExactArgs, cfg: ExactConfig, axes: Vec<Axis>) -> ExitCode {
     match super::sweep::run_exact(&cfg, &axes) {
         Err(e) => fail(&e),
         Ok(ExactSweepOutcome::TooBig { reason }) => {
-            let note =
-                format!("exact gave up: {reason}; these are sim estimates from {} trials at each point", a.trials);
-            eprintln!(
-                "exact: {reason}.\n       Falling back to sim with {} trials at each point (seed {}); raise --max-leaves to insist on exact odds.",
-                a.trials, a.setup.seed
-            );
+            let note = fall_back_note(a, &reason, " at each point");
             let sweep = SweepConfig {
                 setup: cfg.setup,
                 axes,

@@ -48,6 +48,10 @@ pub struct ExactConfig {
     /// Give up (and let the caller fall back to `sim`) past this many leaves.
     pub max_leaves: u64,
     pub progress: bool,
+    /// `--epsilon E`: leave paths unexplored, by a probability cut-off
+    /// lowered pass by pass, until their total probability is below E
+    /// (`None`: follow every path).
+    pub epsilon: Option<f64>,
 }
 
 /// Default leaf budget.
@@ -85,14 +89,48 @@ impl ExactMetric {
     pub fn sd(&self) -> f64 {
         ratio_f64(&self.variance()).max(0.0).sqrt()
     }
+
+    /// Bounds on the true P(value | the metric was returned) when paths of
+    /// total probability `u` were left unexplored, from the explored
+    /// conditional probability `p`: the explored joint mass p·P (P the
+    /// explored presence) over all that may be present, P + u, with none or
+    /// all of the unexplored mass on this value.
+    pub fn value_bounds(&self, p: &BigRational, u: &BigRational) -> (BigRational, BigRational) {
+        let joint = p * &self.present;
+        let total = &self.present + u;
+        (&joint / &total, (joint + u) / total)
+    }
+
+    /// Bounds on the true mean when `u` is unexplored, *if* the unexplored
+    /// trials return values within the range seen (`lo..hi`, returned too):
+    /// the true mean is (S + Σ v·q)/(P + Q) for an unexplored presence Q in
+    /// [0, u], which is extreme at Q = 0 or Q = u.
+    pub fn mean_bounds(&self, u: &BigRational) -> (BigRational, BigRational, f64, f64) {
+        let lo = self.dist.keys().next().map_or(0.0, |&k| value_of(k));
+        let hi = self.dist.keys().next_back().map_or(0.0, |&k| value_of(k));
+        let mean = self.mean();
+        let sum = &mean * &self.present;
+        let total = &self.present + u;
+        let low = (&sum + u * exact_value(lo)) / &total;
+        let high = (sum + u * exact_value(hi)) / total;
+        (low.min(mean.clone()), high.max(mean), lo, hi)
+    }
 }
 
 /// The result of an enumeration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExactResult {
     pub setup: Setup,
+    /// Executions walked to their end.
     pub leaves: u64,
     pub metrics: BTreeMap<String, ExactMetric>,
+    /// `--epsilon`: the total probability of the paths left unexplored
+    /// (zero when the whole tree was walked) ...
+    pub unexplored: BigRational,
+    /// ... how many paths were cut off ...
+    pub cut_paths: u64,
+    /// ... and the probability cut-off of the pass that was kept.
+    pub cutoff: f64,
     /// The second variant, when comparing.
     pub vs: Option<Box<ExactResult>>,
 }
@@ -203,6 +241,9 @@ struct Tally {
     den_slots: FxHashMap<u128, usize>,
     /// The denominator of the last leaf and its slot.
     last: Option<(u128, usize)>,
+    /// `--epsilon`: the probability of the paths cut off (under key 0), and how many.
+    unexplored: Sums,
+    cut_paths: u64,
 }
 
 impl Tally {
@@ -254,10 +295,10 @@ const ESTIMATE_AFTER: Duration = Duration::from_millis(50);
 ///
 /// One sample replays the trial once per roll on its path (each replay
 /// fixes one more outcome), so it costs a few executions, not the tree.
-fn estimate_leaves(worker: &mut Worker, seed: u64) -> Result<(f64, u32), LeafError> {
+fn estimate_leaves(worker: &mut Worker, seed: u64, cutoff: f64) -> Result<(f64, u32), LeafError> {
     let started = Instant::now();
     let mut rng = Pcg64Mcg::new(u128::from(seed) | 1);
-    let mut walk = Enumeration::default();
+    let mut walk = Enumeration::with_cutoff(cutoff);
     let (mut total, mut paths) = (0.0, 0u32);
     'paths: while paths < ESTIMATE_PATHS {
         walk.path.clear();
@@ -298,6 +339,8 @@ struct Shared<'a> {
     /// When the enumeration started (for [`ESTIMATE_AFTER`]).
     started: Instant,
     setup: &'a Setup,
+    /// The probability cut-off of this pass (0: none).
+    cutoff: f64,
     next_branch: AtomicU64,
     branches_done: AtomicU64,
     branches: AtomicU64,
@@ -309,7 +352,14 @@ struct Shared<'a> {
     error: Mutex<Option<AnalysisError>>,
 }
 
-type WorkerOut = (BTreeMap<String, BTreeMap<u64, BigRational>>, String);
+/// A worker's sums: per metric, per value; the unexplored mass and how many
+/// paths were cut off; what the script's top level printed.
+struct WorkerOut {
+    dists: BTreeMap<String, BTreeMap<u64, BigRational>>,
+    unexplored: BigRational,
+    cut_paths: u64,
+    top_output: String,
+}
 
 fn take_walk(worker: &Worker) -> Option<Enumeration> {
     let mut w = worker.host.state.world.borrow_mut();
@@ -333,6 +383,8 @@ fn run_leaf(worker: &mut Worker, mut walk: Enumeration) -> Result<Enumeration, L
     let walk = take_walk(worker);
     match (r, walk) {
         (Ok(()), Some(w)) => Ok(w),
+        // Cut off below --epsilon's cut-off: a leaf of the pruned tree.
+        (Err(_), Some(w)) if w.pruned => Ok(w),
         (Err(e), w) => Err(Box::new((w, e))),
         (Ok(()), None) => Err(Box::new((None, ScriptError::plain(RESEEDED)))),
     }
@@ -363,6 +415,25 @@ fn record(values: &[f64], walk: &Enumeration, tally: &mut Tally) {
                     s.add_big(key_of(v), &w);
                 }
             }
+        }
+    }
+}
+
+/// Adds the probability of a path cut off below the cut-off (its weights
+/// up to the choice point it did not take) to the unexplored mass.
+fn record_cut(walk: &Enumeration, tally: &mut Tally) {
+    tally.cut_paths += 1;
+    match (product(&walk.weight_num), product(&walk.weight_den)) {
+        (Some(n), Some(d)) => {
+            let den_slot = tally.den_slot(d);
+            tally.unexplored.add(0, n, d, den_slot);
+        }
+        _ => {
+            let mut w = BigRational::one();
+            for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
+                w *= BigRational::new(n.into(), d.into());
+            }
+            tally.unexplored.add_big(0, &w);
         }
     }
 }
@@ -406,6 +477,30 @@ struct Leaves<'a> {
     stop: Option<LeafStop>,
 }
 
+impl Leaves<'_> {
+    /// Records the execution that just ended along `walk` (which returned
+    /// `values`, unless it was cut off) and moves the walk to the next leaf.
+    /// False when the walk cannot go on.
+    fn finish(&mut self, mut walk: Enumeration, values: &[f64]) -> bool {
+        if walk.widths.first() != Some(&self.width) {
+            self.stop = Some(LeafStop::FirstRollChanged);
+            return false;
+        }
+        // A path cut off counts as unexplored even if the trial caught the
+        // error and returned.
+        if walk.pruned {
+            record_cut(&walk, self.sums);
+        } else {
+            record(values, &walk, self.sums);
+        }
+        self.count += 1;
+        self.boundary = self.count.is_multiple_of(LEAF_BLOCK);
+        self.done = !walk.advance() || walk.path[0] != self.c;
+        self.walk = Some(walk);
+        true
+    }
+}
+
 impl Block for Leaves<'_> {
     fn before(&mut self, world: &mut World, template: &World) -> bool {
         let Some(mut walk) = self.walk.take() else { return false };
@@ -416,22 +511,16 @@ impl Block for Leaves<'_> {
     }
 
     fn after(&mut self, world: &mut World, _: &MetricNames, values: &[f64]) -> bool {
-        let mut walk = match std::mem::replace(world.dice.source_mut(), Source::Random(Pcg64Mcg::new(1))) {
+        let walk = match std::mem::replace(world.dice.source_mut(), Source::Random(Pcg64Mcg::new(1))) {
             Source::Enumerate(e) => e,
             Source::Random(_) => {
                 self.stop = Some(LeafStop::Reseeded);
                 return false;
             }
         };
-        if walk.widths.first() != Some(&self.width) {
-            self.stop = Some(LeafStop::FirstRollChanged);
+        if !self.finish(walk, values) {
             return false;
         }
-        record(values, &walk, self.sums);
-        self.count += 1;
-        self.boundary = self.count.is_multiple_of(LEAF_BLOCK);
-        self.done = !walk.advance() || walk.path[0] != self.c;
-        self.walk = Some(walk);
         if self.sh.stop.load(Ordering::Relaxed) {
             return false;
         }
@@ -488,7 +577,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
         }
     };
     // Probe: one execution to learn how many outcomes the first roll has.
-    let probe = match run_leaf(&mut worker, Enumeration::default()) {
+    let probe = match run_leaf(&mut worker, Enumeration::with_cutoff(sh.cutoff)) {
         Ok(w) => w,
         Err(b) => {
             leaf_failed(b);
@@ -502,7 +591,7 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
         if sh.estimating.swap(true, Ordering::Relaxed) {
             return true;
         }
-        match estimate_leaves(worker, sh.cfg.seed) {
+        match estimate_leaves(worker, sh.cfg.seed, sh.cutoff) {
             Ok((estimate, paths)) => match estimate_says_too_big(estimate, paths, sh.cfg.max_leaves) {
                 Some(why) => {
                     too_big(why);
@@ -555,8 +644,16 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
             };
             loop {
                 if let Err(e) = worker.run_block(&mut leaves) {
-                    leaf_failed(Box::new((take_walk(&worker), e)));
-                    return None;
+                    match take_walk(&worker) {
+                        // Cut off below the cut-off: a leaf of the pruned tree.
+                        Some(w) if w.pruned => {
+                            leaves.finish(w, &[]);
+                        }
+                        w => {
+                            leaf_failed(Box::new((w, e)));
+                            return None;
+                        }
+                    }
                 }
                 match leaves.stop {
                     None => {}
@@ -604,21 +701,29 @@ fn worker_loop(sh: &Shared) -> Option<WorkerOut> {
             }
         },
     }
-    let mut out = BTreeMap::new();
-    let Tally { metrics, dens, .. } = sums;
+    let mut dists = BTreeMap::new();
+    let Tally { metrics, dens, unexplored, cut_paths, .. } = sums;
     for (name, s) in worker.names.iter().zip(metrics) {
-        out.insert(name.clone(), s.into_dist(&dens));
+        dists.insert(name.clone(), s.into_dist(&dens));
     }
-    Some((out, std::mem::take(&mut worker.top_output)))
+    let unexplored = unexplored.into_dist(&dens).into_values().fold(BigRational::zero(), |a, b| a + b);
+    Some(WorkerOut { dists, unexplored, cut_paths, top_output: std::mem::take(&mut worker.top_output) })
 }
 
-fn enumerate(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, String), String>, AnalysisError> {
+/// One walk over the tree, leaving unexplored every path whose probability
+/// falls below `cutoff` (0: none).
+fn enumerate(
+    cfg: &ExactConfig,
+    setup: &Setup,
+    cutoff: f64,
+) -> Result<Result<(ExactResult, String), String>, AnalysisError> {
     let started = Instant::now();
     let threads = cfg.threads.max(1);
     let sh = Shared {
         cfg,
         started,
         setup,
+        cutoff,
         next_branch: AtomicU64::new(0),
         branches_done: AtomicU64::new(0),
         branches: AtomicU64::new(0),
@@ -642,14 +747,18 @@ fn enumerate(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, St
     }
     let mut dists: BTreeMap<String, BTreeMap<u64, BigRational>> = BTreeMap::new();
     let mut top_output = None;
-    for (o, out) in outs.into_iter().flatten() {
-        for (name, d) in o {
+    let mut unexplored = BigRational::zero();
+    let mut cut_paths = 0;
+    for out in outs.into_iter().flatten() {
+        unexplored += out.unexplored;
+        cut_paths += out.cut_paths;
+        for (name, d) in out.dists {
             let target = dists.entry(name).or_default();
             for (k, p) in d {
                 *target.entry(k).or_insert_with(BigRational::zero) += p;
             }
         }
-        top_output.get_or_insert(out);
+        top_output.get_or_insert(out.top_output);
     }
     let metrics = dists
         .into_iter()
@@ -663,20 +772,94 @@ fn enumerate(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, St
         })
         .collect();
     Ok(Ok((
-        ExactResult { setup: setup.clone(), leaves: sh.leaves.load(Ordering::Relaxed), metrics, vs: None },
+        ExactResult {
+            setup: setup.clone(),
+            leaves: sh.leaves.load(Ordering::Relaxed) - cut_paths,
+            metrics,
+            unexplored,
+            cut_paths,
+            cutoff,
+            vs: None,
+        },
         top_output.unwrap_or_default(),
     )))
+}
+
+/// A pruned tree with at most this many paths is small: `--epsilon` then
+/// lowers the cut-off further (by [`REFINE_STEP`], [`REFINE_PASSES`] times
+/// at most, passes of at most [`REFINE_LEAVES`] paths) while it stays so,
+/// for exact fractions when the tree turns out finite (a pool's rarest
+/// multiset is often below E).
+const SMALL_TREE: u64 = 10_000;
+const REFINE_STEP: f64 = 1e-3;
+const REFINE_PASSES: usize = 2;
+const REFINE_LEAVES: u64 = 1_000_000;
+
+/// `--epsilon E`: walks the tree with a probability cut-off, first E, then
+/// lower (scaled by how far the unexplored mass was from E), until the
+/// unexplored mass is below E; without it, walks the whole tree. The cut-offs
+/// depend only on the tree, so the answer does not depend on the threads.
+fn enumerate_within(
+    cfg: &ExactConfig,
+    setup: &Setup,
+) -> Result<Result<(ExactResult, String), String>, AnalysisError> {
+    let Some(eps) = cfg.epsilon else { return enumerate(cfg, setup, 0.0) };
+    let bound = exact_value(eps);
+    let mut cutoff = eps;
+    // The previous pass's cut-off and unexplored mass.
+    let mut last: Option<(f64, f64)> = None;
+    let mut best = loop {
+        let (r, out) = match enumerate(cfg, setup, cutoff)? {
+            Ok(r) => r,
+            Err(why) => {
+                return Ok(Err(format!(
+                    "{why}, even with paths of probability below {cutoff:.1e} left unexplored (--epsilon {eps})"
+                )))
+            }
+        };
+        if r.unexplored < bound {
+            break (r, out);
+        }
+        // The unexplored mass goes about as a power of the cut-off, u ≈ a·c^k
+        // (k = 1 for a chain of rolls, less for bushy trees): aim for half of
+        // E with k from the last two passes (1 after the first).
+        let u = ratio_f64(&r.unexplored);
+        let k = match last {
+            Some((c0, u0)) if u0 > u && c0 > cutoff => ((u0 / u).ln() / (c0 / cutoff).ln()).clamp(0.01, 1.0),
+            _ => 1.0,
+        };
+        last = Some((cutoff, u));
+        cutoff *= (0.5 * eps / u).powf(1.0 / k).clamp(1e-8, 0.5);
+        if cutoff < f64::MIN_POSITIVE {
+            return Ok(Err(format!(
+                "paths of probability {u:.3e} in all stay unexplored however low the cut-off (--epsilon {eps})"
+            )));
+        }
+    };
+    // A small tree may be finite: try for the bottom of it, keeping the last
+    // answer if the walk grows past REFINE_LEAVES.
+    let small = ExactConfig { max_leaves: cfg.max_leaves.min(REFINE_LEAVES), ..cfg.clone() };
+    for _ in 0..REFINE_PASSES {
+        if best.0.unexplored.is_zero() || best.0.leaves + best.0.cut_paths > SMALL_TREE {
+            break;
+        }
+        match enumerate(&small, setup, best.0.cutoff * REFINE_STEP)? {
+            Ok(r) => best = r,
+            Err(_) => break,
+        }
+    }
+    Ok(Ok(best))
 }
 
 /// Enumerates the trial (and the `--vs` variant, when given).
 pub fn run(cfg: &ExactConfig) -> Result<ExactOutcome, AnalysisError> {
     let started = Instant::now();
-    let (mut result, top_output) = match enumerate(cfg, &cfg.setup)? {
+    let (mut result, top_output) = match enumerate_within(cfg, &cfg.setup)? {
         Ok(r) => r,
         Err(reason) => return Ok(ExactOutcome::TooBig { reason }),
     };
     if let Some(vs) = &cfg.vs {
-        match enumerate(cfg, vs) {
+        match enumerate_within(cfg, vs) {
             Ok(Ok((r, _))) => result.vs = Some(Box::new(r)),
             Ok(Err(reason)) => return Ok(ExactOutcome::TooBig { reason: format!("the --vs variant: {reason}") }),
             Err(e) => return Err(e.within(&format!("the --vs variant ({})", vs.describe_changes()))),

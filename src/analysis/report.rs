@@ -7,6 +7,7 @@
 
 use std::fmt::Write;
 
+use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
 use serde_json::{json, Map, Value};
@@ -130,6 +131,48 @@ pub fn checksum(o: &Map<String, Value>) -> String {
     super::content_hash(serde_json::to_string(o).unwrap_or_default().as_bytes())
 }
 
+/// A bound as JSON: the exact fraction and the nearest f64.
+fn bound_json(lower: &BigRational, upper: &BigRational) -> Value {
+    json!({
+        "lower": ratio_str(lower),
+        "upper": ratio_str(upper),
+        "lower_float": num(ratio_f64(lower)),
+        "upper_float": num(ratio_f64(upper)),
+    })
+}
+
+/// One metric of `exact --epsilon` with an unexplored mass `u`: bounds on
+/// each value's probability, on any value not seen, on the presence and
+/// (under the stated assumption) on the mean.
+fn bounded_metric_json(m: &ExactMetric, u: &BigRational) -> Value {
+    let dist: Map<String, Value> = super::exact::labelled(m)
+        .into_iter()
+        .map(|(k, p)| {
+            let (lo, hi) = m.value_bounds(p, u);
+            (k, bound_json(&lo, &hi))
+        })
+        .collect();
+    let (_, other) = m.value_bounds(&BigRational::zero(), u);
+    let (mlo, mhi, lo, hi) = m.mean_bounds(u);
+    let mut mean = bound_json(&mlo, &mhi);
+    if let Some(o) = mean.as_object_mut() {
+        o.insert(
+            "assumes".into(),
+            json!(format!(
+                "the unexplored trials return values within the range seen ({}..{})",
+                value_label(lo),
+                value_label(hi)
+            )),
+        );
+    }
+    json!({
+        "mean_bounds": mean,
+        "present_bounds": bound_json(&m.present, &(&m.present + u)),
+        "distribution_bounds": dist,
+        "other_values_at_most": ratio_str(&other),
+    })
+}
+
 fn exact_metric_json(m: &ExactMetric) -> Value {
     let dist: Map<String, Value> =
         super::exact::labelled(m).into_iter().map(|(k, p)| (k, json!(ratio_str(p)))).collect();
@@ -161,9 +204,23 @@ pub fn exact_json(r: &ExactResult) -> Value {
     o.insert("setup".into(), serde_json::to_value(&r.setup).unwrap_or(Value::Null));
     o.insert("trials".into(), json!(r.leaves));
     o.insert("leaves".into(), json!(r.leaves));
+    if r.cutoff > 0.0 {
+        o.insert("unexplored".into(), json!(ratio_str(&r.unexplored)));
+        o.insert("unexplored_float".into(), num(ratio_f64(&r.unexplored)));
+        o.insert("cut_paths".into(), json!(r.cut_paths));
+        o.insert("cutoff".into(), num(r.cutoff));
+    }
+    let u = &r.unexplored;
     o.insert(
         "metrics".into(),
-        Value::Object(r.metrics.iter().map(|(k, m)| (k.clone(), exact_metric_json(m))).collect()),
+        Value::Object(
+            r.metrics
+                .iter()
+                .map(|(k, m)| {
+                    (k.clone(), if u.is_zero() { exact_metric_json(m) } else { bounded_metric_json(m, u) })
+                })
+                .collect(),
+        ),
     );
     if let Some(vs) = &r.vs {
         o.insert(
@@ -477,9 +534,81 @@ fn write_exact(out: &mut String, name: &str, m: &ExactMetric) {
     }
 }
 
+/// `x` as a decimal of `digits` places, rounded down (`up`: up), so that a
+/// printed bound still holds.
+fn decimal_bound(x: &BigRational, digits: u32, up: bool) -> String {
+    let scale = BigInt::from(10u32).pow(digits);
+    let scaled = x * BigRational::from_integer(scale.clone());
+    let n = if up { scaled.ceil() } else { scaled.floor() }.to_integer();
+    let (int, frac) = (&n / &scale, &n % &scale);
+    format!("{int}.{:0>w$}", frac.to_string(), w = digits as usize)
+}
+
+/// One metric of `exact --epsilon` with an unexplored mass `u`: each value's
+/// probability as an interval of decimals (rounded outwards).
+fn write_bounded(out: &mut String, name: &str, m: &ExactMetric, u: &BigRational) {
+    // Enough places to show the interval's width, which is at most u.
+    let digits = (-ratio_f64(u).log10()).ceil().clamp(4.0, 16.0) as u32 + 2;
+    let (mlo, mhi, lo, hi) = m.mean_bounds(u);
+    let _ = writeln!(out, "\n{name}");
+    let _ = writeln!(
+        out,
+        "  mean in [{}, {}] if the unexplored trials return values within the range seen ({}..{})",
+        decimal_bound(&mlo, digits, false),
+        decimal_bound(&mhi, digits, true),
+        value_label(lo),
+        value_label(hi)
+    );
+    // Every explored trial returned it: so may every other.
+    if !num_traits::One::is_one(&(&m.present + u)) {
+        let _ = writeln!(
+            out,
+            "  returned in a fraction [{}, {}] of trials; the figures are for those trials",
+            decimal_bound(&m.present, digits, false),
+            decimal_bound(&(&m.present + u), digits, true)
+        );
+    }
+    let rows = super::exact::labelled(m);
+    if rows.len() > 60 {
+        let _ = writeln!(out, "  {} distinct values (see --json for the bounds on each)", rows.len());
+        return;
+    }
+    let wl = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(1).max(5);
+    let _ = writeln!(out, "  {:>wl$}  {:>w$}", "value", "probability in", w = 2 * digits as usize + 8);
+    for (label, p) in &rows {
+        let (plo, phi) = m.value_bounds(p, u);
+        let _ = writeln!(
+            out,
+            "  {label:>wl$}  [{}, {}]  {}",
+            decimal_bound(&plo, digits, false),
+            decimal_bound(&phi, digits, true),
+            bar(ratio_f64(&plo), 40)
+        );
+    }
+    let (_, other) = m.value_bounds(&BigRational::zero(), u);
+    let _ = writeln!(out, "  {:>wl$}  [0, {}]", "other", decimal_bound(&other, digits, true));
+}
+
 /// The readable report of an `exact` result.
 pub fn exact_text(r: &ExactResult) -> String {
     let mut out = String::new();
+    if !r.unexplored.is_zero() {
+        let _ = writeln!(
+            out,
+            "{}: exact to within an unexplored probability of {:.3e}: {} outcome leaves walked, {} path{} of probability below {:.1e} left unexplored.\n\
+             Each figure is an interval that contains the true value (the mean's, if the unexplored trials stay within the values seen).",
+            r.setup.script.display(),
+            ratio_f64(&r.unexplored),
+            r.leaves,
+            r.cut_paths,
+            if r.cut_paths == 1 { "" } else { "s" },
+            r.cutoff
+        );
+        for (name, m) in &r.metrics {
+            write_bounded(&mut out, name, m, &r.unexplored);
+        }
+        return out;
+    }
     let _ = writeln!(out, "{}: exact, {} outcome leaves", r.setup.script.display(), r.leaves);
     if r.vs.is_some() {
         let _ = writeln!(out, "\n==== A: {}", r.setup.describe_changes());

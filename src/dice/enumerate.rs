@@ -94,6 +94,16 @@ pub struct Enumeration {
     pub epoch: u32,
     /// Lazy rolls and their tables (boxed: `Source` stays small).
     lz: Box<Lazies>,
+    /// `exact --epsilon`: a new choice point reached with a path probability
+    /// below this is not followed (0: follow every path).
+    pub cutoff: f64,
+    /// Set when this execution reached a choice point below `cutoff`: every
+    /// later roll fails, and the path's probability counts as unexplored.
+    pub pruned: bool,
+    /// The path probability (as f64, for the cut-off only) of the first
+    /// `prob_at` weights.
+    prob: f64,
+    prob_at: usize,
 }
 
 /// Binomial split tables per (faces in, faces out, dice).
@@ -111,6 +121,12 @@ struct Lazies {
 }
 
 impl Enumeration {
+    /// A walk that leaves unexplored every path whose probability falls
+    /// below `cutoff` (0: none).
+    pub fn with_cutoff(cutoff: f64) -> Self {
+        Enumeration { cutoff, ..Enumeration::default() }
+    }
+
     /// Starts the next execution of the trial: replay from the first choice point.
     pub fn restart(&mut self) {
         self.pos = 0;
@@ -118,17 +134,35 @@ impl Enumeration {
         self.weight_den.clear();
         self.lz.live = 0;
         self.epoch = self.epoch.wrapping_add(1);
+        self.pruned = false;
+        self.prob = 1.0;
+        self.prob_at = 0;
     }
 
     /// The next choice point, `width` outcomes wide: the outcome on the path
     /// being replayed, or a new point at outcome 0.
+    /// Below the cut-off the execution is pruned instead
+    /// ([`DiceError::Pruned`]).
     pub(super) fn choose(&mut self, width: u32) -> Result<u32, DiceError> {
+        if self.pruned {
+            return Err(DiceError::Pruned);
+        }
         if self.pos < self.path.len() {
             if self.widths[self.pos] != width {
                 return Err(DiceError::Diverged);
             }
             self.pos += 1;
             return Ok(self.path[self.pos - 1]);
+        }
+        if self.cutoff > 0.0 {
+            for (&n, &d) in self.weight_num[self.prob_at..].iter().zip(&self.weight_den[self.prob_at..]) {
+                self.prob *= n as f64 / d as f64;
+            }
+            self.prob_at = self.weight_num.len();
+            if self.prob < self.cutoff {
+                self.pruned = true;
+                return Err(DiceError::Pruned);
+            }
         }
         self.path.push(0);
         self.widths.push(width);

@@ -161,6 +161,8 @@ pub enum DiceError {
         "this roll was made in an earlier execution of the trial; exact cannot read it now (keep rolls inside trial())"
     )]
     StaleRoll,
+    #[error("exact --epsilon: this execution's probability fell below the cut-off, so exact leaves the rest of it unexplored (not an error in the rules; do not catch it)")]
+    Pruned,
     #[error("exact: the trial made different observations of its dice when run again along the same outcomes; a trial must depend only on its dice")]
     Diverged,
 }

@@ -57,6 +57,7 @@ impl Session {
                 threads,
                 max_leaves: crate::analysis::exact::DEFAULT_MAX_LEAVES,
                 progress: false,
+                epsilon: None,
             };
             match crate::analysis::exact::run(&cfg) {
                 Ok(crate::analysis::exact::ExactOutcome::Done { result, .. }) => {
