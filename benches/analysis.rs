@@ -190,7 +190,15 @@ fn sweep(trials: u64, threads: usize) {
 }
 
 fn exact(threads: usize) {
-    let cfg = ExactConfig { setup: setup(), vs: None, seed: 1, threads, max_leaves: u64::MAX, progress: false, epsilon: None };
+    let cfg = ExactConfig {
+        setup: setup(),
+        vs: None,
+        seed: 1,
+        threads,
+        max_leaves: u64::MAX,
+        progress: false,
+        epsilon: None,
+    };
     let (d, out) = best(|| sandtable::analysis::exact::run(&cfg).expect("exact"));
     if let ExactOutcome::Done { result, .. } = out {
         let m = &result.metrics["figures_lost"];

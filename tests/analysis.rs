@@ -213,15 +213,25 @@ fn exact_falls_back_to_sim_past_the_leaf_budget() {
 
 fn exact_within(script_name: &str, threads: usize, epsilon: f64) -> exact::ExactResult {
     let setup = Setup { script: script(script_name), ..Setup::default() };
-    let cfg =
-        ExactConfig { setup, vs: None, seed: 1, threads, max_leaves: 1_000_000, progress: false, epsilon: Some(epsilon) };
+    let cfg = ExactConfig {
+        setup,
+        vs: None,
+        seed: 1,
+        threads,
+        max_leaves: 1_000_000,
+        progress: false,
+        epsilon: Some(epsilon),
+    };
     match exact::run(&cfg).expect("exact") {
         ExactOutcome::Done { result, .. } => *result,
         ExactOutcome::TooBig { reason } => panic!("too big: {reason}"),
     }
 }
 
-fn contains(bounds: &(num_rational::BigRational, num_rational::BigRational), truth: &num_rational::BigRational) -> bool {
+fn contains(
+    bounds: &(num_rational::BigRational, num_rational::BigRational),
+    truth: &num_rational::BigRational,
+) -> bool {
     &bounds.0 <= truth && truth <= &bounds.1
 }
 
@@ -260,7 +270,10 @@ fn epsilon_bounds_roll_until_a_six_around_its_closed_form() {
         assert!(exact::ratio_f64(&(&b.1 - &b.0)) < eps);
     }
     // A value never seen (rolls past the cut-off) has at most the unexplored mass.
-    assert!(contains(&rolls.value_bounds(&num_rational::BigRational::from_integer(0.into()), u), &num_traits::pow(five_sixths.clone(), 200)));
+    assert!(contains(
+        &rolls.value_bounds(&num_rational::BigRational::from_integer(0.into()), u),
+        &num_traits::pow(five_sixths.clone(), 200)
+    ));
     let first = &r.metrics["first_try"];
     let p1 = first.dist.iter().find(|(&k, _)| sandtable::analysis::stats::value_of(k) == 1.0).expect("first try").1;
     assert!(contains(&first.value_bounds(p1, u), &sixth));
@@ -282,7 +295,8 @@ fn epsilon_bounds_roll_until_a_six_around_its_closed_form() {
 
 #[test]
 fn epsilon_refuses_what_it_cannot_bound_yet_and_bad_values() {
-    for extra in [&["--vs-script", "scripts/analysis/four_d6_six.lua"][..], &["--plot", "x.svg"], &["--arg", "x=1..2"]] {
+    for extra in [&["--vs-script", "scripts/analysis/four_d6_six.lua"][..], &["--plot", "x.svg"], &["--arg", "x=1..2"]]
+    {
         let mut args = vec!["exact", "scripts/analysis/until_six.lua", "--epsilon", "1e-3"];
         args.extend_from_slice(extra);
         let (ok, _, err) = sandtable(&args);

@@ -175,7 +175,8 @@ function trial()
 
 fn run(path: &std::path::Path) -> ExactResult {
     let setup = Setup { script: path.to_path_buf(), ..Setup::default() };
-    let cfg = ExactConfig { setup, vs: None, seed: 1, threads: 1, max_leaves: 1_000_000, progress: false, epsilon: None };
+    let cfg =
+        ExactConfig { setup, vs: None, seed: 1, threads: 1, max_leaves: 1_000_000, progress: false, epsilon: None };
     match exact::run(&cfg).expect("exact") {
         ExactOutcome::Done { result, .. } => *result,
         ExactOutcome::TooBig { reason } => panic!("too big: {reason}"),

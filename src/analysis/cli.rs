@@ -625,9 +625,8 @@ pub fn exact(a: &ExactArgs) -> ExitCode {
                 print_json(&report::exact_json(&result));
             } else if !csv_to_stdout(&a.setup) {
                 print!("{}", report::exact_text(&result));
-                let leaves = result.leaves
-                    + result.cut_paths
-                    + result.vs.as_ref().map_or(0, |v| v.leaves + v.cut_paths);
+                let leaves =
+                    result.leaves + result.cut_paths + result.vs.as_ref().map_or(0, |v| v.leaves + v.cut_paths);
                 println!(
                     "\n{} leaves on {} thread{} in {:.3} s ({} leaves/s)",
                     leaves,

@@ -799,10 +799,7 @@ const REFINE_LEAVES: u64 = 1_000_000;
 /// lower (scaled by how far the unexplored mass was from E), until the
 /// unexplored mass is below E; without it, walks the whole tree. The cut-offs
 /// depend only on the tree, so the answer does not depend on the threads.
-fn enumerate_within(
-    cfg: &ExactConfig,
-    setup: &Setup,
-) -> Result<Result<(ExactResult, String), String>, AnalysisError> {
+fn enumerate_within(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, String), String>, AnalysisError> {
     let Some(eps) = cfg.epsilon else { return enumerate(cfg, setup, 0.0) };
     let bound = exact_value(eps);
     let mut cutoff = eps;

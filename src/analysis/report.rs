@@ -216,9 +216,7 @@ pub fn exact_json(r: &ExactResult) -> Value {
         Value::Object(
             r.metrics
                 .iter()
-                .map(|(k, m)| {
-                    (k.clone(), if u.is_zero() { exact_metric_json(m) } else { bounded_metric_json(m, u) })
-                })
+                .map(|(k, m)| (k.clone(), if u.is_zero() { exact_metric_json(m) } else { bounded_metric_json(m, u) }))
                 .collect(),
         ),
     );
