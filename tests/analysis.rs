@@ -303,7 +303,8 @@ fn epsilon_refuses_what_it_cannot_bound_yet_and_bad_values() {
         assert!(!ok && err.contains("--epsilon does not take"), "{extra:?}: {err}");
     }
     for bad in ["0", "1", "-0.1", "abc"] {
-        let (ok, _, err) = sandtable(&["exact", "scripts/analysis/until_six.lua", "--epsilon", bad]);
+        let arg = format!("--epsilon={bad}");
+        let (ok, _, err) = sandtable(&["exact", "scripts/analysis/until_six.lua", &arg]);
         assert!(!ok && err.contains("--epsilon"), "{bad}: {err}");
     }
 }
