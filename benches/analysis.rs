@@ -128,7 +128,6 @@ fn sim_with(trials: u64, threads: usize, no_jit: bool, no_fast_paths: bool) -> f
         threads,
         shard: None,
         progress: false,
-        epsilon: None,
     };
     // Wall clock of the whole run, building one Luau state per worker included.
     let (d, run) = best(|| sandtable::analysis::sim::run(&cfg).expect("sim"));
@@ -175,7 +174,6 @@ fn sweep(trials: u64, threads: usize) {
         threads,
         shard: None,
         progress: false,
-        epsilon: None,
     };
     // Interleaved, so that a change in the machine's load hits both.
     let (mut dp, mut ds) = (Duration::MAX, Duration::MAX);
@@ -235,7 +233,6 @@ fn dice_ways(trials: u64) {
                 threads: 1,
                 shard: None,
                 progress: false,
-                epsilon: None,
             };
             let t = Instant::now();
             sandtable::analysis::sim::run(&cfg).expect("sim");
@@ -307,7 +304,6 @@ fn rulesets() {
             threads: 1,
             shard: None,
             progress: false,
-            epsilon: None,
         };
         let t = Instant::now();
         sandtable::analysis::sim::run(&cfg).expect("sim");
