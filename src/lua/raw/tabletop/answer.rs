@@ -223,31 +223,21 @@ pub unsafe fn push(l: *mut ffi::lua_State, keys: &Keys, g: &Geo) -> c_int {
             Geo::Shape(s) => push_bases(l, keys, &s.bases, &s.ids),
             Geo::Arc(a) => {
                 ffi::lua_createtable(l, 0, 4);
-                push_key(l, keys, K::Left);
-                push_point(l, keys, a.left);
-                ffi::lua_rawset(l, -3);
-                push_key(l, keys, K::Right);
-                push_point(l, keys, a.right);
-                ffi::lua_rawset(l, -3);
+                set_point(l, keys, K::Left, a.left);
+                set_point(l, keys, K::Right, a.right);
                 set_num(l, keys, K::Bearing, a.bearing);
                 set_num(l, keys, K::Angle, a.angle);
             }
             Geo::Path(Path::Line(s)) => {
                 ffi::lua_createtable(l, 0, 3);
                 set_str(l, keys, K::Kind, "line");
-                push_key(l, keys, K::From);
-                push_point(l, keys, s.a);
-                ffi::lua_rawset(l, -3);
-                push_key(l, keys, K::To);
-                push_point(l, keys, s.b);
-                ffi::lua_rawset(l, -3);
+                set_point(l, keys, K::From, s.a);
+                set_point(l, keys, K::To, s.b);
             }
             Geo::Path(Path::Zone { from, bearing, width, length }) => {
                 ffi::lua_createtable(l, 0, 5);
                 set_str(l, keys, K::Kind, "zone");
-                push_key(l, keys, K::From);
-                push_point(l, keys, *from);
-                ffi::lua_rawset(l, -3);
+                set_point(l, keys, K::From, *from);
                 set_num(l, keys, K::Bearing, *bearing);
                 set_num(l, keys, K::Width, *width);
                 set_num(l, keys, K::Length, *length);
@@ -336,6 +326,19 @@ unsafe fn set_str(l: *mut ffi::lua_State, keys: &Keys, k: K, s: &str) {
     }
 }
 
+/// Sets `t[k] = {x = p.x, y = p.y}` on the table on top.
+///
+/// # Safety
+/// As for [`push`], with four free slots.
+unsafe fn set_point(l: *mut ffi::lua_State, keys: &Keys, k: K, p: Point) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        push_key(l, keys, k);
+        push_point(l, keys, p);
+        ffi::lua_rawset(l, -3);
+    }
+}
+
 /// # Safety
 /// As for [`push`], with three free slots.
 unsafe fn push_point(l: *mut ffi::lua_State, keys: &Keys, p: Point) {
@@ -383,12 +386,8 @@ unsafe fn push_segment(l: *mut ffi::lua_State, keys: &Keys, s: Segment) {
     // SAFETY: the caller's contract.
     unsafe {
         ffi::lua_createtable(l, 0, 2);
-        push_key(l, keys, K::A);
-        push_point(l, keys, s.a);
-        ffi::lua_rawset(l, -3);
-        push_key(l, keys, K::B);
-        push_point(l, keys, s.b);
-        ffi::lua_rawset(l, -3);
+        set_point(l, keys, K::A, s.a);
+        set_point(l, keys, K::B, s.b);
     }
 }
 
