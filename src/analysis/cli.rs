@@ -309,6 +309,13 @@ fn write_plot(path: &Path, title: &str, panels: &[super::plot::Panel]) -> Result
 }
 
 /// `--csv`: to standard output (`-`, the value of a bare `--csv`) or a file.
+/// A sweep's chart (lines or a heat map), its title ending in `note`.
+fn write_sweep_plot(path: &Path, r: &super::sweep::SweepResult, note: &str) -> Result<(), ExitCode> {
+    let title = format!("{} — {} trials at each point{note}", sweep_title(&r.setup, &r.axes), r.trials());
+    let panels = super::plot::sweep_panels(r).map_err(|e| usage_error(&e))?;
+    write_plot(path, &title, &panels)
+}
+
 fn write_csv(path: &Path, csv: &str) -> Result<(), ExitCode> {
     if path == Path::new("-") {
         print!("{csv}");
@@ -459,12 +466,7 @@ fn sweep_with(cfg: SweepConfig, args: &SetupArgs, note: Option<&str>) -> ExitCod
         }
     }
     if let Some(p) = &args.plot {
-        let title = format!("{} — {} trials at each point", sweep_title(&r.setup, &r.axes), r.trials());
-        let panels = match super::plot::sweep_panels(r) {
-            Ok(p) => p,
-            Err(e) => return usage_error(&e),
-        };
-        if let Err(c) = write_plot(p, &title, &panels) {
+        if let Err(c) = write_sweep_plot(p, r, "") {
             return c;
         }
     }
@@ -760,12 +762,7 @@ fn merged_sweep(a: &MergeArgs, r: &super::sweep::SweepResult) -> ExitCode {
         print!("{}", report::sweep_text(r));
     }
     if let Some(p) = &a.plot {
-        let title = format!("{} — {} trials at each point (merged)", sweep_title(&r.setup, &r.axes), r.trials());
-        let panels = match super::plot::sweep_panels(r) {
-            Ok(p) => p,
-            Err(e) => return usage_error(&e),
-        };
-        if let Err(c) = write_plot(p, &title, &panels) {
+        if let Err(c) = write_sweep_plot(p, r, " (merged)") {
             return c;
         }
     }
