@@ -347,6 +347,25 @@ describe("passing fire where the need is reached", function()
     expect(t.pos.x):to_be(66)
   end)
 
+  it("asks with how far the mover went inside the arc where it will be fired on: the leg's end, not the 8 cm", function()
+    -- as above: screened where the 8 cm were reached (x 57.7), so the fire
+    -- is at the leg's end, x 66, after 66 - 49.7 = 16.3 cm inside the arc
+    local _, t = crossing()
+    add("sk", "french", "skirmishers", 57, 52, 270, { parent = "x" })
+    answers{ "hold" }
+    world:move(t, { x = 66, y = 45 })
+    local asked = units.decisions()
+    expect(#asked):to_be(1)
+    expect(asked[1].prompt):to_contain("(16.3 cm of its move inside the arc)")
+  end)
+
+  it("asks with the 8 cm when the mover is fired on where it reached them", function()
+    local _, t = crossing()
+    answers{ "hold" }
+    world:move(t, { x = 66, y = 45 })
+    expect(units.decisions()[1].prompt):to_contain("(8.0 cm of its move inside the arc)")
+  end)
+
   it("fires where a later leg ends when the need was reached exactly at the end of an earlier move, where it could not fire", function()
     -- the first move ends exactly 8 cm inside the arc (x 57.7), where a
     -- friendly marker screens t; the marker leaves; the next move's leg
