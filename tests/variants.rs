@@ -42,7 +42,7 @@ impl Installed {
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let mut child = cmd.spawn().unwrap();
+        let mut child = spawn(&mut cmd);
         {
             use std::io::Write as _;
             let mut input = child.stdin.take().unwrap();
@@ -55,6 +55,22 @@ impl Installed {
     fn run(&self, cwd: &Path, args: &[&str]) -> Ran {
         self.run_with(cwd, args, "", &[])
     }
+}
+
+/// Starts the copied binary. Another test thread that forks while
+/// `Installed::new` copies the binary carries the copy's write descriptor
+/// into its child until that child execs, and the kernel refuses to run a
+/// file open for writing ("Text file busy"): wait for that moment to pass.
+fn spawn(cmd: &mut Command) -> std::process::Child {
+    for _ in 0..100 {
+        match cmd.spawn() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            other => return other.unwrap(),
+        }
+    }
+    cmd.spawn().unwrap()
 }
 
 /// What a run printed.
@@ -170,8 +186,8 @@ end
 /// (`frame.json`), read over plain HTTP; the server is stopped after.
 fn view_frame(sandtable: &Installed, cwd: &Path, scenario: &str) -> String {
     use std::io::{BufRead as _, Read as _, Write as _};
-    let mut child = Command::new(&sandtable.bin)
-        .args(["view", scenario])
+    let mut cmd = Command::new(&sandtable.bin);
+    cmd.args(["view", scenario])
         .current_dir(cwd)
         .env_clear()
         .env("PATH", "/usr/bin:/bin")
@@ -179,9 +195,8 @@ fn view_frame(sandtable: &Installed, cwd: &Path, scenario: &str) -> String {
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    let mut child = spawn(&mut cmd);
     // The reader is kept until the end: the server prints more lines.
     let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
