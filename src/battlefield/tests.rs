@@ -248,6 +248,19 @@ fn table_world() -> (World, usize) {
     (w, i)
 }
 
+/// [`table_world`] with a board that lays infantry out as 4 × 1.5 cm bases
+/// in a line.
+fn laid_out_table_world() -> (World, usize) {
+    let (mut w, i) = table_world();
+    let mut layout = crate::tabletop::Layout::default();
+    layout.bases.insert(
+        "infantry".into(),
+        crate::tabletop::BaseSpec { width: 4.0, depth: 1.5, formations: vec![("line".into(), 0)] },
+    );
+    w.board = Rc::new(Board { tabletop: layout, ..Board::default() });
+    (w, i)
+}
+
 #[test]
 fn tabletop_losses_remove_named_bases_and_the_rest_stay() {
     let (mut w, i) = table_world();
@@ -282,13 +295,7 @@ fn tabletop_losses_remove_named_bases_and_the_rest_stay() {
 
 #[test]
 fn a_tabletop_unit_that_lost_bases_keeps_the_others_in_place() {
-    let (mut w, i) = table_world();
-    let mut layout = crate::tabletop::Layout::default();
-    layout.bases.insert(
-        "infantry".into(),
-        crate::tabletop::BaseSpec { width: 4.0, depth: 1.5, formations: vec![("line".into(), 0)] },
-    );
-    w.board = Rc::new(Board { tabletop: layout, ..Board::default() });
+    let (mut w, i) = laid_out_table_world();
     let (before, _) = w.board.tabletop.unit_bases(&w.units[i]).unwrap();
     w.remove_bases(i, &[1], "fire").unwrap();
     let (after, footprint) = w.board.tabletop.unit_bases(&w.units[i]).unwrap();
@@ -324,13 +331,7 @@ fn a_tabletop_unit_has_at_most_max_bases() {
 /// gives the layout of the unit as it is now.
 #[test]
 fn unit_shapes_follow_the_unit_and_the_resets() {
-    let (mut w, i) = table_world();
-    let mut layout = crate::tabletop::Layout::default();
-    layout.bases.insert(
-        "infantry".into(),
-        crate::tabletop::BaseSpec { width: 4.0, depth: 1.5, formations: vec![("line".into(), 0)] },
-    );
-    w.board = Rc::new(Board { tabletop: layout, ..Board::default() });
+    let (mut w, i) = laid_out_table_world();
     let template = w.clone();
     let fresh = |w: &World| {
         let (bases, footprint) = w.board.tabletop.unit_bases(&w.units[i]).unwrap();
