@@ -410,6 +410,15 @@ fn shards_merged_equal_one_run() {
     let (ok, merged, err) = sandtable(&["merge", &files[2], &files[0], &files[1], "--json"]);
     assert!(ok, "{err}");
     assert_eq!(merged, whole, "merged shards differ from one run");
+    // The merged report names the same trials to look at as the whole run,
+    // with commands that replay them.
+    let look_at = |text: &str| text.split_once("Trials to look at").map(|(_, l)| l.to_string());
+    let (ok, whole_text, err) = sandtable(&base[..base.len() - 1]);
+    assert!(ok, "{err}");
+    let (ok, merged_text, err) = sandtable(&["merge", &files[0], &files[1], &files[2]]);
+    assert!(ok, "{err}");
+    assert!(look_at(&whole_text).is_some(), "{whole_text}");
+    assert_eq!(look_at(&merged_text), look_at(&whole_text), "{merged_text}");
     // Two shards only: a partial result, and a note about it.
     let (ok, _, err) = sandtable(&["merge", &files[0], &files[1]]);
     assert!(ok);

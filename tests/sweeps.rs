@@ -286,6 +286,12 @@ fn a_sweep_in_four_parallel_shards_merges_into_the_whole_run() {
     assert_eq!(merged, whole, "the merged shards differ from the whole sweep");
     let (ok, text, err) = sandtable(&["merge", &part(1), &part(2), &part(3), &part(4)]);
     assert!(ok && text.contains("4001 trials") && text.contains("crater_at"), "{err}{text}");
+    // ... naming the trials to look at as the whole sweep does, each at its point.
+    let (ok, whole_text, err) = sandtable(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(ok, "{err}");
+    let look_at = |t: &str| t.split_once("Trials to look at").map(|(_, l)| l.to_string());
+    assert!(look_at(&whole_text).is_some_and(|l| l.contains("--set reserve_artillery.crater_at=")), "{whole_text}");
+    assert_eq!(look_at(&text), look_at(&whole_text), "{text}");
     let (ok, _, err) = sandtable(&["merge", &part(1), &part(2)]);
     assert!(ok && err.contains("the files cover 2000 of 4001 trials at each point"), "{err}");
 
@@ -395,6 +401,14 @@ fn the_report_offers_the_extreme_trials_and_explain_replays_them() {
     // --explain replays one trial only.
     let (ok, _, err) = sandtable(&["sim", "scripts/analysis/ra_open.lua", "--explain"]);
     assert!(!ok && err.contains("--trial"), "{err}");
+    // ... and a story is not a table or a chart: asking for one is an error, not silently nothing.
+    for extra in [["--csv", "-"], ["--plot", "explain.svg"]] {
+        let mut args = vec!["sim", "scripts/analysis/ra_open.lua", "--trial", "3", "--explain"];
+        args.extend(extra);
+        let (ok, _, err) = sandtable(&args);
+        assert!(!ok && err.contains("--explain") && err.contains(extra[0]), "{extra:?}: {err}");
+    }
+    assert!(!std::path::Path::new("explain.svg").exists());
 }
 
 /// In a sweep the trials to look at name the point with the largest and

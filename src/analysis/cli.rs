@@ -196,6 +196,59 @@ pub fn replay_command(i: u64, point: &[String]) -> String {
     out.join(" ")
 }
 
+/// The command that reruns trial `i` of a run known only by its setup (a
+/// merged JSON file, whose command line is not this process's): the script
+/// and every option that shapes a trial, the `--vs-*` that make `vs` out of
+/// `a`, then a sweep's `point` options.
+fn replay_from_setup(a: &Setup, vs: Option<&Setup>, seed: u64, point: &[String], i: u64) -> String {
+    let mut out = vec!["sandtable".to_string(), "sim".to_string(), a.script.display().to_string()];
+    let mut opt = |name: &str, value: String| out.extend([name.to_string(), value]);
+    if let Some(s) = &a.scenario {
+        opt("--scenario", s.display().to_string());
+    }
+    if let Some(r) = &a.ruleset {
+        opt("--ruleset", r.clone());
+    }
+    if let Some(v) = &a.variant {
+        opt("--variant", v.clone());
+    }
+    a.set.iter().for_each(|s| opt("--set", s.clone()));
+    a.args.iter().for_each(|x| opt("--arg", x.clone()));
+    if let Some(ms) = a.time_ms {
+        opt("--time-limit", ms.to_string());
+    }
+    if let Some(mb) = a.memory_mb {
+        opt("--memory-limit", mb.to_string());
+    }
+    if let Some(b) = vs {
+        if b.script != a.script {
+            opt("--vs-script", b.script.display().to_string());
+        }
+        if b.scenario != a.scenario {
+            if let Some(s) = &b.scenario {
+                opt("--vs-scenario", s.display().to_string());
+            }
+        }
+        if b.variant != a.variant {
+            if let Some(v) = &b.variant {
+                opt("--vs-variant", v.clone());
+            }
+        }
+        // B's `--set`s are A's followed by the `--vs-set`s (`Setup::with_changes`).
+        b.set.iter().skip(a.set.len()).for_each(|s| opt("--vs-set", s.clone()));
+    }
+    opt("--seed", seed.to_string());
+    let mut out: Vec<String> = out.iter().map(|w| shell_quote(w)).collect();
+    out.extend(point.iter().map(|p| shell_quote(p)));
+    out.extend(["--trial".to_string(), i.to_string()]);
+    for (flag, on) in [("--no-jit", a.no_jit), ("--no-fast-paths", a.no_fast_paths)] {
+        if on {
+            out.push(flag.to_string());
+        }
+    }
+    out.join(" ")
+}
+
 fn shell_quote(s: &str) -> String {
     if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:,+".contains(c)) {
         s.to_string()
@@ -220,7 +273,8 @@ pub struct SimArgs {
     pub trial: Option<u64>,
     /// With --trial I: print that trial's events (each roll with its reason, each decision with its options and
     /// answer, the rules' notes), what it printed and its metrics. The script sees `explaining == true`.
-    #[arg(long, requires = "trial")]
+    /// One trial's story has no figures to chart or tabulate, hence no `--csv` or `--plot`.
+    #[arg(long, requires = "trial", conflicts_with_all = ["csv", "plot"])]
     pub explain: bool,
 }
 
@@ -742,6 +796,8 @@ pub fn merge(a: &MergeArgs) -> ExitCode {
         print_json(&v);
     } else {
         print!("{}", report::sim_text(&r));
+        let command = |i: u64| format!("{} --explain", replay_from_setup(&r.setup, r.vs.as_ref(), r.seed, &[], i));
+        print!("{}", report::look_at_text(&r, &command));
     }
     if let Some(p) = &a.plot {
         let title = format!("{} — {} trials (merged)", arms(&r.setup, r.vs.as_ref()), r.trials());
@@ -760,6 +816,11 @@ fn merged_sweep(a: &MergeArgs, r: &super::sweep::SweepResult) -> ExitCode {
         print_json(&v);
     } else {
         print!("{}", report::sweep_text(r));
+        let command = |i: u64, at: &[usize]| {
+            let point = super::sweep::point_options(&r.axes, at);
+            format!("{} --explain", replay_from_setup(&r.setup, None, r.seed, &point, i))
+        };
+        print!("{}", report::sweep_look_at_text(r, &command));
     }
     if let Some(p) = &a.plot {
         if let Err(c) = write_sweep_plot(p, r, " (merged)") {
