@@ -233,7 +233,7 @@ local function touching_mass(batteries)
     for _, b in ipairs(batteries) do
       if not joined[b] then
         for other in pairs(joined) do
-          if tabletop.distance(b, other) <= TOL then
+          if common.at_most(tabletop.distance(b, other), 0) then
             joined[b], n, grew = true, n + 1, true
             break
           end
@@ -338,7 +338,7 @@ function artillery.cover_modifier(f)
       lo, hi, first = math.min(lo, across), math.max(hi, across), math.min(first, a)
     end
     local miss = math.max(0, lo, -hi) -- how far the centre of fire passes from the base
-    if miss < off - TOL or (miss <= off + TOL and first < along - TOL) then
+    if common.less_than(miss, off) or (common.at_most(miss, off) and common.less_than(first, along)) then
       nearest, off, along = base, miss, first
     end
   end
@@ -501,7 +501,7 @@ local function closest_adjacent(f, m, b, protected)
   local adj = f.adjacent
   local tied = {}
   for _, u in ipairs(adj) do
-    if adj.distance[u.id] <= adj.distance[adj[1].id] + TOL then
+    if common.at_most(adj.distance[u.id], adj.distance[adj[1].id]) then
       table.insert(tied, u.id)
     end
   end
@@ -540,7 +540,7 @@ function artillery.choose_losses(u, n, from, protected)
     end
   end
   table.sort(list, function(x, y)
-    if math.abs(x.d - y.d) > TOL then
+    if common.apart(x.d, y.d) then
       return x.d < y.d
     end
     return x.id < y.id
@@ -803,12 +803,12 @@ function artillery.passing_fire(spec)
     error(b.id .. " is saving fire and may not use passing fire", 2)
   end
   local off = off_perpendicular(b, spec.move_bearing)
-  if off <= 45 + TOL then
+  if common.at_most(off, 45) then
     error(string.format("passing fire: %s is not moving across %s's front (%.0f degrees from perpendicular, needs more than 45)",
       target.id, b.id, off), 2)
   end
   local need = common.arm(target) == "cavalry" and params.artillery.passing_cavalry_cm or params.artillery.passing_infantry_cm
-  if spec.in_arc_cm < need - TOL then
+  if common.less_than(spec.in_arc_cm, need) then
     error(string.format("passing fire: %s moved %.1f cm inside %s's arc of fire; needs %d", target.id,
       spec.in_arc_cm, b.id, need), 2)
   end
@@ -844,7 +844,7 @@ function artillery.may_pass_fire(b, u)
     return false
   end
   local bracket = targets.bracket(b, u)
-  if bracket == nil or tabletop.area_in_arc(tabletop.arc_of_fire(b, params.artillery.arc), u) <= TOL then
+  if bracket == nil or common.at_most(tabletop.area_in_arc(tabletop.arc_of_fire(b, params.artillery.arc), u), 0) then
     return false
   end
   return targets.blocked_by(b, u) == nil
@@ -885,21 +885,22 @@ function artillery.on_leg(u, from, to)
     return
   end
   local len = tabletop.distance(tabletop.point(from.x, from.y), tabletop.point(to.x, to.y))
-  if len <= TOL then
+  if common.at_most(len, 0) then
     return
   end
   local bearing = tabletop.bearing(from, to)
   local need = arm == "cavalry" and params.artillery.passing_cavalry_cm or params.artillery.passing_infantry_cm
   local key = track_key(u)
   for _, b in ipairs(world:units{}) do
-    if common.is_battery(b) and b.side ~= u.side and b:get(key) ~= true and off_perpendicular(b, bearing) > 45 + TOL then
+    local enemy_battery = common.is_battery(b) and b.side ~= u.side and b:get(key) ~= true
+    if enemy_battery and common.more_than(off_perpendicular(b, bearing), 45) then
       local arc = tabletop.arc_of_fire(b, params.artillery.arc)
       local before = b:get(key) or 0
       local cm = before + tabletop.segment_in_arc(arc, from, to) * len
       b:set(key, cm)
-      if cm >= need - TOL then
+      if common.at_least(cm, need) then
         -- where the mover stood when it reached the need, if within this leg
-        local spot = before < need - TOL and point_after(arc, from, to, len, need - before) or nil
+        local spot = common.less_than(before, need) and point_after(arc, from, to, len, need - before) or nil
         if spot then
           world:place(u, spot)
         end

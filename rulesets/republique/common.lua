@@ -12,12 +12,39 @@ local charts = ruleset.charts
 common.CHARTS = require("charts").check(charts, ruleset.terrain)
 
 -- The one tolerance of every comparison the rules make on the table: two
--- lengths (cm), angles (degrees) or fractions closer than this are equal.
--- The tabletop geometry measures to about 1e-7 cm whichever way the table
--- is turned (arcs are clipped as polygons), so "exactly 8 cm", "exactly
--- half" and "exactly 45 degrees" hold at any angle and in a mirror, while
--- anything a player could see (a tenth of a millimetre) still counts.
+-- lengths (cm), angles (degrees) or fractions no more than this apart are
+-- equal. The tabletop geometry measures to about 1e-7 cm whichever way the
+-- table is turned (arcs are clipped as polygons), so "exactly 8 cm",
+-- "exactly half" and "exactly 45 degrees" hold at any angle and in a
+-- mirror, while anything a player could see (a tenth of a millimetre)
+-- still counts.
 common.TOL = 1e-6
+
+-- The comparisons the rules make on the table, each allowing common.TOL:
+-- every measure against a bound goes through one of these, so "up to
+-- 8 cm", "half or more" and "more than 45 degrees" read as the document
+-- says them and include the bound the same way everywhere.
+function common.at_most(a, b)
+  return a <= b + common.TOL
+end
+
+function common.at_least(a, b)
+  return a >= b - common.TOL
+end
+
+function common.less_than(a, b)
+  return a < b - common.TOL
+end
+
+function common.more_than(a, b)
+  return a > b + common.TOL
+end
+
+-- True when two measures differ by more than the tolerance (sorts use it
+-- to tell a tie, broken by id, from an order).
+function common.apart(a, b)
+  return math.abs(a - b) > common.TOL
+end
 
 -- The steps of a player turn, in the document's order (its header:
 -- 1 Command, 2 Maneuver, 3 Artillery/Skirmish, 4 Assault, 5 Panic Test;
@@ -145,18 +172,18 @@ function common.cover(u)
   local best, best_mod = nil, 0
   for _, class in ipairs(charts.cover_classes) do
     local mod = charts.cover_modifier[class]
-    if (by_class[class] or 0) >= 0.5 - common.TOL and (best == nil or mod < best_mod) then
+    if common.at_least(by_class[class] or 0, 0.5) and (best == nil or mod < best_mod) then
       best, best_mod = class, mod
     end
   end
-  return { class = best, modifier = best_mod, full = full >= 0.5 - common.TOL, open = closed <= common.TOL }
+  return { class = best, modifier = best_mod, full = common.at_least(full, 0.5), open = common.at_most(closed, 0) }
 end
 
 -- True when a base lies in open terrain (no area that is not open).
 function common.base_in_open(b)
   for _, a in ipairs(tabletop.cover(b)) do
     local kind = ruleset.terrain[a.kind] or {}
-    if kind.open == false and a.fraction > common.TOL then
+    if kind.open == false and common.more_than(a.fraction, 0) then
       return false
     end
   end
@@ -171,7 +198,7 @@ function common.base_covered(b)
       f += a.fraction
     end
   end
-  return f >= 0.5 - common.TOL
+  return common.at_least(f, 0.5)
 end
 
 return common

@@ -25,7 +25,7 @@ local function is_leader(u)
 end
 
 local function within(l, shape)
-  return tabletop.distance(l, shape) <= params.leaders.risk_cm + common.TOL
+  return common.at_most(tabletop.distance(l, shape), params.leaders.risk_cm)
 end
 
 -- [3.6 Risk] "Roll 1D10 for each leader who was within 8cm of any unit fired

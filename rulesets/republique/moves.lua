@@ -116,7 +116,7 @@ function moves.prolong(b, path)
     error("moves.prolong: " .. b.id .. " is limbered: only unlimbered guns prolong", 2)
   end
   local len = path_length(b, path)
-  if len > params.moves.prolong_cm + common.TOL then
+  if common.more_than(len, params.moves.prolong_cm) then
     error(string.format("moves.prolong: %s may prolong at most %g cm, not %.1f", b.id, params.moves.prolong_cm, len), 2)
   end
   b.prolonged = true

@@ -100,7 +100,7 @@ function skirmish.pair_off(phasing)
     by_id[m.id] = m
     edges[m.id] = {}
     for _, e in ipairs(all) do
-      if e.side ~= m.side and tabletop.distance(m, e) <= params.skirmish.opposed_cm + common.TOL then
+      if e.side ~= m.side and common.at_most(tabletop.distance(m, e), params.skirmish.opposed_cm) then
         table.insert(edges[m.id], e.id)
       end
     end
@@ -207,7 +207,7 @@ function skirmish.fire(m, target)
   local d = tabletop.distance(m, target)
   local band = nil
   for i, r in ipairs(chart.ranges) do
-    if band == nil and d <= r + common.TOL then
+    if band == nil and common.at_most(d, r) then
       band = i
     end
   end

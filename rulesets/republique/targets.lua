@@ -71,7 +71,7 @@ end
 function targets.bracket(b, target)
   local d = tabletop.distance(b, target)
   for i, limit in ipairs(charts.ranges[gun(b)]) do
-    if d <= limit + TOL then
+    if common.at_most(d, limit) then
       return i, d
     end
   end
@@ -88,7 +88,7 @@ function targets.depth_in_cover(from, p)
   local len = tabletop.distance(from, p)
   local deepest = 0
   for _, a in ipairs(tabletop.areas_crossed({ kind = "line", from = from, to = p })) do
-    if a.cover and a.to >= len - TOL then
+    if a.cover and common.at_least(a.to, len) then
       deepest = math.max(deepest, a.amount)
     end
   end
@@ -107,7 +107,7 @@ function targets.spotted(b, u)
   for _, base in ipairs(bases) do
     local covered = false
     for _, a in ipairs(tabletop.cover(base)) do
-      if a.cover and a.fraction > TOL then
+      if a.cover and common.more_than(a.fraction, 0) then
         covered = true
       end
     end
@@ -122,7 +122,7 @@ function targets.spotted(b, u)
     local _, nearest = tabletop.closest_points(from, base)
     table.insert(points, nearest)
     for _, p in ipairs(points) do
-      if targets.depth_in_cover(from, p) <= depth + TOL then
+      if common.at_most(targets.depth_in_cover(from, p), depth) then
         return true
       end
     end
@@ -149,7 +149,7 @@ function targets.swing(b, u, mid)
       lo, hi = math.min(lo, across), math.max(hi, across)
       best = math.min(best, tabletop.angle_between(tabletop.bearing(mid, c), b.facing))
     end
-    if lo <= TOL and hi >= -TOL then
+    if common.at_most(lo, 0) and common.at_least(hi, 0) then
       return 0
     end
   end
@@ -169,7 +169,7 @@ function targets.candidates(b)
   for _, u in ipairs(world:units{}) do
     if u.side ~= b.side and u.pos and common.arm(u) ~= "leader" then
       local bracket, d = targets.bracket(b, u)
-      if bracket and tabletop.area_in_arc(arc, u) > TOL and targets.spotted(b, u) then
+      if bracket and common.more_than(tabletop.area_in_arc(arc, u), 0) and targets.spotted(b, u) then
         table.insert(out, { unit = u, bracket = bracket, distance = d, swing = targets.swing(b, u, mid) })
       end
     end
@@ -179,10 +179,10 @@ function targets.candidates(b)
     if x.bracket ~= y.bracket then
       return x.bracket < y.bracket
     end
-    if by_centre and math.abs(x.swing - y.swing) > TOL then
+    if by_centre and common.apart(x.swing, y.swing) then
       return x.swing < y.swing
     end
-    if math.abs(x.distance - y.distance) > TOL then
+    if common.apart(x.distance, y.distance) then
       return x.distance < y.distance
     end
     return x.unit.id < y.unit.id
@@ -216,7 +216,7 @@ function targets.aim(b, target)
   for _, base in ipairs(tabletop.bases(target)) do
     local d = tabletop.distance(b, base)
     local s = tabletop.angle_between(tabletop.bearing(mid, base), b.facing)
-    if d < bd - TOL or (d <= bd + TOL and s < bs - TOL) then
+    if common.less_than(d, bd) or (common.at_most(d, bd) and common.less_than(s, bs)) then
       best, bd, bs = base, d, s
     end
   end
@@ -237,7 +237,7 @@ local function beyond_far_side(b, target)
   local to_frame = frame(far.a, tabletop.bearing(far.a, far.b) - 90)
   return function(base)
     for _, c in ipairs(corners(base)) do
-      if to_frame(c) < -TOL then
+      if common.less_than(to_frame(c), 0) then
         return false
       end
     end
@@ -266,9 +266,10 @@ function targets.blocked_by(b, target)
   local arc = tabletop.arc_of_fire(b, params.artillery.arc)
   for _, c in ipairs(crossed) do
     local u = c.unit
-    if u.side == b.side and c.amount > TOL and common.arm(u) ~= "leader" then
+    if u.side == b.side and common.more_than(c.amount, 0) and common.arm(u) ~= "leader" then
       local base = tabletop.bases(u)[c.base]
-      if c.from < far - TOL and not beyond(base) and tabletop.area_in_arc(arc, base) > TOL then
+      if common.less_than(c.from, far) and not beyond(base)
+        and common.more_than(tabletop.area_in_arc(arc, base), 0) then
         return u, bearing, zone
       end
     end
@@ -314,20 +315,21 @@ function targets.secondary_targets(b, main, zone, bracket)
   local behind_of, near_of = {}, {}
   for _, c in ipairs(tabletop.through(zone, { exclude = b })) do
     local u = c.unit
-    if u ~= main and not seen[u.id] and c.amount > TOL and u.side ~= b.side and common.arm(u) ~= "leader" then
+    if u ~= main and not seen[u.id] and common.more_than(c.amount, 0) and u.side ~= b.side
+      and common.arm(u) ~= "leader" then
       seen[u.id] = true
       if targets.bracket(b, u) == bracket then
         local lo, hi, ahead = extent(u)
         local behind = front - ahead
-        if math.min(hi, mhi) - math.max(lo, mlo) > TOL then
-          if behind > TOL and behind <= params.artillery.tandem_cm + TOL and common.cover(u).open
+        if common.more_than(math.min(hi, mhi) - math.max(lo, mlo), 0) then
+          if common.more_than(behind, 0) and common.at_most(behind, params.artillery.tandem_cm) and common.cover(u).open
             and not deployed_light(u) and common.arm(u) ~= "skirmish" then
             behind_of[u.id] = behind
             table.insert(tandem, u)
           end
         else
           local d = tabletop.distance(u, main)
-          if d <= params.artillery.adjacent_cm + TOL then
+          if common.at_most(d, params.artillery.adjacent_cm) then
             near_of[u.id] = d
             table.insert(adjacent, u)
           end
@@ -337,7 +339,7 @@ function targets.secondary_targets(b, main, zone, bracket)
   end
   local function by(list, key)
     table.sort(list, function(x, y)
-      if math.abs(key[x.id] - key[y.id]) > TOL then
+      if common.apart(key[x.id], key[y.id]) then
         return key[x.id] < key[y.id]
       end
       return x.id < y.id
@@ -397,7 +399,7 @@ function targets.obstacle_crossed(b, bearing)
   for _, l in ipairs(one) do
     for _, r in ipairs(other) do
       local from = math.max(l.from, r.from)
-      if from <= math.min(l.to, r.to) + TOL then
+      if common.at_most(from, math.min(l.to, r.to)) then
         first = math.min(first, from)
       end
     end
@@ -415,10 +417,10 @@ function targets.deep_target(b, bearing, bracket)
   local count, units = 0, {}
   for _, c in ipairs(tabletop.through(line, { exclude = b })) do
     local u = c.unit
-    if u.side ~= b.side and common.is_combat(u) and c.amount > TOL then
+    if u.side ~= b.side and common.is_combat(u) and common.more_than(c.amount, 0) then
       local base = tabletop.bases(u)[c.base]
       if targets.bracket(b, base) == bracket then
-        if not common.base_in_open(base) or c.from >= first_obstacle - TOL then
+        if not common.base_in_open(base) or common.at_least(c.from, first_obstacle) then
           return false, {}
         end
         count += 1
@@ -476,7 +478,7 @@ function targets.enfilade_arc(b, target)
   local r = math.rad(fp.facing)
   local fx, fy = math.cos(r), math.sin(r)
   local fore, aft
-  if ahead < -TOL then
+  if common.less_than(ahead, 0) then
     aft = rear_end
     fore = { x = rear_end.x + fx * length, y = rear_end.y + fy * length }
   else
@@ -508,7 +510,8 @@ function targets.enfilade(b, target)
     return false, "facing the battery"
   end
   local f = tabletop.frontage_in_arc(arc, b)
-  return f > 0.5 + TOL, string.format("%.0f%% of its frontage in the %s enfilade arc", f * 100, edge), arc, edge
+  local why = string.format("%.0f%% of its frontage in the %s enfilade arc", f * 100, edge)
+  return common.more_than(f, 0.5), why, arc, edge
 end
 
 return targets

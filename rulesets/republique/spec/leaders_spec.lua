@@ -413,4 +413,29 @@ describe("the tolerance, common.TOL", function()
     artillery.fire{ battery = "b" }
     expect(units.ids(leaders.at_risk())):to_equal({ "within" })
   end)
+
+  -- Every measure the rules hold against a bound (a range, "half or more",
+  -- "more than 45 degrees") goes through these five, so this pins the edge
+  -- for all of them: two measures exactly common.TOL apart are equal, two
+  -- measures twice that apart are not.
+  it("counts two measures exactly common.TOL apart as equal in every comparison, and twice that apart as unequal", function()
+    local common = require("common")
+    local T = common.TOL
+    for _, bound in ipairs({ 0, 8, 0.5 }) do
+      expect(common.at_most(bound + T, bound)):to_be(true)
+      expect(common.at_most(bound + 2 * T, bound)):to_be(false)
+      expect(common.at_least(bound - T, bound)):to_be(true)
+      expect(common.at_least(bound - 2 * T, bound)):to_be(false)
+      expect(common.less_than(bound - T, bound)):to_be(false)
+      expect(common.less_than(bound - 2 * T, bound)):to_be(true)
+      expect(common.more_than(bound + T, bound)):to_be(false)
+      expect(common.more_than(bound + 2 * T, bound)):to_be(true)
+      expect(common.apart(bound, bound)):to_be(false)
+    end
+    -- apart measures the difference itself, so at 0, where it is exact
+    expect(common.apart(T, 0)):to_be(false)
+    expect(common.apart(0, T)):to_be(false)
+    expect(common.apart(2 * T, 0)):to_be(true)
+    expect(common.apart(0, 2 * T)):to_be(true)
+  end)
 end)
