@@ -96,6 +96,18 @@ describe("die modifiers", function()
     expect(modifier(artillery.fire{ battery = "b" }, "deep target")):to_be(0)
   end)
 
+  it("counts a base the centre of fire only clips at a corner: half a centimetre of it is passed through", function()
+    add("b", "french", "foot_battery", 60, 60, 270)
+    add("x1", "austrian", "line_infantry", 60, 49, 90, nil, 1)
+    add("x2", "austrian", "line_infantry", 60, 46, 90, nil, 1)
+    -- turned 45 degrees: its left corner, 2.75 x sqrt(1/2) cm left of its
+    -- centre, pokes 0.25 cm across the centre of fire (x 60): a 0.5 cm chord
+    add("x3", "austrian", "line_infantry", 60 + 2.75 * math.sqrt(0.5) - 0.25, 43, 45, nil, 1)
+    local rec = units.fire("b", 1)
+    expect(rec.target):to_be("x1")
+    expect(modifier(rec, "deep target")):to_be(1)
+  end)
+
   it("gives no deep target bonus against targets in woods, and takes 2 for heavy cover", function()
     add("b", "french", "foot_battery", 105, 45, 270)
     add("x1", "austrian", "line_infantry", 105, 29, 90, nil, 1)
@@ -1028,6 +1040,11 @@ describe("massed batteries must have bases touching", function()
     local g = guns({ 55, 60, 75 })
     expect(artillery.leader_for({ g[1], g[2], g[3] })):to_be_nil()
     expect(artillery.leader_for({ g[3], g[1], g[2] })):to_be_nil()
+  end)
+
+  it("is no mass when a gap of half a centimetre parts two batteries", function()
+    local g = guns({ 55, 60.5 })
+    expect(artillery.leader_for(g)):to_be_nil()
   end)
 
   it("is no mass when two touching pairs stand apart", function()

@@ -179,6 +179,14 @@ describe("passing fire as a reaction to moves, more", function()
     expect(#units.decisions()):to_be(1)
   end)
 
+  it("counts every bit of the move, however short a leg: 7.5 cm, then half a centimetre more", function()
+    local _, t = crossing()
+    world:place(t, { x = 52, y = 45, facing = 0 })
+    answers{ "hold" }
+    world:move(t, { { x = 59.5, y = 45 }, { x = 60, y = 45 } }) -- 7.5 cm, then 0.5: 8 cm inside the arc
+    expect(#units.decisions()):to_be(1)
+  end)
+
   it("is not offered for 7.3 cm inside the arc", function()
     local _, t = crossing()
     world:move(t, { x = 57, y = 45 })              -- 49.7..57: 7.3 cm inside
