@@ -539,11 +539,8 @@ function artillery.choose_losses(u, n, from, protected)
       table.insert(list, { id = base.id, d = tabletop.distance(from, base) })
     end
   end
-  table.sort(list, function(x, y)
-    if common.apart(x.d, y.d) then
-      return x.d < y.d
-    end
-    return x.id < y.id
+  common.rank(list, function(x)
+    return { x.d }
   end)
   local ids = {}
   for i = 1, math.min(n, #list) do

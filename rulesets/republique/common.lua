@@ -40,10 +40,34 @@ function common.more_than(a, b)
   return a > b + common.TOL
 end
 
--- True when two measures differ by more than the tolerance (sorts use it
--- to tell a tie, broken by id, from an order).
+-- True when two measures differ by more than the tolerance (common.rank
+-- uses it to tell a tie from an order).
 function common.apart(a, b)
   return math.abs(a - b) > common.TOL
+end
+
+-- Sorts `list` in place the one way the rules rank things on the table: by
+-- the measures `keys(x)` lists, the first that tells two apart deciding,
+-- then by id (`id(x)`, by default `x.id`), so that a tie never depends on
+-- the order the list was built in. Without `keys`, by id alone.
+function common.rank(list, keys, id)
+  id = id or function(x)
+    return x.id
+  end
+  local key = {}
+  for _, x in ipairs(list) do
+    key[x] = keys and keys(x) or {}
+  end
+  table.sort(list, function(x, y)
+    local kx, ky = key[x], key[y]
+    for i = 1, #kx do
+      if common.apart(kx[i], ky[i]) then
+        return kx[i] < ky[i]
+      end
+    end
+    return id(x) < id(y)
+  end)
+  return list
 end
 
 -- The steps of a player turn, in the document's order (its header:

@@ -94,7 +94,7 @@ function skirmish.pair_off(phasing)
       table.insert(all, m)
     end
   end
-  table.sort(all, function(a, b) return a.id < b.id end)
+  common.rank(all)
   local edges, by_id = {}, {}
   for _, m in ipairs(all) do
     by_id[m.id] = m

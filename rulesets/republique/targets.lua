@@ -175,19 +175,14 @@ function targets.candidates(b)
     end
   end
   local by_centre = params.artillery.main_target == "centre_line"
-  table.sort(out, function(x, y)
-    if x.bracket ~= y.bracket then
-      return x.bracket < y.bracket
+  return common.rank(out, function(c)
+    if by_centre then
+      return { c.bracket, c.swing, c.distance }
     end
-    if by_centre and common.apart(x.swing, y.swing) then
-      return x.swing < y.swing
-    end
-    if common.apart(x.distance, y.distance) then
-      return x.distance < y.distance
-    end
-    return x.unit.id < y.unit.id
+    return { c.bracket, c.distance }
+  end, function(c)
+    return c.unit.id
   end)
-  return out
 end
 
 -- [3.5 Main] The unit a battery must fire on (nil when none).
@@ -338,11 +333,8 @@ function targets.secondary_targets(b, main, zone, bracket)
     end
   end
   local function by(list, key)
-    table.sort(list, function(x, y)
-      if common.apart(key[x.id], key[y.id]) then
-        return key[x.id] < key[y.id]
-      end
-      return x.id < y.id
+    common.rank(list, function(u)
+      return { key[u.id] }
     end)
   end
   by(tandem, behind_of)
