@@ -410,6 +410,14 @@ describe("secondary targets, more", function()
     expect(#(artillery.secondary_targets(b, A, zone_of(b), 2))):to_be(0)
   end)
 
+  it("takes the regiment touching a skirmish marker's rear as a tandem target when the marker is the main target", function()
+    local b = add("bat", "french", "heavy_battery", 60, 60, 270)
+    local S = add("S", "austrian", "skirmishers", 60, 45, 90, { parent = "C" }) -- y 44.5..45.5
+    add("C", "austrian", "light_infantry", 60, 43.75, 90, nil, 1)                -- front y 44.5: 1 cm behind S's front
+    local tandem = artillery.secondary_targets(b, S, zone_of(b), 2)
+    expect(units.ids(tandem)):to_equal({ "C" })
+  end)
+
   it("takes an adjacent target exactly 2 cm from the main target, not 2.5", function()
     -- B beside A (no overlap across the line of fire), set back so that
     -- the gap between them is along the line of fire
