@@ -126,12 +126,14 @@ fn share(a: &mut Rc<str>, b: &Rc<str>) {
 
 impl Unit {
     pub fn prop(&self, name: &str) -> Option<&Prop> {
-        self.props.iter().find(|(k, _)| &**k == name).map(|(_, v)| v)
+        // `same_name` compares in whole words: `==` calls memcmp for each
+        // property tried, and rules read properties on every step of a move.
+        self.props.iter().find(|(k, _)| crate::battlefield::same_name(k, name)).map(|(_, v)| v)
     }
 
     /// Sets (or with `None`, removes) a property.
     pub fn set_prop(&mut self, name: &str, value: Option<Prop>) {
-        let at = self.props.iter().position(|(k, _)| &**k == name);
+        let at = self.props.iter().position(|(k, _)| crate::battlefield::same_name(k, name));
         match (at, value) {
             (Some(i), Some(v)) => self.props[i].1 = v,
             (Some(i), None) => {

@@ -62,8 +62,9 @@ end
 -- The enemy side holding pieces (units, towns, cities) on hex h, or nil.
 local function holder(h, side)
   for _, u in ipairs(viktory.units_at(h)) do
-    if u.side ~= side then
-      return u.side
+    local s = u.side
+    if s ~= side then
+      return s
     end
   end
   return nil
@@ -330,14 +331,15 @@ function battle.resolve(target)
   if #att > 0 and #def == 0 then
     rec.winner = side
     for _, s in ipairs(viktory.units_at(target, { other_than = side })) do
-      if s.type == "town" or s.type == "city" then
+      local kind = s.type
+      if kind == "town" or kind == "city" then
         world:eliminate(s, "captured by " .. side)
         local n = 1
-        while world:unit(side .. "_" .. s.type .. "_" .. n) ~= nil do
+        while world:unit(side .. "_" .. kind .. "_" .. n) ~= nil do
           n += 1
         end
-        world:add_unit{ id = side .. "_" .. s.type .. "_" .. n, side = side, type = s.type, hex = target }
-        note(rec, side .. " captures the " .. s.type .. " at " .. tostring(target))
+        world:add_unit{ id = side .. "_" .. kind .. "_" .. n, side = side, type = kind, hex = target }
+        note(rec, side .. " captures the " .. kind .. " at " .. tostring(target))
       end
     end
   else

@@ -50,8 +50,9 @@ function overwatch.dice_for(art, h)
   if #friends > 0 then
     local what = "friendly unit"
     for _, f in ipairs(friends) do
-      if f.type == "town" or f.type == "city" then
-        what = "friendly " .. f.type
+      local kind = f.type
+      if kind == "town" or kind == "city" then
+        what = "friendly " .. kind
       end
     end
     return params.overwatch.dice_near, what

@@ -94,9 +94,14 @@ end
 ------------------------------------------------------------------------------
 
 -- [Base] Hexes a unit type may move in a turn (params turn.*_moves).
-function turn.allowance(u)
-  local p = params.turn[u.type .. "_moves"]
+local function type_allowance(kind)
+  local p = params.turn[kind .. "_moves"]
   return p or 0
+end
+
+-- [Base] Hexes a unit may move in a turn.
+function turn.allowance(u)
+  return type_allowance(u.type)
 end
 
 -- Moves used this turn by a unit (its props move_turn / moves_used).
@@ -138,11 +143,14 @@ end
 -- approach of an attack, `extra` more hexes to come). Raises rule errors.
 function turn.check_move(u, path, extra, level)
   level = (level or 1) + 1
-  if u.side ~= world:current_side() then
-    viktory.violation(u.id .. " belongs to " .. u.side .. ", but it is " .. tostring(world:current_side()) .. "'s turn", level)
+  -- The unit's fields, read once (nothing below changes them).
+  local side, kind, from = u.side, u.type, u.hex
+  local current = world:current_side()
+  if side ~= current then
+    viktory.violation(u.id .. " belongs to " .. side .. ", but it is " .. tostring(current) .. "'s turn", level)
   end
-  if not viktory.is_military(u) then
-    viktory.violation(u.id .. " is a " .. u.type .. ": towns and cities do not move", level)
+  if not viktory.is_military_type(kind) then
+    viktory.violation(u.id .. " is a " .. kind .. ": towns and cities do not move", level)
   end
   if u.aboard ~= nil then
     viktory.violation(u.id .. " is aboard " .. u.aboard .. ": unload it with turn.unload", level)
@@ -153,8 +161,8 @@ function turn.check_move(u, path, extra, level)
   if u.bombarded == viktory.turn_key() then
     viktory.violation(u.id .. " made a bombard attack this turn and cannot move afterwards", level)
   end
-  local water_unit = u.type == "frigate"
-  local at = u.hex
+  local water_unit = kind == "frigate"
+  local at = from
   for _, h in ipairs(path) do
     if not world:on_map(h) then
       viktory.violation(u.id .. " cannot move to " .. tostring(h) .. ": off the map", level)
@@ -168,19 +176,19 @@ function turn.check_move(u, path, extra, level)
       end
       viktory.violation(u.id .. " cannot enter water hex " .. tostring(h) .. " (land units cross water aboard a frigate: turn.load)", level)
     end
-    if #viktory.units_at(h, { other_than = u.side }) > 0 then
+    if #viktory.units_at(h, { other_than = side }) > 0 then
       viktory.violation(u.id .. " cannot move into " .. tostring(h) .. ": enemy pieces hold it (attack it with battle.declare)", level)
     end
     at = h
   end
-  local allowance = turn.allowance(u)
-  if not water_unit and on_road(u.hex, path) then
+  local allowance = type_allowance(kind)
+  if not water_unit and on_road(from, path) then
     allowance += params.turn.road_bonus
   end
   local need = #path + (extra or 0)
   local left = allowance - turn.moves_used(u)
   if need > left then
-    viktory.violation(u.id .. " (" .. u.type .. ") needs " .. need .. " hexes but has " .. left .. " of " .. allowance .. " left this turn", level)
+    viktory.violation(u.id .. " (" .. kind .. ") needs " .. need .. " hexes but has " .. left .. " of " .. allowance .. " left this turn", level)
   end
 end
 

@@ -24,10 +24,15 @@ local D6 = "d6"
 -- Unit-type data from ruleset.yaml.
 local TYPES = ruleset.unit_types or {}
 
+-- [Base] Is a unit type military (not a town or city piece)?
+function viktory.is_military_type(kind)
+  local t = TYPES[kind]
+  return t == nil or t.military ~= false
+end
+
 -- [Base] Is a unit a military unit (not a town or city piece)?
 function viktory.is_military(u)
-  local t = TYPES[u.type]
-  return t == nil or t.military ~= false
+  return viktory.is_military_type(u.type)
 end
 
 -- [Ours] A unit type's value, for default casualty choices.
@@ -105,7 +110,8 @@ end
 -- [Base] The town or city piece of `side` on hex h, or nil.
 function viktory.settlement(h, side)
   for _, u in ipairs(viktory.units_at(h)) do
-    if (u.type == "town" or u.type == "city") and (side == nil or u.side == side) then
+    local kind = u.type
+    if (kind == "town" or kind == "city") and (side == nil or u.side == side) then
       return u
     end
   end
@@ -218,16 +224,19 @@ function viktory.cargo(u)
   return out
 end
 
-local function by_value(ascending)
+-- Orders units by value (ascending or not), then by id. Each unit's value
+-- and id are read once (`values`, `ids`: unit -> value, id), not at every
+-- comparison of the sort.
+local function by_value(ascending, values, ids)
   return function(a, b)
-    local va, vb = viktory.value(a), viktory.value(b)
+    local va, vb = values[a], values[b]
     if va ~= vb then
       if ascending then
         return va < vb
       end
       return va > vb
     end
-    return a.id < b.id
+    return ids[a] < ids[b]
   end
 end
 
@@ -299,10 +308,11 @@ end
 -- loses the cheapest. Returns the list of units lost.
 --   f = { units=, hits=, selective=, firer=side, owner=side, reason= }
 function viktory.take_losses(f)
-  local alive = {}
+  local alive, values, ids = {}, {}, {}
   for _, u in ipairs(f.units) do
     if u.alive then
       table.insert(alive, u)
+      values[u], ids[u] = viktory.value(u), u.id
     end
   end
   local lost = {}
@@ -312,12 +322,12 @@ function viktory.take_losses(f)
     end
     local selective = k <= (f.selective or 0)
     local chooser = selective and f.firer or f.owner
-    table.sort(alive, by_value(not selective))
+    table.sort(alive, by_value(not selective, values, ids))
     local pick = 1
     if #alive > 1 then
       local options = {}
       for _, u in ipairs(alive) do
-        table.insert(options, u.id)
+        table.insert(options, ids[u])
       end
       local what = selective and ("Tactical Victory hit: pick " .. f.owner .. "'s unit lost") or "hit: pick your unit lost"
       local chosen = decide{
@@ -329,7 +339,7 @@ function viktory.take_losses(f)
         default = options[1],
       }
       for i, u in ipairs(alive) do
-        if u.id == chosen then
+        if ids[u] == chosen then
           pick = i
         end
       end

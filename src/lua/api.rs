@@ -158,7 +158,7 @@ pub struct Api<'a> {
 /// Puts the call's written name in front of an error its handler raised, unless
 /// it is there already or the error came from Lua code the call ran (a rule's
 /// event handler or policy: its message starts with that code's location).
-fn named(call: &'static str, e: mlua::Error) -> mlua::Error {
+pub(super) fn named(call: &'static str, e: mlua::Error) -> mlua::Error {
     match e {
         mlua::Error::RuntimeError(m) if !m.starts_with(call) && !has_location(&m) => {
             mlua::Error::RuntimeError(format!("{call}: {m}"))

@@ -10,7 +10,7 @@
 
 use std::rc::Rc;
 
-use mlua::{Function, IntoLuaMulti, Lua, MultiValue, Table, Value};
+use mlua::{Function, Lua, MultiValue, Table, Value};
 
 use super::api::Api;
 use super::raw::{self, fast};
@@ -112,8 +112,19 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
     lua.set_named_registry_value(keys::POLICIES, lua.create_table()?)?;
 
-    api.function("decide{side=, prompt=, options=, default=, id=}", "ask for a choice: the REPL asks you", decide)?;
+    api.function("decide{side=, prompt=, options=, default=, id=}", "ask for a choice: the REPL asks you", |lua, st, spec: Table| {
+        decide(lua, st, spec, None)
+    })?;
     fast::install(lua, api.st, api.table(), c"decide", raw::decide::decide)?;
+    // The rest of a decision whose policy the fast path called (see
+    // `raw::decide`): `(spec, ...)`, the traceback runner's results after the
+    // spec. Only a failed policy or a choice that is not an option gets here:
+    // the same error as the full function's, without calling the policy again.
+    let st = api.st.clone();
+    let answered = lua.create_function(move |lua, (spec, out): (Table, MultiValue)| {
+        decide(lua, &st, spec, Some(out)).map_err(|e| super::api::named("decide", e))
+    })?;
+    lua.set_named_registry_value(keys::POLICY_ANSWERED, answered)?;
 
     api.function("answers{...}", "queue answers for the next decisions", |lua, _, list: Table| {
         let answers = answer_list(&list)?;
@@ -182,8 +193,10 @@ fn answer_list(list: &Table) -> mlua::Result<Vec<Value>> {
     Ok(at.into_iter().map(|(_, v)| v).collect())
 }
 
-/// `decide{side=, prompt=, options=, default=, id=}`: ask for a choice: the REPL asks you.
-fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMulti> {
+/// `decide{side=, prompt=, options=, default=, id=}`: ask for a choice: the
+/// REPL asks you. `answered`: what the traceback runner returned for the
+/// policy, when the `decide` fast path has called it already.
+fn decide(lua: &Lua, st: &Rc<State>, spec: Table, answered: Option<MultiValue>) -> mlua::Result<Value> {
     let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
     match spec.get::<Value>("prompt")? {
         Value::Nil | Value::String(_) | Value::Integer(_) | Value::Number(_) | Value::Function(_) => {}
@@ -236,10 +249,15 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoLuaMu
             None => Ok(None),
         }
     };
+    let answered = std::cell::Cell::new(answered);
     let by_policy = |f: Function| -> mlua::Result<(usize, &'static str)> {
         // Through the traceback runner, so an error object is shown by its fields.
         let args = MultiValue::from_vec(vec![Value::Table(opts.clone()), Value::Table(spec.clone())]);
-        let chosen = first(super::call_with_traceback(lua, &f, args).map_err(|e| policy_failed(id.as_deref(), e))?);
+        let out = match answered.take() {
+            Some(out) => super::trace::runner_outcome(lua, out),
+            None => super::call_with_traceback(lua, &f, args),
+        };
+        let chosen = first(out.map_err(|e| policy_failed(id.as_deref(), e))?);
         Ok((check(&chosen, "the policy's choice")?, "policy"))
     };
     let (choice, by) = if queue.raw_len() > 0 {

@@ -28,6 +28,8 @@ pub const PARAMS: &str = "sandtable.params";
 pub const RULESET: &str = "sandtable.ruleset";
 /// The traceback-collecting call wrapper.
 pub const TBCALL: &str = "sandtable.tbcall";
+/// The end of a decision whose policy the `decide` fast path has called.
+pub const POLICY_ANSWERED: &str = "sandtable.policy_answered";
 /// `u:get(name)` and `u:set(name, v)`, handed out by a unit handle's `__index`.
 pub const UNIT_GET: &str = "sandtable.unit_get";
 pub const UNIT_SET: &str = "sandtable.unit_set";

@@ -66,7 +66,12 @@ end
     let mut all = MultiValue::new();
     all.push_back(Value::Function(f.clone()));
     all.extend(args);
-    let mut out: MultiValue = runner.call(all)?;
+    runner_outcome(lua, runner.call(all)?)
+}
+
+/// What the traceback runner returned (`true, ...` or `false, error,
+/// traceback`) as the call's results or its error, with the traceback.
+pub fn runner_outcome(lua: &Lua, mut out: MultiValue) -> mlua::Result<MultiValue> {
     let ok = matches!(out.pop_front(), Some(Value::Boolean(true)));
     if ok {
         return Ok(out);

@@ -9,9 +9,10 @@
 //! expected types, the world free to borrow, nothing to log. For anything
 //! else it hands the call, arguments unchanged, to the full mlua function it
 //! replaced (kept as an upvalue), so errors, messages and edge cases come
-//! from one implementation. A fast path never raises an error and never calls
-//! back into Lua; it reads and changes the world exactly as the full function
-//! would.
+//! from one implementation. A fast path's body never raises an error and never
+//! calls back into Lua; it reads and changes the world exactly as the full
+//! function would. (One answer calls Lua after the body has returned, as
+//! the full function would: a decision's policy, `Out::Policy`.)
 //!
 //! Bodies see the call's stack as a [`Frame`], whose readers are safe: a
 //! `Frame` exists only inside [`run`], for a C function made by [`make`], so
@@ -74,6 +75,9 @@ pub enum Out {
     Units(Vec<usize>),
     /// A tabletop answer to build, freeze and keep (`raw::tabletop::memo`).
     Keep(Box<super::tabletop::Keep>),
+    /// A decision's policy to call, set up on the stack with its arguments
+    /// (`raw::decide`); the options list is in slot `options`.
+    Policy { options: c_int },
 }
 
 /// Most token booleans `world:at`'s fast path answers (with the three values
@@ -168,6 +172,11 @@ pub unsafe fn run(l: *mut ffi::lua_State, body: Body) -> c_int {
                 super::stack::raw::push_bool(l, b);
                 1
             }
+            Ok(Some(Out::Nil)) => {
+                std::mem::forget(r);
+                super::stack::raw::push_nil(l);
+                1
+            }
             Ok(Some(Out::Hex(h))) => {
                 std::mem::forget(r);
                 super::stack::raw::push_vector(l, [h.q as f32, h.r as f32, h.s() as f32]);
@@ -231,6 +240,7 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
             Out::Roll(r) => super::roll::push_new(l, &r),
             Out::Geo(g) => return super::tabletop::push(l, &st.tabletop_keys, &g),
             Out::Keep(k) => super::tabletop::push_keep(l, &st.tabletop_keys, &st.tabletop_memo, *k),
+            Out::Policy { options } => return super::decide::call_policy(l, options),
             Out::Units(found) => {
                 ffi::lua_createtable(l, found.len() as c_int, 0);
                 for (k, &i) in found.iter().enumerate() {

@@ -9,7 +9,7 @@ use mlua::{ffi, Function, Lua, Table};
 
 use super::fast::{self, fast_fn, Out};
 use crate::battlefield::Edge;
-use crate::lua::world::UnitRef;
+use crate::lua::world::{UnitRef, UNIT_FIELDS};
 use crate::lua::State;
 use crate::unit::{Position, Prop};
 
@@ -73,23 +73,26 @@ fast_fn!(fast_units, |l, st| {
         ffi::LUA_TNONE | ffi::LUA_TNIL => {}
         ffi::LUA_TTABLE => {
             // SAFETY: argument 2 is a table; the four fields are read raw
-            // (no metamethod, no allocation) into slots 3..=6 above it when
-            // it is the last argument, within the frame's room.
+            // (no metamethod; a key's string is made on the first call
+            // only, no borrow held) into slots 3..=6 above it when it is the
+            // last argument, within the frame's room.
             unsafe {
                 let raw = l.raw();
                 if l.top() != 2 || ffi::lua_getmetatable(raw, 2) != 0 {
                     return None;
                 }
-                for (k, want) in [
-                    (c"side", ffi::LUA_TSTRING),
-                    (c"type", ffi::LUA_TSTRING),
-                    (c"all", ffi::LUA_TBOOLEAN),
-                    (c"hex", ffi::LUA_TVECTOR),
-                ] {
-                    let t = ffi::lua_rawgetfield(raw, 2, k.as_ptr());
-                    if t != ffi::LUA_TNIL && t != want {
-                        return None;
-                    }
+                // The keys are pushed as kept strings: `lua_rawgetfield`
+                // hashes its C text into a Lua string on every read.
+                let wants = [ffi::LUA_TSTRING, ffi::LUA_TSTRING, ffi::LUA_TBOOLEAN, ffi::LUA_TVECTOR];
+                let fits = UNITS_KEYS.with(|keys| {
+                    keys.iter().zip(wants).all(|(key, want)| {
+                        fast::push_name_ref(raw, st, key);
+                        let t = ffi::lua_rawget(raw, 2);
+                        t == ffi::LUA_TNIL || t == want
+                    })
+                });
+                if !fits {
+                    return None;
                 }
             }
             // The strings stay on the stack (slots 3 and 4) while the call
@@ -112,8 +115,8 @@ fast_fn!(fast_units, |l, st| {
     let mut found = Vec::new();
     for (i, u) in w.units.iter().enumerate() {
         if (all || u.alive())
-            && side.is_none_or(|s| *u.side == *s)
-            && kind.is_none_or(|t| *u.kind == *t)
+            && side.is_none_or(|s| crate::battlefield::same_name(&u.side, s))
+            && kind.is_none_or(|t| crate::battlefield::same_name(&u.kind, t))
             && at.is_none_or(|h| u.hex() == Some(h))
         {
             // Only units whose handle is cached: the full function makes the others.
@@ -123,6 +126,12 @@ fast_fn!(fast_units, |l, st| {
     }
     Some(Out::Units(found))
 });
+
+thread_local! {
+    /// The keys of `world:units`' filter, in the order of its slots 3..=6,
+    /// as shared names (see `fast::push_name_ref`).
+    static UNITS_KEYS: [Rc<str>; 4] = ["side", "type", "all", "hex"].map(Rc::from);
+}
 
 fast_fn!(fast_has_token, |l, st| {
     let h = fast::hex_arg(l, 2)?;
@@ -277,47 +286,87 @@ fast_fn!(fast_unit_index, |l, st| {
     let w = st.world.try_borrow().ok()?;
     let i = fast::unit_arg(l, st, &w, 1)?;
     let unit = &w.units[i];
-    // Compared with `same_name` (inline word reads): a `match` on the text
-    // calls memcmp for each field name it tries.
+    // Sorted by length first: a ruleset property (the commonest key after
+    // the few fields) is known for one after one or two comparisons, not
+    // after trying every field name. `same_name` reads whole words: a
+    // `match` on the text calls memcmp for each name it tries.
     let is = |name: &str| crate::battlefield::same_name(key, name);
-    Some(if is("side") {
-        Out::Name(unit.side.clone())
-    } else if is("alive") {
-        Out::Bool(unit.alive())
-    } else if is("hex") {
-        unit.hex().map_or(Out::Nil, Out::Hex)
-    } else if is("strength") {
-        Out::Num(unit.strength as f64)
-    } else if is("type") {
-        Out::Name(unit.kind.clone())
-    } else if is("id") {
-        // Kept as a Lua string like the other names (ids are table keys in
-        // most rules: a new string each read hashed its text every time).
-        Out::Name(unit.id.clone())
-    } else if is("facing") {
-        match unit.pos {
-            Position::Table { facing, .. } => Out::Num(facing),
-            _ => Out::Nil,
+    let field = match key.len() {
+        2 if is("id") => {
+            // Kept as a Lua string like the other names (ids are table keys in
+            // most rules: a new string each read hashed its text every time).
+            Some(Out::Name(unit.id.clone()))
         }
-    } else if is("pos") {
-        // A new point table each read, as the full function makes.
-        match unit.pos {
+        3 if is("hex") => Some(unit.hex().map_or(Out::Nil, Out::Hex)),
+        3 if is("pos") => Some(match unit.pos {
+            // A new point table each read, as the full function makes.
             Position::Table { at, .. } => Out::Geo(super::tabletop::Geo::Point(at)),
             Position::Hex(h) => Out::Hex(h),
             Position::Off => Out::Nil,
-        }
-    } else if ["max_strength", "leader", "props", "get", "set"].iter().any(|n| is(n)) {
-        // The other fields and the methods (`get`, `set`) are the full function's.
+        }),
+        // The methods (`get`, `set`) are the full function's.
+        3 if is("get") || is("set") => return None,
+        4 if is("side") => Some(Out::Name(unit.side.clone())),
+        4 if is("type") => Some(Out::Name(unit.kind.clone())),
+        5 if is("alive") => Some(Out::Bool(unit.alive())),
+        6 if is("facing") => Some(match unit.pos {
+            Position::Table { facing, .. } => Out::Num(facing),
+            _ => Out::Nil,
+        }),
+        8 if is("strength") => Some(Out::Num(unit.strength as f64)),
+        // The other fields are the full function's.
+        5 if is("props") => return None,
+        6 if is("leader") => return None,
+        12 if is("max_strength") => return None,
+        _ => None,
+    };
+    // Anything else is a ruleset property (`u.overwatch_spent`), nil when the unit has none.
+    Some(field.unwrap_or_else(|| match unit.prop(key) {
+        Some(Prop::Bool(b)) => Out::Bool(*b),
+        Some(Prop::Num(x)) => Out::Num(*x),
+        Some(Prop::Str(s)) => Out::Text(s.clone()),
+        None => Out::Nil,
+    }))
+});
+
+// A unit handle's property write (`u.moves_used = 2`): nil, a boolean, a
+// finite number or UTF-8 text under a name that is not a field. The fields
+// (settable or read-only), other values and every error are the full
+// `__newindex`'s.
+fast_fn!(fast_unit_newindex, |l, st| {
+    let key = fast::str_arg(l, 2)?;
+    if UNIT_FIELDS.iter().any(|n| crate::battlefield::same_name(key, n)) {
         return None;
-    } else {
-        // A ruleset property (`u.overwatch_spent`), nil when the unit has none.
-        match unit.prop(key) {
-            Some(Prop::Bool(b)) => Out::Bool(*b),
-            Some(Prop::Num(x)) => Out::Num(*x),
-            Some(Prop::Str(s)) => Out::Text(s.clone()),
-            None => Out::Nil,
-        }
-    })
+    }
+    let value = match l.type_of(3) {
+        ffi::LUA_TNIL => None,
+        // SAFETY: slot 3 holds a boolean.
+        ffi::LUA_TBOOLEAN => Some(Prop::Bool(unsafe { ffi::lua_toboolean(l.raw(), 3) } != 0)),
+        ffi::LUA_TNUMBER => Some(Prop::Num(fast::num_arg(l, 3).filter(|x| x.is_finite())?)),
+        ffi::LUA_TSTRING => Some(Prop::Str(fast::str_arg(l, 3)?.into())),
+        _ => return None,
+    };
+    let mut w = st.world.try_borrow_mut().ok()?;
+    let i = fast::unit_arg(l, st, &w, 1)?;
+    w.units[i].set_prop(key, value);
+    Some(Out::Pushed(0))
+});
+
+// `world:current_side()`: a name, or nil before any side has the turn.
+fast_fn!(fast_current_side, |l, st| {
+    if l.top() != 1 {
+        return None;
+    }
+    let w = st.world.try_borrow().ok()?;
+    Some(w.current_side.clone().map_or(Out::Nil, Out::Name))
+});
+
+// `world:turn()`.
+fast_fn!(fast_turn, |l, st| {
+    if l.top() != 1 {
+        return None;
+    }
+    Some(Out::Num(st.world.try_borrow().ok()?.turn as f64))
 });
 
 /// The world's fast paths, the calls rules make most first (`install`
@@ -333,6 +382,8 @@ const FAST: &[(&CStr, ffi::lua_CFunction)] = &[
     (c"on_map", fast_on_map),
     (c"baseline", fast_baseline),
     (c"opponent", fast_opponent),
+    (c"current_side", fast_current_side),
+    (c"turn", fast_turn),
     (c"hit", fast_hit),
     (c"retreat", fast_retreat),
     (c"remove_token", fast_remove_token),
@@ -349,28 +400,41 @@ pub fn install(lua: &Lua, st: &Rc<State>, world: &Table) -> mlua::Result<()> {
     for (name, f) in FAST {
         fast::install(lua, st, world, name, *f)?;
     }
-    // The unit metatable's `__index`: reached through any handle.
+    // The unit metatable's `__index` and `__newindex`: reached through any handle.
     if st.options.no_fast_paths {
         return Ok(());
     }
     let probe = lua.create_userdata(UnitRef { idx: usize::MAX, id: Rc::from(""), st: st.clone() })?;
-    // SAFETY: reads the `__index` of the probe handle's metatable: the full
-    // field read mlua made from `UnitRef::add_methods`.
+    replace_metamethod(lua, st, &probe, c"__index", fast_unit_index)?;
+    replace_metamethod(lua, st, &probe, c"__newindex", fast_unit_newindex)
+}
+
+/// Replaces the metamethod `name` of `probe`'s metatable (the one every unit
+/// handle shares: the full one mlua made from `UnitRef::add_methods`) with
+/// the fast function `f`, which falls back to it.
+fn replace_metamethod(
+    lua: &Lua,
+    st: &Rc<State>,
+    probe: &mlua::AnyUserData,
+    name: &'static CStr,
+    f: ffi::lua_CFunction,
+) -> mlua::Result<()> {
+    // SAFETY: reads the metamethod from the probe handle's metatable.
     let full: Function = unsafe {
-        lua.exec_raw((&probe,), |l| {
+        lua.exec_raw((probe,), |l| {
             ffi::lua_getmetatable(l, 1);
-            ffi::lua_rawgetfield(l, -1, c"__index".as_ptr());
+            ffi::lua_rawgetfield(l, -1, name.as_ptr());
             ffi::lua_replace(l, 1);
             ffi::lua_settop(l, 1);
         })?
     };
-    let fast_index = fast::make(lua, st, full, c"__index", fast_unit_index)?;
-    // SAFETY: sets the same metatable's `__index` to the fast one.
+    let fast = fast::make(lua, st, full, name, f)?;
+    // SAFETY: sets the same metatable's field to the fast function.
     unsafe {
-        lua.exec_raw::<()>((&probe, fast_index), |l| {
+        lua.exec_raw::<()>((probe, fast), |l| {
             ffi::lua_getmetatable(l, 1);
             ffi::lua_insert(l, 2);
-            ffi::lua_rawsetfield(l, 2, c"__index".as_ptr());
+            ffi::lua_rawsetfield(l, 2, name.as_ptr());
             ffi::lua_settop(l, 0);
         })
     }

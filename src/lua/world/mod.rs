@@ -11,7 +11,7 @@ mod sides;
 pub mod units;
 
 pub use events::{emit, set_handlers, HandlerLists};
-pub use units::{base_ids, point_from_value, prop_from_lua, prop_to_lua, unit_handle, UnitArg, UnitRef};
+pub use units::{base_ids, point_from_value, prop_from_lua, prop_to_lua, unit_handle, UnitArg, UnitRef, UNIT_FIELDS};
 
 use super::api::{Api, Returns};
 use super::raw;

@@ -112,7 +112,8 @@ fn finite_facing(f: Option<f64>) -> mlua::Result<f64> {
     }
 }
 
-const UNIT_FIELDS: &[&str] =
+/// The fields of a unit handle (any other key is a ruleset property).
+pub const UNIT_FIELDS: &[&str] =
     &["id", "side", "type", "strength", "max_strength", "leader", "hex", "pos", "facing", "alive", "props"];
 
 /// Reads a unit field, or a free property for any other key.
