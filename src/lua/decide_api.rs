@@ -112,9 +112,11 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
     lua.set_named_registry_value(keys::POLICIES, lua.create_table()?)?;
 
-    api.function("decide{side=, prompt=, options=, default=, id=}", "ask for a choice: the REPL asks you", |lua, st, spec: Table| {
-        decide(lua, st, spec, None)
-    })?;
+    api.function(
+        "decide{side=, prompt=, options=, default=, id=}",
+        "ask for a choice: the REPL asks you",
+        |lua, st, spec: Table| decide(lua, st, spec, None),
+    )?;
     fast::install(lua, api.st, api.table(), c"decide", raw::decide::decide)?;
     // The rest of a decision whose policy the fast path called (see
     // `raw::decide`): `(spec, ...)`, the traceback runner's results after the

@@ -77,7 +77,9 @@ pub enum Out {
     Keep(Box<super::tabletop::Keep>),
     /// A decision's policy to call, set up on the stack with its arguments
     /// (`raw::decide`); the options list is in slot `options`.
-    Policy { options: c_int },
+    Policy {
+        options: c_int,
+    },
 }
 
 /// Most token booleans `world:at`'s fast path answers (with the three values
