@@ -14,6 +14,7 @@ use mlua::{Function, Lua, MultiValue, Table, Value};
 
 use super::api::Api;
 use super::raw::{self, fast};
+use super::trace::runner_outcome;
 use super::{display_value, keys, DecisionMode, State};
 use crate::log::{Event, Field};
 
@@ -255,10 +256,8 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table, answered: Option<MultiValue>) 
     let by_policy = |f: Function| -> mlua::Result<(usize, &'static str)> {
         // Through the traceback runner, so an error object is shown by its fields.
         let args = MultiValue::from_vec(vec![Value::Table(opts.clone()), Value::Table(spec.clone())]);
-        let out = match answered.take() {
-            Some(out) => super::trace::runner_outcome(lua, out),
-            None => super::call_with_traceback(lua, &f, args),
-        };
+        let out =
+            answered.take().map_or_else(|| super::call_with_traceback(lua, &f, args), |out| runner_outcome(lua, out));
         let chosen = first(out.map_err(|e| policy_failed(id.as_deref(), e))?);
         Ok((check(&chosen, "the policy's choice")?, "policy"))
     };
