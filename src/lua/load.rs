@@ -78,6 +78,80 @@ pub fn load_named(
     Ruleset::load_with(name, base, sources)
 }
 
+/// Rulesets and scenarios parsed once and shared by the hosts of a run
+/// whose files and `sources` do not change under it ([`HostOptions::parsed`]):
+/// a mutation run starts a host for every spec file of every mutant, and
+/// each loads the same ruleset and scenarios, whose YAML took longer to
+/// parse than most spec cases run. Hosts with the same share reuse what one
+/// of them parsed on the same thread (a ruleset holds `Rc`s); errors are
+/// not kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ParseShare(u64);
+
+impl ParseShare {
+    /// A share of its own.
+    pub fn new() -> ParseShare {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        ParseShare(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// [`load_named`], parsed once per name and folder.
+    pub fn ruleset(
+        self,
+        name: &str,
+        base: Option<&Path>,
+        overrides: &ScenarioOverrides,
+        sources: Option<&crate::ruleset::Sources>,
+    ) -> Result<Ruleset, RulesetError> {
+        let key = (self, name.to_string(), base.map(Path::to_path_buf));
+        if let Some(rs) = PARSED_RULESETS.with_borrow(|m| m.get(&key).cloned()) {
+            return Ok(rs);
+        }
+        let rs = load_named(name, base, overrides, sources)?;
+        PARSED_RULESETS.with_borrow_mut(|m| {
+            // A share per data mutant: keep the thread's memory bounded.
+            if m.len() >= PARSED_KEPT {
+                m.clear();
+            }
+            m.insert(key, rs.clone());
+        });
+        Ok(rs)
+    }
+
+    /// [`Scenario::load`], parsed once per file.
+    pub fn scenario(self, path: &Path) -> Result<Rc<Scenario>, Box<crate::error::LocatedError>> {
+        let key = (self, path.to_path_buf());
+        if let Some(sc) = PARSED_SCENARIOS.with_borrow(|m| m.get(&key).cloned()) {
+            return Ok(sc);
+        }
+        let sc = Rc::new(Scenario::load(path)?);
+        PARSED_SCENARIOS.with_borrow_mut(|m| {
+            if m.len() >= PARSED_KEPT {
+                m.clear();
+            }
+            m.insert(key, sc.clone());
+        });
+        Ok(sc)
+    }
+}
+
+impl Default for ParseShare {
+    fn default() -> Self {
+        ParseShare::new()
+    }
+}
+
+/// Parses kept per thread, at most.
+const PARSED_KEPT: usize = 64;
+
+type RulesetKey = (ParseShare, String, Option<PathBuf>);
+
+thread_local! {
+    static PARSED_RULESETS: RefCell<std::collections::HashMap<RulesetKey, Ruleset>> = RefCell::default();
+    static PARSED_SCENARIOS: RefCell<std::collections::HashMap<(ParseShare, PathBuf), Rc<Scenario>>> =
+        RefCell::default();
+}
+
 pub(super) fn apply_limits(lua: &Lua, st: &State) {
     let mb = st.limits.get().memory_mb;
     let _ = lua.set_memory_limit((mb as usize).saturating_mul(1 << 20));
@@ -536,10 +610,20 @@ pub fn load_scenario_into(
         return Err(ScriptError::plain(crate::paths::not_found(path, "scenario file")));
     };
     let path = path.as_path();
-    let sc = Scenario::load(path).map_err(ScriptError::Located)?;
+    let parsed = st.options.parsed;
+    let sc = match parsed {
+        Some(p) => p.scenario(path),
+        None => Scenario::load(path).map(Rc::new),
+    }
+    .map_err(ScriptError::Located)?;
     let rs_name = overrides.ruleset.clone().unwrap_or_else(|| sc.ruleset.clone());
     let base = if overrides.ruleset.is_none() { path.parent() } else { None };
-    let mut rs = load_named(&rs_name, base, overrides, st.options.sources.as_deref()).map_err(|e| match e {
+    let sources = st.options.sources.as_deref();
+    let rs = match parsed {
+        Some(p) => p.ruleset(&rs_name, base, overrides, sources),
+        None => load_named(&rs_name, base, overrides, sources),
+    };
+    let mut rs = rs.map_err(|e| match e {
         crate::ruleset::RulesetError::NotFound { .. } | crate::ruleset::RulesetError::NoRulesetAt { .. }
             if overrides.ruleset.is_none() =>
         {
@@ -607,6 +691,25 @@ mod tests {
     }
 
     const SUM: &str = "local n = 0 for i = 1, 10 do n = n + i end return n";
+
+    #[test]
+    fn hosts_of_one_parse_share_parse_a_scenario_and_ruleset_once() {
+        let path = crate::paths::find_file(Path::new("scripts/great_war/bombardment.yaml")).expect("bundled");
+        let (a, b) = (ParseShare::new(), ParseShare::new());
+        let first = a.scenario(&path).expect("parses");
+        assert!(Rc::ptr_eq(&first, &a.scenario(&path).expect("parses")), "the same share parses once");
+        assert!(!Rc::ptr_eq(&first, &b.scenario(&path).expect("parses")), "another share parses its own");
+        let o = ScenarioOverrides::default();
+        let rs = a.ruleset("great_war", None, &o, None).expect("loads");
+        assert_eq!(rs.dir, Ruleset::load("great_war").expect("loads").dir);
+        // A data mutant's manifest reaches only the share it was given.
+        let yaml = crate::layers::files::canonical(&rs.dir.join("ruleset.yaml"));
+        let text = crate::layers::files::read_to_string(&yaml).expect("reads").replacen("title:", "title: Mutated", 1);
+        let sources: crate::ruleset::Sources = std::collections::HashMap::from([(yaml, text)]);
+        let mutated = b.ruleset("great_war", None, &o, Some(&sources)).expect("loads");
+        assert!(mutated.title.starts_with("Mutated"), "{}", mutated.title);
+        assert_eq!(a.ruleset("great_war", None, &o, Some(&sources)).expect("loads").title, rs.title);
+    }
 
     #[test]
     fn a_chunk_loaded_again_takes_the_place_of_its_old_copy_until_the_session_runs_hot() {

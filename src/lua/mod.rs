@@ -42,7 +42,7 @@ pub use host::{Checkpoint, Host};
 use load::{apply_limits, set_compiler};
 pub use load::{
     compile_chunk, compile_deferred, hot_after, load_named, load_ruleset_into, load_scenario_into, load_text,
-    reload_into, ScenarioOverrides, StandIn,
+    reload_into, ParseShare, ScenarioOverrides, StandIn,
 };
 pub use sandbox::sandbox_globals;
 use state::Trip;

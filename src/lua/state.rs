@@ -336,4 +336,8 @@ pub struct HostOptions {
     /// calls (0: the first); the others are skipped, not reported. How a
     /// mutant runs only the cases that ran its line.
     pub cases: Option<std::sync::Arc<std::collections::BTreeSet<usize>>>,
+    /// Rulesets and scenarios already parsed, shared by the hosts of a run
+    /// whose files and `sources` stay as they are (a mutation run gives one
+    /// share to every mutant of the Lua, and one of its own to each of the data).
+    pub parsed: Option<super::load::ParseShare>,
 }

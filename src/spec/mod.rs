@@ -250,17 +250,21 @@ pub fn run_spec(
     if let Some(dir) = &spec.ruleset {
         // A variant standing in for the base whose spec this is.
         let dir = overrides.stand_in.as_ref().and_then(|s| s.replacing(dir)).unwrap_or(dir);
-        let loaded = Ruleset::load_with(&dir.display().to_string(), None, options.sources.as_deref())
-            .map_err(ScriptError::from)
-            .and_then(|mut rs| {
-                if let Some(v) = &overrides.variant {
-                    rs.apply_variant(v).map_err(ScriptError::from)?;
-                }
-                for s in &overrides.set {
-                    rs.set_param(s).map_err(ScriptError::from)?;
-                }
-                host.load_ruleset(rs)
-            });
+        let name = dir.display().to_string();
+        let loaded = match options.parsed {
+            Some(p) => p.ruleset(&name, None, &ScenarioOverrides::default(), options.sources.as_deref()),
+            None => Ruleset::load_with(&name, None, options.sources.as_deref()),
+        }
+        .map_err(ScriptError::from)
+        .and_then(|mut rs| {
+            if let Some(v) = &overrides.variant {
+                rs.apply_variant(v).map_err(ScriptError::from)?;
+            }
+            for s in &overrides.set {
+                rs.set_param(s).map_err(ScriptError::from)?;
+            }
+            host.load_ruleset(rs)
+        });
         if let Err(e) = loaded {
             report.cases.push(("(loading the ruleset)".into(), Some(e)));
             return report;

@@ -12,7 +12,9 @@
 //! in every legal game (an equivalent mutant, to be explained).
 //!
 //! The ruleset's files are never written: a mutant's text reaches the host
-//! through [`HostOptions::sources`]. Mutants run in parallel, one thread per
+//! through [`HostOptions::sources`]. The mutants that leave the manifests
+//! alone share one parse of the ruleset and scenarios
+//! ([`HostOptions::parsed`]). Mutants run in parallel, one thread per
 //! core. A Lua mutant runs only the spec cases whose clean run executed the
 //! statement it changes (by coverage, case by case; every case of a file
 //! that ran it outside any case); one on a line no spec runs survives
@@ -286,7 +288,10 @@ pub fn run(
     let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; mutants.len()]);
     let jobs = settings.jobs.max(1);
     let clean: Vec<Duration> = runs.iter().map(|r| r.took).collect();
-    let run = Run { files, options, overrides, budgets: &budgets, clean: &clean, runs: &runs, stats: &stats };
+    // The Lua and param mutants leave the manifests as they are: they share
+    // the parsed ruleset and scenarios. A data mutant parses its own.
+    let parsed = crate::lua::ParseShare::new();
+    let run = Run { files, options, overrides, budgets: &budgets, clean: &clean, runs: &runs, stats: &stats, parsed };
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| loop {
@@ -455,6 +460,8 @@ struct Run<'a> {
     clean: &'a [Duration],
     runs: &'a [coverage::FileRun],
     stats: &'a Kills,
+    /// The ruleset and scenarios as parsed for the mutants of the Lua.
+    parsed: crate::lua::ParseShare,
 }
 
 impl Run<'_> {
@@ -465,7 +472,18 @@ impl Run<'_> {
     /// modules run without the native code generator (a spec file is too
     /// short for native code to pay off).
     fn mutant(&self, m: &Mutant, text: Option<(PathBuf, String)>, plan: &Plan) -> Outcome {
-        let mut options = HostOptions { capture_output: true, fail_fast: true, no_jit: true, ..self.options.clone() };
+        let parsed = if m.kind == Kind::Data && matches!(m.what, What::Edit { .. }) {
+            crate::lua::ParseShare::new()
+        } else {
+            self.parsed
+        };
+        let mut options = HostOptions {
+            capture_output: true,
+            fail_fast: true,
+            no_jit: true,
+            parsed: Some(parsed),
+            ..self.options.clone()
+        };
         let mut overrides = self.overrides.clone();
         if let Some((path, t)) = text {
             options.sources = Some(Arc::new(HashMap::from([(path, t)])));
