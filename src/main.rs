@@ -288,9 +288,10 @@ struct StrengthArgs {
     #[arg(long, visible_alias = "threads", value_name = "N", requires = "mutate",
           value_parser = sandtable::analysis::cli::parse_positive::<usize>)]
     jobs: Option<usize>,
-    /// Time budget of one spec file under one mutant, in milliseconds (--mutate;
-    /// default: ten times the file's clean run, at least a second; 1 or more). A mutant
-    /// past it counts as killed only when the clean run took at most a quarter of it.
+    /// Time budget of one spec case under one mutant, in milliseconds (--mutate;
+    /// default: ten times the file's slowest case in the clean run, at least a second;
+    /// 1 or more). A mutant past it counts as killed only when that case took at most a
+    /// quarter of it.
     #[arg(long, value_name = "MS", requires = "mutate", value_parser = sandtable::analysis::cli::parse_positive::<u64>)]
     mutant_budget: Option<u64>,
     /// With --mutate: mutate only the lines changed since git revision REV

@@ -26,6 +26,8 @@ pub struct CaseResult {
     /// With coverage on, what the case ran: (chunk, line, times), the
     /// module lines whose counts grew while it ran.
     pub hits: Vec<(String, u32, u64)>,
+    /// How long its function ran.
+    pub took: Duration,
 }
 
 /// The cases of one spec file.
@@ -158,6 +160,7 @@ fn describe(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::R
             error: Some(ScriptError::from_lua(&e)),
             index: None,
             hits: Vec::new(),
+            took: Duration::ZERO,
         });
     }
     Ok(())
@@ -206,13 +209,17 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     st.world.borrow_mut().dice.clear_forced();
     st.spec_path.borrow_mut().push(format!("\u{0}it:{full}"));
     let counts_before = st.options.coverage.then(|| line_counts(st));
+    let case_started = Instant::now();
     let r = call_with_traceback(lua, &f, MultiValue::new());
+    let took = case_started.elapsed();
     let hits = counts_before.map(|before| lines_run(st, &before)).unwrap_or_default();
     st.spec_path.borrow_mut().pop();
     let tripped = st.guard.tripped.take();
     let mut error = match (r, tripped) {
         (Ok(_), _) => None,
-        (Err(_), Some(t)) => Some(ScriptError::plain(super::trip_message(Some(t), st))),
+        // Kept a `TimeLimit`: a mutation run tells a loop that never ends
+        // from a failing case by it.
+        (Err(_), Some(t)) => Some(super::trip_error(t, st)),
         (Err(e), None) => Some(ScriptError::from_lua(&e)),
     };
     if error.is_none() {
@@ -266,7 +273,7 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     st.decision_mode.set(mode);
     st.guard.deadline.set(saved_deadline.map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
     let passed = error.is_none();
-    st.spec.borrow_mut().cases.push(CaseResult { name: full, error, index: Some(index), hits });
+    st.spec.borrow_mut().cases.push(CaseResult { name: full, error, index: Some(index), hits, took });
     Ok(passed)
 }
 

@@ -240,6 +240,10 @@ pub struct FileRun {
     pub coverage: Coverage,
     /// How long the file took (with coverage on).
     pub took: std::time::Duration,
+    /// Its longest stretch under one time limit (with coverage on): its
+    /// slowest case, or all it ran outside its cases (the host, the ruleset,
+    /// the file's top level), if that took longer.
+    pub longest_call: std::time::Duration,
     /// Each case's place among the file's `it` calls and the (file, line)
     /// pairs it ran.
     pub cases: Vec<(usize, BTreeSet<(String, u32)>)>,
@@ -297,7 +301,9 @@ fn run_one(spec: &SpecFile, scope: Option<&Scope>, options: &HostOptions, overri
             }
         }
     }
+    let longest_call = report.slowest_case.max(took.saturating_sub(report.cases_took));
     FileRun {
+        longest_call,
         path: spec.path.clone(),
         passed: report.passed(),
         failed: report.failed(),

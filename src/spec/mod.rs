@@ -31,6 +31,9 @@ pub struct FileReport {
     pub case_hits: Vec<(usize, Vec<LineHits>)>,
     /// The place among the file's `it` calls of its first failing case.
     pub first_failed: Option<usize>,
+    /// How long its slowest case ran, and all its cases together.
+    pub slowest_case: std::time::Duration,
+    pub cases_took: std::time::Duration,
 }
 
 impl FileReport {
@@ -234,6 +237,8 @@ pub fn run_spec(
         notes: Vec::new(),
         case_hits: Vec::new(),
         first_failed: None,
+        slowest_case: std::time::Duration::ZERO,
+        cases_took: std::time::Duration::ZERO,
     };
     if !is_spec(path) {
         return report;
@@ -279,6 +284,8 @@ pub fn run_spec(
     }
     let results = std::mem::take(&mut *host.state.spec.borrow_mut());
     for c in results.cases {
+        report.slowest_case = report.slowest_case.max(c.took);
+        report.cases_took += c.took;
         if let Some(i) = c.index {
             if c.error.is_some() && report.first_failed.is_none() {
                 report.first_failed = Some(i);

@@ -24,12 +24,14 @@
 //! lines are mutated is the [`Scope`]'s call (`--changed` keeps the lines
 //! changed since a git revision).
 //!
-//! Each spec file of a mutant runs under a time budget (ten times its clean
-//! run, at least a second, or `--mutant-budget`). A mutant that runs past it
-//! (a loop that never ends) counts as killed only when the clean run of that
-//! file took at most a quarter of the budget; otherwise the timeout says
-//! nothing about the mutant, only about the machine's load, and the mutant
-//! is reported apart and counted as surviving.
+//! Each case of a mutant (and what its file runs outside the cases) runs
+//! under a time budget: ten times the file's longest case in the clean run
+//! (or all it ran outside its cases, if longer), at least a second, or
+//! `--mutant-budget`. A mutant that runs past it (a loop that never ends)
+//! counts as killed only when that clean time was at most a quarter of the
+//! budget; otherwise the timeout says nothing about the mutant, only about
+//! the machine's load, and the mutant is reported apart and counted as
+//! surviving.
 
 pub mod data;
 pub mod lua;
@@ -125,8 +127,8 @@ impl Outcome {
 pub struct Settings {
     /// Worker threads (default: every core).
     pub jobs: usize,
-    /// Most time one spec file may take under a mutant (default: ten times
-    /// its clean run, at least a second).
+    /// Most time one spec case may take under a mutant (default: ten times
+    /// the file's longest case in the clean run, at least a second).
     pub budget: Option<Duration>,
     /// Mutate only the lines changed since this git revision.
     pub changed: Option<String>,
@@ -264,8 +266,13 @@ pub fn run(
     if let Some(rev) = &settings.changed {
         scope = scope.changed_since(rev)?;
     }
-    let budgets: Vec<Duration> =
-        runs.iter().map(|r| settings.budget.unwrap_or_else(|| (r.took * 10).max(Duration::from_secs(1)))).collect();
+    // A budget per case (and for what a file runs outside its cases): a
+    // mutant that loops for ever is stopped after ten times the file's
+    // longest case, not ten times the whole file.
+    let budgets: Vec<Duration> = runs
+        .iter()
+        .map(|r| settings.budget.unwrap_or_else(|| (r.longest_call * 10).max(Duration::from_secs(1))))
+        .collect();
 
     let mut rs = Ruleset::load(&scope.dir.display().to_string()).map_err(|e| e.to_string())?;
     if let Some(v) = &overrides.variant {
@@ -287,7 +294,7 @@ pub fn run(
     let next = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; mutants.len()]);
     let jobs = settings.jobs.max(1);
-    let clean: Vec<Duration> = runs.iter().map(|r| r.took).collect();
+    let clean: Vec<Duration> = runs.iter().map(|r| r.longest_call).collect();
     // The Lua and param mutants leave the manifests as they are: they share
     // the parsed ruleset and scenarios. A data mutant parses its own.
     let parsed = crate::lua::ParseShare::new();
@@ -527,7 +534,7 @@ impl Run<'_> {
                 let shown = crate::lua::display_path(&self.files[i].path);
                 let timed_out = report.cases.iter().any(|(_, e)| matches!(e, Some(ScriptError::TimeLimit { .. })));
                 if timed_out {
-                    // Well inside the budget: the clean run took at most a quarter of it.
+                    // Well inside the budget: the clean case took at most a quarter of it.
                     if self.clean[i] * 4 <= budget {
                         self.stats.record(m, i, report.first_failed);
                         return Outcome::TimedOut(shown);

@@ -242,3 +242,33 @@ fn a_mutant_runs_only_the_cases_that_ran_its_line_and_data_runs_every_case() {
     assert!(outcome("unit_types.foot.strength: 4 -> 3").killed());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_mutant_that_loops_for_ever_is_stopped_by_the_budget_of_a_case_and_counted_so() {
+    let dir = std::env::temp_dir().join(format!("sandtable-mutspeed-loop-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("spec")).unwrap();
+    std::fs::write(dir.join("ruleset.yaml"), "name: loops\ntitle: Loops\nmodules: [m]\n").unwrap();
+    std::fs::write(
+        dir.join("m.lua"),
+        "local m = {}\nfunction m.count(n)\n  local i = 0\n  while i < n do\n    i = i + 1\n  end\n  return i\nend\nreturn m\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("spec/m_spec.lua"),
+        "describe(\"m\", function()\n  it(\"counts\", function() expect(m.count(3)):to_be(3) end)\nend)\n",
+    )
+    .unwrap();
+    let spec = SpecFile::of(dir.join("spec/m_spec.lua"));
+    let settings = Settings { jobs: 1, budget: Some(std::time::Duration::from_millis(300)), ..Default::default() };
+    let report = run(&[spec], &HostOptions::default(), &ScenarioOverrides::default(), &settings).expect("runs");
+    let outcome =
+        |change: &str| report.results.iter().find(|(m, _)| m.change == change).map(|(_, o)| o.clone()).expect("mutant");
+    // `i - 1` never reaches 3: the case runs into its budget, a kill by the
+    // time budget (the clean case took far less than a quarter of it).
+    assert!(matches!(outcome("`+` -> `-`"), super::Outcome::TimedOut(_)), "{:?}", outcome("`+` -> `-`"));
+    // `i <= n` ends, one too far: an ordinary kill.
+    assert!(matches!(outcome("`<` -> `<=`"), super::Outcome::Killed(_)), "{:?}", outcome("`<` -> `<=`"));
+    assert!(report.results.iter().all(|(_, o)| o.killed()));
+    let _ = std::fs::remove_dir_all(&dir);
+}
