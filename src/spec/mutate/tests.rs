@@ -269,6 +269,6 @@ fn a_mutant_that_loops_for_ever_is_stopped_by_the_budget_of_a_case_and_counted_s
     assert!(matches!(outcome("`+` -> `-`"), super::Outcome::TimedOut(_)), "{:?}", outcome("`+` -> `-`"));
     // `i <= n` ends, one too far: an ordinary kill.
     assert!(matches!(outcome("`<` -> `<=`"), super::Outcome::Killed(_)), "{:?}", outcome("`<` -> `<=`"));
-    assert!(report.results.iter().all(|(_, o)| o.killed()));
+    assert!(report.results.iter().all(|(_, o)| !matches!(o, super::Outcome::Undecided(_))));
     let _ = std::fs::remove_dir_all(&dir);
 }
