@@ -312,10 +312,16 @@ function battle.resolve(target)
     att, def = alive_only(att), alive_only(def)
   end
   while #att > 0 and #def > 0 do
-    rec.rounds += 1
     local bonus = battle.defence_dice(target, enemy)
-    local ha, sa = viktory.roll(#att, "battle round " .. rec.rounds .. " " .. side)
-    local hd, sd = viktory.roll(#def + bonus, "battle round " .. rec.rounds .. " " .. enemy)
+    -- Rounds without a hit change nothing: viktory.roll_round rolls again
+    -- until one hits (under exact, rec.rounds counts only rounds with hits).
+    local first = rec.rounds + 1
+    local ha, sa, hd, sd, tries = viktory.roll_round(#att, #def + bonus, "battle round " .. first .. " " .. side,
+      "battle round " .. first .. " " .. enemy)
+    rec.rounds += tries or 1
+    if rec.rounds > first then
+      note(rec, "rounds " .. first .. "-" .. (rec.rounds - 1) .. ": no hits")
+    end
     local la = viktory.take_losses{ units = def, hits = ha, selective = sa, firer = side, owner = enemy, reason = "battle round " .. rec.rounds }
     local ld = viktory.take_losses{ units = att, hits = hd, selective = sd, firer = enemy, owner = side, reason = "battle round " .. rec.rounds }
     note(rec, "round " .. rec.rounds .. ": " .. side .. " " .. #att .. " dice, " .. ha .. " hits; "

@@ -174,24 +174,54 @@ end
 -- Dice and hits
 ------------------------------------------------------------------------------
 
+-- The faces 1..max as a list (a die of max or less), kept per max.
+local faces_upto = {}
+local function upto(max)
+  local list = faces_upto[max]
+  if list == nil then
+    list = {}
+    for v = 1, max do
+      list[v] = v
+    end
+    faces_upto[max] = list
+  end
+  return list
+end
+
+-- Hits and Tactical Victory hits of a roll, counted (under `exact` a count
+-- branches on how many, not on every multiset of faces).
+local function hits_of(roll)
+  local hits = roll:count_any(upto(params.viktory.hit_max))
+  local selective = 0
+  if hits > 0 then
+    selective = roll:count_any(upto(math.min(params.viktory.selective_max, params.viktory.hit_max)))
+  end
+  return hits, selective
+end
+
 -- [Base] Rolls n ordinary d6. Returns hits (a die on hit_max or less) and
--- Tactical Victory hits among them (selective_max or less).
+-- Tactical Victory hits among them (selective_max or less), and the roll.
 function viktory.roll(n, reason)
   if n <= 0 then
     return 0, 0
   end
   local roll = dice.roll(n, D6, reason)
-  local hit_max, sel_max = params.viktory.hit_max, params.viktory.selective_max
-  local hits, selective = 0, 0
-  for _, v in ipairs(roll.faces) do
-    if v <= hit_max then
-      hits += 1
-      if v <= sel_max then
-        selective += 1
-      end
-    end
-  end
+  local hits, selective = hits_of(roll)
   return hits, selective, roll
+end
+
+-- [Base] One battle round's dice, both sides at once: na dice for the
+-- attacker, nd for the defender, with a reason each. A round in which
+-- neither side hits changes nothing and the battle goes on, so the dice
+-- are rolled again until some die hits (dice.roll_until; under `exact`
+-- the rounds without hits are summed over). Returns the attacker's hits
+-- and Tactical Victory hits, the defender's, and how many rounds were
+-- rolled (nil under `exact`).
+function viktory.roll_round(na, nd, reason_a, reason_d)
+  local rolls, tries = dice.roll_until({ na, nd }, D6, upto(params.viktory.hit_max), { reason_a, reason_d })
+  local ha, sa = hits_of(rolls[1])
+  local hd, sd = hits_of(rolls[2])
+  return ha, sa, hd, sd, tries
 end
 
 -- [Base] P(at least one hit) with n dice, for prompts.

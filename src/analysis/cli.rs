@@ -297,7 +297,7 @@ pub struct ExactArgs {
 }
 
 /// `--epsilon`: a probability strictly between 0 and 1.
-fn parse_epsilon(s: &str) -> Result<f64, String> {
+pub fn parse_epsilon(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(e) if e > 0.0 && e < 1.0 => Ok(e),
         Ok(_) => Err("the unexplored probability must lie strictly between 0 and 1 (e.g. 1e-6)".into()),
@@ -645,14 +645,12 @@ pub fn exact(a: &ExactArgs) -> ExitCode {
             Some("--vs-*")
         } else if a.setup.plot.is_some() {
             Some("--plot")
-        } else if a.setup.csv.is_some() {
-            Some("--csv")
         } else {
             None
         };
         if let Some(with) = with {
             return usage_error(&format!(
-                "exact --epsilon does not take {with} yet (its figures are intervals): run it alone, with --json for every bound"
+                "exact --epsilon does not take {with} yet (its figures are intervals): run it alone, with --json for every bound or --csv for the means' bounds"
             ));
         }
     }

@@ -795,28 +795,165 @@ const REFINE_STEP: f64 = 1e-3;
 const REFINE_PASSES: usize = 2;
 const REFINE_LEAVES: u64 = 1_000_000;
 
-/// `--epsilon E`: walks the tree with a probability cut-off, first E, then
-/// lower (scaled by how far the unexplored mass was from E), until the
-/// unexplored mass is below E; without it, walks the whole tree. The cut-offs
-/// depend only on the tree, so the answer does not depend on the threads.
+/// Executions `--epsilon` samples (by their probability, as `sim` draws
+/// them) to plan its passes, and the time they may take (fewer past it,
+/// at least [`SAMPLE_MIN`]).
+const SAMPLE_PATHS: usize = 512;
+const SAMPLE_MIN: usize = 16;
+const SAMPLE_TIME: Duration = Duration::from_millis(300);
+
+/// Paths sampled by probability in the tree `exact` walks: for each, the
+/// probability of its prefix at each choice point (before the choice) and
+/// of the whole path.
+///
+/// A pass with cut-off c ends each sampled path at the first choice point
+/// whose prefix is below c (a path cut off) or at its end. A sample ends
+/// at a leaf ℓ of the pruned tree with probability p(ℓ), so the share of
+/// samples cut off estimates the unexplored mass u(c), and the mean of
+/// 1/p(ℓ) the number of leaves the pass walks (both without bias; the
+/// second is at most 1/(c·w) for the rarest outcome weight w).
+struct Samples {
+    paths: Vec<(Vec<f64>, f64)>,
+}
+
+impl Samples {
+    /// Where the sampled path ends at cut-off `c`: its probability there, and whether it was cut.
+    fn end(prefix: &[f64], prob: f64, c: f64) -> (f64, bool) {
+        prefix.iter().find(|&&q| q < c).map_or((prob, false), |&q| (q, true))
+    }
+
+    /// Estimated unexplored mass at cut-off `c`.
+    fn unexplored_at(&self, c: f64) -> f64 {
+        let cut = self.paths.iter().filter(|(pre, p)| Self::end(pre, *p, c).1).count();
+        cut as f64 / self.paths.len() as f64
+    }
+
+    /// Estimated leaves (walked and cut off) of a pass at cut-off `c`.
+    fn leaves_at(&self, c: f64) -> f64 {
+        let sum: f64 = self.paths.iter().map(|(pre, p)| 1.0 / Self::end(pre, *p, c).0.max(f64::MIN_POSITIVE)).sum();
+        sum / self.paths.len() as f64
+    }
+
+    /// A cut-off that should leave about `target` unexplored: the sampled
+    /// quantile where the samples resolve it, else extrapolated as a power
+    /// of the cut-off from the rarest tenth of the samples (u ≈ a·c^k).
+    fn cutoff_for(&self, target: f64) -> f64 {
+        // A path is cut at c when its last prefix is below c.
+        let mut last: Vec<f64> = self.paths.iter().filter_map(|(pre, _)| pre.last().copied()).collect();
+        last.sort_by(f64::total_cmp);
+        let n = self.paths.len() as f64;
+        let Some(&lowest) = last.first() else { return 0.0 };
+        let k = (target * n).floor() as usize;
+        if k >= 4 {
+            return last[k.min(last.len() - 1)];
+        }
+        let (kb, ka) = (4.min(last.len() - 1), (last.len() / 10).max(5).min(last.len() - 1));
+        let (cb, ca) = (last[kb], last[ka]);
+        let (ub, ua) = (kb.max(1) as f64 / n, ka.max(1) as f64 / n);
+        let slope = if ca > cb && ua > ub { ((ua / ub).ln() / (ca / cb).ln()).clamp(0.05, 1.0) } else { 1.0 };
+        (cb * (target / ub).powf(1.0 / slope)).min(lowest)
+    }
+}
+
+/// Samples up to [`SAMPLE_PATHS`] executions of the trial by probability.
+fn sample_paths(cfg: &ExactConfig, setup: &Setup) -> Result<Samples, AnalysisError> {
+    let started = Instant::now();
+    let mut worker = Worker::new(setup, cfg.seed)?;
+    let mut walk = Enumeration::sampling(cfg.seed);
+    let mut paths = Vec::with_capacity(SAMPLE_PATHS);
+    while paths.len() < SAMPLE_PATHS && (paths.len() < SAMPLE_MIN || started.elapsed() < SAMPLE_TIME) {
+        walk.path.clear();
+        walk.widths.clear();
+        walk = match run_leaf(&mut worker, walk) {
+            Ok(w) => w,
+            Err(b) => {
+                let (w, e) = *b;
+                let path = w.map(|w| format!(" (sampled outcome path {:?})", &w.path[..w.pos.min(w.path.len())]));
+                return Err(AnalysisError {
+                    context: format!("exact --epsilon, sampling trial(){}", path.unwrap_or_default()),
+                    error: e,
+                });
+            }
+        };
+        let (mut q, mut prefix) = (1.0, Vec::with_capacity(walk.weight_num.len()));
+        for (&n, &d) in walk.weight_num.iter().zip(&walk.weight_den) {
+            prefix.push(q);
+            q *= n as f64 / d as f64;
+        }
+        paths.push((prefix, q));
+    }
+    Ok(Samples { paths })
+}
+
+/// One pass of `--epsilon` in the fall-back message: its cut-off, paths
+/// and unexplored mass.
+fn pass_line(r: &ExactResult) -> String {
+    format!(
+        "cut-off {:.1e}: {} leaves walked, {} paths cut, {:.3e} unexplored",
+        r.cutoff,
+        r.leaves,
+        r.cut_paths,
+        ratio_f64(&r.unexplored)
+    )
+}
+
+/// `--epsilon E`: walks the tree with a probability cut-off until the
+/// unexplored mass is below E; without it, walks the whole tree.
+///
+/// First [`sample_paths`] plans: the first cut-off is the one the samples
+/// say leaves about E/2 unexplored (E at most), and a pass whose estimated
+/// leaves exceed what is left of `--max-leaves` (all passes share it) is not
+/// walked: `exact` falls back to `sim` at once, saying why. While a pass
+/// leaves E or more unexplored, the next cuts lower (scaled by how far the
+/// unexplored mass was from E). The samples are drawn with the run's seed,
+/// so the cut-offs do not depend on the threads.
 fn enumerate_within(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, String), String>, AnalysisError> {
     let Some(eps) = cfg.epsilon else { return enumerate(cfg, setup, 0.0) };
     let bound = exact_value(eps);
-    let mut cutoff = eps;
-    // The previous pass's cut-off and unexplored mass.
+    let samples = sample_paths(cfg, setup)?;
+    let mut cutoff = samples.cutoff_for(0.5 * eps).min(eps);
+    if cutoff <= 0.0 {
+        // No sampled execution rolled: the tree is one leaf.
+        cutoff = eps;
+    }
+    // The previous pass's cut-off and unexplored mass; the passes so far.
     let mut last: Option<(f64, f64)> = None;
+    let mut tried: Vec<String> = Vec::new();
+    let mut walked = 0u64;
+    let give_up = |why: String, tried: &[String]| -> String {
+        let passes = if tried.is_empty() { String::new() } else { format!("; passes walked: {}", tried.join("; ")) };
+        format!("{why} (--epsilon {eps}){passes}")
+    };
     let mut best = loop {
-        let (r, out) = match enumerate(cfg, setup, cutoff)? {
+        let left = cfg.max_leaves.saturating_sub(walked);
+        let estimate = samples.leaves_at(cutoff);
+        if estimate > left as f64 {
+            return Ok(Err(give_up(
+                format!(
+                    "to leave less than {eps} unexplored, paths down to a probability of about {cutoff:.1e} must be \
+                     followed, and {} executions sampled by probability estimate about {estimate:.3e} leaves there \
+                     (they leave about {:.1e} unexplored), more than the {left} left of --max-leaves",
+                    samples.paths.len(),
+                    samples.unexplored_at(cutoff)
+                ),
+                &tried,
+            )));
+        }
+        let pass = ExactConfig { max_leaves: left, ..cfg.clone() };
+        let (r, out) = match enumerate(&pass, setup, cutoff)? {
             Ok(r) => r,
             Err(why) => {
-                return Ok(Err(format!(
-                    "{why}, even with paths of probability below {cutoff:.1e} left unexplored (--epsilon {eps})"
+                return Ok(Err(give_up(
+                    format!("{why}, even with paths of probability below {cutoff:.1e} left unexplored"),
+                    &tried,
                 )))
             }
         };
+        walked += r.leaves + r.cut_paths;
         if r.unexplored < bound {
             break (r, out);
         }
+        tried.push(pass_line(&r));
         // The unexplored mass goes about as a power of the cut-off, u ≈ a·c^k
         // (k = 1 for a chain of rolls, less for bushy trees): aim for half of
         // E with k from the last two passes (1 after the first).
@@ -828,9 +965,7 @@ fn enumerate_within(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactRes
         last = Some((cutoff, u));
         cutoff *= (0.5 * eps / u).powf(1.0 / k).clamp(1e-8, 0.5);
         if cutoff < f64::MIN_POSITIVE {
-            return Ok(Err(format!(
-                "paths of probability {u:.3e} in all stay unexplored however low the cut-off (--epsilon {eps})"
-            )));
+            return Ok(Err(give_up(format!("paths of probability {u:.3e} in all stay unexplored however low the cut-off"), &tried)));
         }
     };
     // A small tree may be finite: try for the bottom of it, keeping the last

@@ -986,24 +986,37 @@ pub fn sim_csv(r: &SimResult) -> String {
 pub fn exact_csv(r: &ExactResult) -> String {
     let mut w = csv_writer();
     let vs = r.vs.as_deref();
+    // `--epsilon` with paths left unexplored: each mean is an interval too
+    // (if the unexplored trials return values within the range seen).
+    let bounded = !r.unexplored.is_zero();
     let mut header: Vec<&str> = if vs.is_some() { vec!["variant"] } else { Vec::new() };
     header.extend(["metric", "mean", "mean_exact", "sd"]);
+    if bounded {
+        header.extend(["mean_lower", "mean_upper", "unexplored"]);
+    }
     let _ = w.write_record(&header);
-    let mut row = |variant: &str, name: &str, mean: &BigRational, sd: Option<f64>| {
+    let mut row = |variant: &str, name: &str, mean: &BigRational, sd: Option<f64>, m: Option<&ExactMetric>| {
         let mut row: Vec<String> = if vs.is_some() { vec![variant.to_string()] } else { Vec::new() };
         row.extend([name.to_string(), csv_num(ratio_f64(mean)), ratio_str(mean), sd.map(csv_num).unwrap_or_default()]);
+        if bounded {
+            let (lo, hi) = m.map_or((String::new(), String::new()), |m| {
+                let (lo, hi, _, _) = m.mean_bounds(&r.unexplored);
+                (csv_num(ratio_f64(&lo)), csv_num(ratio_f64(&hi)))
+            });
+            row.extend([lo, hi, csv_num(ratio_f64(&r.unexplored))]);
+        }
         let _ = w.write_record(&row);
     };
     for (name, m) in &r.metrics {
-        row("A", name, &m.mean(), Some(m.sd()));
+        row("A", name, &m.mean(), Some(m.sd()), Some(m));
     }
     if let Some(b) = vs {
         for (name, m) in &b.metrics {
-            row("B", name, &m.mean(), Some(m.sd()));
+            row("B", name, &m.mean(), Some(m.sd()), None);
         }
         for (name, a) in &r.metrics {
             if let Some(m) = b.metrics.get(name) {
-                row("B − A", name, &(m.mean() - a.mean()), None);
+                row("B − A", name, &(m.mean() - a.mean()), None, None);
             }
         }
     }

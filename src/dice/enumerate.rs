@@ -3,6 +3,8 @@
 
 use std::rc::Rc;
 
+use rand::Rng;
+use rand_pcg::Pcg64Mcg;
 use rustc_hash::FxHashMap;
 
 use super::{DiceError, DieKind, PoolOutcomes};
@@ -104,6 +106,10 @@ pub struct Enumeration {
     /// `prob_at` weights.
     prob: f64,
     prob_at: usize,
+    /// `exact --epsilon`'s planning: when set, each new choice point takes
+    /// one outcome drawn by its probability (one execution is then a path
+    /// sampled as `sim` would sample it, in the tree `exact` walks).
+    pub sampler: Option<Pcg64Mcg>,
 }
 
 /// Binomial split tables per (faces in, faces out, dice).
@@ -118,6 +124,58 @@ struct Lazies {
     splits: SplitTables,
     /// Outcome tables of blocks per (kind, block, dice).
     blocks: FxHashMap<(usize, u64, u32), Rc<PoolOutcomes>>,
+    /// [`Enumeration::roll_until`]'s tables per (faces in, faces out, pools).
+    until: FxHashMap<(u32, u32, Vec<u32>), Rc<UntilTable>>,
+}
+
+/// The outcomes of pools rolled until a die shows one of some faces: for
+/// each count of such dice per pool (not all zero), its probability given
+/// that not all are zero, as a reduced fraction.
+#[derive(Debug)]
+struct UntilTable {
+    counts: Vec<Vec<u32>>,
+    weights: Vec<(u128, u128)>,
+}
+
+impl UntilTable {
+    /// Pools of `ns` dice, each die showing one of the faces with
+    /// probability a/(a+b): j_i of pool i do, with probability
+    /// Π C(n_i, j_i) a^j_i b^(n_i−j_i) / ((a+b)^N − b^N) for N = Σ n_i.
+    /// `None` past 128 bits.
+    fn new(a: u32, b: u32, ns: &[u32]) -> Option<UntilTable> {
+        let total: u32 = ns.iter().sum();
+        let den = (u128::from(a + b)).checked_pow(total)?.checked_sub(u128::from(b).checked_pow(total)?)?;
+        let splits: Vec<Vec<(u128, u128)>> = ns.iter().map(|&n| split_weights(a, b, n)).collect::<Option<_>>()?;
+        // Each split's entries over (a+b)^n, unreduced: C(n, j) a^j b^(n-j).
+        let raw: Vec<Vec<u128>> = ns
+            .iter()
+            .zip(&splits)
+            .map(|(&n, sp)| {
+                let full = u128::from(a + b).checked_pow(n)?;
+                sp.iter().map(|&(num, d)| num.checked_mul(full / d)).collect::<Option<Vec<_>>>()
+            })
+            .collect::<Option<_>>()?;
+        let mut counts = Vec::new();
+        let mut weights = Vec::new();
+        let mut js = vec![0u32; ns.len()];
+        loop {
+            // The next combination (mixed radix), skipping all-zero.
+            let mut i = 0;
+            while i < js.len() && js[i] == ns[i] {
+                js[i] = 0;
+                i += 1;
+            }
+            if i == js.len() {
+                break;
+            }
+            js[i] += 1;
+            let num = js.iter().zip(&raw).try_fold(1u128, |p, (&j, r)| p.checked_mul(r[j as usize]))?;
+            let g = gcd(num, den);
+            counts.push(js.clone());
+            weights.push((num / g, den / g));
+        }
+        Some(UntilTable { counts, weights })
+    }
 }
 
 impl Enumeration {
@@ -139,11 +197,18 @@ impl Enumeration {
         self.prob_at = 0;
     }
 
-    /// The next choice point, `width` outcomes wide: the outcome on the path
-    /// being replayed, or a new point at outcome 0.
+    /// A walk that samples one path by its probability per execution
+    /// (see [`Enumeration::sampler`]); clear `path` between executions.
+    pub fn sampling(seed: u64) -> Self {
+        Enumeration { sampler: Some(Pcg64Mcg::new(u128::from(seed) | 1)), ..Enumeration::default() }
+    }
+
+    /// The next choice point, `width` outcomes wide, outcome i of
+    /// probability `weight(i)`: the outcome on the path being replayed, or a
+    /// new point at outcome 0 (drawn by weight when sampling).
     /// Below the cut-off the execution is pruned instead
     /// ([`DiceError::Pruned`]).
-    pub(super) fn choose(&mut self, width: u32) -> Result<u32, DiceError> {
+    pub(super) fn choose(&mut self, width: u32, weight: impl Fn(u32) -> f64) -> Result<u32, DiceError> {
         if self.pruned {
             return Err(DiceError::Pruned);
         }
@@ -164,10 +229,25 @@ impl Enumeration {
                 return Err(DiceError::Pruned);
             }
         }
-        self.path.push(0);
+        let pick = match &mut self.sampler {
+            Some(rng) => {
+                let mut r: f64 = rng.random();
+                let mut pick = width.saturating_sub(1);
+                for i in 0..width {
+                    r -= weight(i);
+                    if r < 0.0 {
+                        pick = i;
+                        break;
+                    }
+                }
+                pick
+            }
+            None => 0,
+        };
+        self.path.push(pick);
         self.widths.push(width);
         self.pos += 1;
-        Ok(0)
+        Ok(pick)
     }
 
     /// Starts a lazy roll of `left` undecided dice over every value of
@@ -243,7 +323,7 @@ impl Enumeration {
                     t
                 }
             };
-            let j = self.choose(m + 1)?;
+            let j = self.choose(m + 1, |j| table[j as usize].0 as f64 / table[j as usize].1 as f64)?;
             let (num, den) = table[j as usize];
             self.weight_num.push(num);
             self.weight_den.push(den);
@@ -290,7 +370,8 @@ impl Enumeration {
                     t
                 }
             };
-            let c = self.choose(table.counts.len() as u32)? as usize;
+            let den = table.denominator as f64;
+            let c = self.choose(table.counts.len() as u32, |c| table.numerators[c as usize] as f64 / den)? as usize;
             self.weight_num.push(table.numerators[c]);
             self.weight_den.push(table.denominator);
             let roll = &mut self.lz.rolls[r];
@@ -301,6 +382,53 @@ impl Enumeration {
         }
         out.copy_from_slice(&self.lz.rolls[r].known);
         Ok(())
+    }
+
+    /// Pools of `ns` dice of `kind` rolled together until at least one die
+    /// shows a value in `set` (a bit mask over value indices; the caller
+    /// makes sure some face is in it and some die is rolled): one choice
+    /// point over how many dice of each pool show one, weighted given that
+    /// some do, so the blank rolls before are summed over (a geometric
+    /// series). Each pool becomes a lazy roll with those dice undecided
+    /// within `set` and the rest undecided outside it; returns their indices.
+    pub fn roll_until(&mut self, kinds: &[DieKind], kind: usize, ns: &[u32], set: u64) -> Result<Vec<u32>, DiceError> {
+        let die = &kinds[kind];
+        let nv = die.values.len();
+        let all = if nv == 64 { u64::MAX } else { (1u64 << nv) - 1 };
+        let (inside, outside) = (set & all, !set & all);
+        let faces = |mask: u64| -> u32 {
+            (0..nv).filter(|&v| mask & (1 << v) != 0).map(|v| die.weights[v]).sum()
+        };
+        let key = (faces(inside), faces(outside), ns.to_vec());
+        let table = match self.lz.until.get(&key) {
+            Some(t) => t.clone(),
+            None => {
+                let Some(t) = UntilTable::new(key.0, key.1, ns) else {
+                    self.overflow = true;
+                    return Err(DiceError::PoolSize(i64::from(ns.iter().sum::<u32>())));
+                };
+                let t = Rc::new(t);
+                self.lz.until.insert(key, t.clone());
+                t
+            }
+        };
+        let c = self.choose(table.counts.len() as u32, |c| {
+            let (n, d) = table.weights[c as usize];
+            n as f64 / d as f64
+        })? as usize;
+        let (num, den) = table.weights[c];
+        self.weight_num.push(num);
+        self.weight_den.push(den);
+        let zeros = vec![0; nv];
+        let mut out = Vec::with_capacity(ns.len());
+        for (&n, &j) in ns.iter().zip(&table.counts[c]) {
+            let r = self.start_lazy(kind, nv, &zeros, 0, false);
+            let roll = &mut self.lz.rolls[r as usize];
+            roll.place(inside, j);
+            roll.place(outside, n - j);
+            out.push(r);
+        }
+        Ok(out)
     }
 
     /// Advances to the next leaf in depth-first order. Returns false when every

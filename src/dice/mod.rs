@@ -461,6 +461,11 @@ impl DiceBox {
             .collect()
     }
 
+    /// True when results of `kind` are queued (`dice.force`).
+    pub fn has_forced(&self, kind: usize) -> bool {
+        self.any_forced && self.forced.get(kind).is_some_and(|q| !q.is_empty())
+    }
+
     /// Drops the forced results of one kind.
     pub fn clear_forced_kind(&mut self, kind: usize) {
         if let Some(q) = self.forced.get_mut(kind) {
@@ -559,7 +564,9 @@ impl DiceBox {
                     walk.overflow = true;
                     return Err(DiceError::PoolSize(left as i64));
                 };
-                let choice = walk.choose(outcomes.counts.len() as u32)?;
+                let den = outcomes.denominator as f64;
+                let choice =
+                    walk.choose(outcomes.counts.len() as u32, |c| outcomes.numerators[c as usize] as f64 / den)?;
                 let picked = &outcomes.counts[choice as usize];
                 for (c, p) in counts.iter_mut().zip(picked) {
                     *c += p;

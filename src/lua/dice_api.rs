@@ -133,6 +133,12 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
 
     fast::install(api.lua, api.st, api.table(), c"counts", raw::dice::counts)?;
 
+    api.function(
+        "dice.roll_until({n, ...}, kind, {face, ...}, reason?)",
+        "roll the pools again until a die shows one of the faces: the last rolls, and how many times (nil under exact)",
+        roll_until,
+    )?;
+
     api.function("dice.force(kind, {faces})", "queue exact results for the next rolls of that kind", force)?;
 
     api.function("dice.seed(n)", "reseed the dice (a seed replays exactly)", seed)?;
@@ -216,6 +222,101 @@ fn counts(
         roll::keep_names(lua, st, k)?;
     }
     Ok(out)
+}
+
+/// `dice.roll_until({n, ...}, kind, {face, ...}, reason?)`: rolls the pools
+/// together, again while no die shows any of the faces (a round where
+/// nothing happens, which the rules repeat). Returns the list of the last
+/// rolls (one per pool) and how many times the pools were rolled.
+///
+/// Under `exact` the repeats are summed over (a geometric series): the
+/// rolls are one choice point over how many dice of each pool show one of
+/// the faces, weighted given that some do, and the count is nil (it has no
+/// last value to enumerate); a rule must not let it change what a trial returns.
+fn roll_until(
+    lua: &Lua,
+    st: &Rc<State>,
+    (pools, kind, faces, reason): (Table, Name, Table, Value),
+) -> mlua::Result<impl IntoLuaMulti> {
+    const CALL: &str = "dice.roll_until";
+    let mut ns = Vec::new();
+    for n in pools.sequence_values::<f64>() {
+        ns.push(pool_size(n?)?);
+    }
+    // One reason for every pool, or one each.
+    let reasons: Vec<String> = match reason {
+        Value::Nil => vec![String::new(); ns.len()],
+        Value::String(s) => vec![s.to_str()?.to_string(); ns.len()],
+        Value::Table(t) if t.raw_len() == ns.len() => {
+            t.sequence_values::<String>().collect::<mlua::Result<_>>()?
+        }
+        other => {
+            return Err(mlua::Error::runtime(format!(
+                "{CALL}: reason is a text, or a list of one text per pool ({} pools), not {}",
+                ns.len(),
+                super::display_value(&other)
+            )))
+        }
+    };
+    let (rolls, tries) = st.with_world(|w| {
+        let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
+        let die = w.dice.kind(k);
+        let nv = die.values.len();
+        if nv > 64 {
+            return Err(mlua::Error::runtime(format!("{CALL}: die '{kind}' has {nv} values; at most 64")));
+        }
+        let mut set = 0u64;
+        for v in faces.sequence_values::<Value>() {
+            set |= 1 << face_index(CALL, &kind, die, &v?)?;
+        }
+        let showing: u32 = (0..nv).filter(|&v| set & (1 << v) != 0).map(|v| die.weights[v]).sum();
+        if showing == 0 || ns.iter().all(|&n| n == 0) {
+            return Err(mlua::Error::runtime(format!(
+                "{CALL}: no die can show one of those faces ({} dice; faces named: {}), so the pools would be rolled \
+                 forever; roll at least one die and name a face of '{kind}' ({})",
+                ns.iter().sum::<u32>(),
+                if set == 0 { "none".to_string() } else { (0..nv).filter(|&v| set & (1 << v) != 0).map(|v| die.values[v].to_string()).collect::<Vec<_>>().join(", ") },
+                die.describe_values()
+            )));
+        }
+        let mut rolls = Vec::with_capacity(ns.len());
+        if w.dice.walk_mut().is_some() {
+            if w.dice.has_forced(k) {
+                return Err(mlua::Error::runtime(format!(
+                    "{CALL}: dice of '{kind}' are forced (dice.force), and exact cannot sum over the repeats of \
+                     forced dice; force them outside exact (a spec) or roll without dice.roll_until"
+                )));
+            }
+            let (kinds, walk) = w.dice.walk_mut().expect("enumerating");
+            let indices = walk.roll_until(kinds, k, &ns, set).map_err(mlua::Error::external)?;
+            let epoch = walk.epoch;
+            for ((&n, index), reason) in ns.iter().zip(indices).zip(&reasons) {
+                let header = roll::lazy_roll(w, k, n, (index, epoch), reason).map_err(mlua::Error::runtime)?;
+                rolls.push((header, vec![0; nv]));
+            }
+            return Ok((rolls, None));
+        }
+        let mut tries = 0u32;
+        loop {
+            tries += 1;
+            rolls.clear();
+            let mut shown = 0;
+            for (&n, reason) in ns.iter().zip(&reasons) {
+                let mut counts = vec![0; nv];
+                let header = roll::roll(w, k, n, reason, &mut counts).map_err(mlua::Error::runtime)?;
+                shown += (0..nv).filter(|&v| set & (1 << v) != 0).map(|v| counts[v]).sum::<u32>();
+                rolls.push((header, counts));
+            }
+            if shown > 0 {
+                return Ok((rolls, Some(tries)));
+            }
+        }
+    })??;
+    let list = lua.create_table_with_capacity(rolls.len(), 0)?;
+    for (header, counts) in rolls {
+        list.raw_push(roll::new_value(lua, st, header, &counts)?)?;
+    }
+    Ok((list, tries))
 }
 
 /// `dice.force(kind, {faces})`: queue exact results for the next rolls of that kind.

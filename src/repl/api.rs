@@ -54,8 +54,9 @@ pub const COMMANDS: &[Command] = &[
     ),
     c(
         "exact",
-        "EXPR [--vs-set M.P=V]",
-        "exact odds of EXPR from this battlefield, every roll enumerated (left unchanged)",
+        "EXPR [--epsilon E] [--vs-set M.P=V]",
+        "exact odds of EXPR from this battlefield, every roll enumerated (left unchanged); --epsilon E: intervals \
+         leaving less than E unexplored, for trials that can repeat without end",
     ),
     c("undo", "", "put the battlefield back as it was before the last command that changed it"),
     c("redo", "", "do again what :undo took back"),

@@ -16,7 +16,8 @@ impl Session {
     /// not seen by the trial.
     pub(super) fn odds(&mut self, exact: bool, rest: &str) -> Result<(), CmdError> {
         let name = if exact { "exact" } else { "sim" };
-        let OddsArgs { expr, trials, explain, vs_set, vs_variant } = odds_args(rest, exact).map_err(CmdError::Text)?;
+        let OddsArgs { expr, trials, explain, vs_set, vs_variant, epsilon } =
+            odds_args(rest, exact).map_err(CmdError::Text)?;
         let expr = expr.as_str();
         if expr.is_empty() {
             return Err(Self::usage(name));
@@ -57,13 +58,20 @@ impl Session {
                 threads,
                 max_leaves: crate::analysis::exact::DEFAULT_MAX_LEAVES,
                 progress: false,
-                epsilon: None,
+                epsilon,
             };
             match crate::analysis::exact::run(&cfg) {
                 Ok(crate::analysis::exact::ExactOutcome::Done { result, .. }) => {
                     Ok(crate::analysis::report::exact_text(&result))
                 }
-                Ok(_) => Err("too many outcomes to enumerate: use :sim instead".to_string()),
+                Ok(crate::analysis::exact::ExactOutcome::TooBig { reason }) => Err(format!(
+                    "too many outcomes to enumerate: {reason}; use :sim instead{}",
+                    if epsilon.is_none() {
+                        ", or, if trials can repeat without end, --epsilon E for intervals (e.g. --epsilon 1e-6)"
+                    } else {
+                        ", or raise --epsilon"
+                    }
+                )),
                 Err(e) => Err(e.render(self.color)),
             }
         } else {
@@ -157,6 +165,8 @@ struct OddsArgs {
     explain: Option<u64>,
     vs_set: Vec<String>,
     vs_variant: Option<String>,
+    /// `:exact --epsilon E`: intervals, E unexplored at most.
+    epsilon: Option<f64>,
 }
 
 /// Splits `EXPR [--trials N] [--vs-set M.P=V]... [--vs-variant NAME]`: the
@@ -165,7 +175,7 @@ struct OddsArgs {
 fn odds_args(rest: &str, exact: bool) -> Result<OddsArgs, String> {
     let name = if exact { "exact" } else { "sim" };
     let takes = if exact {
-        "--vs-set MODULE.PARAM=V and --vs-variant NAME"
+        "--epsilon E, --vs-set MODULE.PARAM=V and --vs-variant NAME"
     } else {
         "--trials N, --trial I, --vs-set MODULE.PARAM=V and --vs-variant NAME"
     };
@@ -196,6 +206,10 @@ fn odds_args(rest: &str, exact: bool) -> Result<OddsArgs, String> {
                 let i = n.parse().map_err(|_| format!("--trial: '{n}' is not a trial number (0, 1, 2, ...)"))?;
                 args.explain = Some(i);
             }
+            "--epsilon" if exact => {
+                let e = value("a probability (e.g. 1e-6)")?;
+                args.epsilon = Some(crate::analysis::cli::parse_epsilon(&e).map_err(|e| format!("--epsilon: {e}"))?);
+            }
             "--vs-set" => args.vs_set.push(value("MODULE.PARAM=VALUE")?),
             "--vs-variant" => args.vs_variant = Some(value("a variant's name")?),
             other => {
@@ -205,6 +219,9 @@ fn odds_args(rest: &str, exact: bool) -> Result<OddsArgs, String> {
                 ))
             }
         }
+    }
+    if args.epsilon.is_some() && (!args.vs_set.is_empty() || args.vs_variant.is_some()) {
+        return Err(":exact --epsilon does not take --vs-set or --vs-variant yet (its figures are intervals)".into());
     }
     Ok(args)
 }

@@ -512,6 +512,38 @@ pub fn roll(w: &mut World, k: usize, n: u32, reason: &str, counts: &mut [u32]) -
     Ok(header)
 }
 
+/// The roll object of lazy roll `index` of execution `epoch` (made by
+/// [`crate::dice::Enumeration::roll_until`]), `n` dice of kind `k`, logged
+/// when the log records (its representative faces, kept in step as it is read).
+pub fn lazy_roll(w: &mut World, k: usize, n: u32, (index, epoch): (u32, u32), reason: &str) -> Result<Header, String> {
+    let die = w.dice.kind(k);
+    let header = Header {
+        kind: k as u32,
+        generation: die.generation,
+        n,
+        nv: die.values.len() as u32,
+        lazy: index,
+        epoch,
+        faces_at: 0,
+        trial: w.dice.trial(),
+    };
+    if w.log.recording {
+        let at = w.log.events.len();
+        let (_, walk) = w.dice.walk_mut().ok_or("enumeration ended")?;
+        walk.set_log_at(index, epoch, at).map_err(|e| e.to_string())?;
+        let shown = walk.lazy(index, epoch).map_err(|e| e.to_string())?.representative();
+        let faces = face_texts(w.dice.kind(k), &shown);
+        w.log.push_with(|| Event::Roll {
+            kind: w.dice.kind(k).name.to_string(),
+            n,
+            faces,
+            reason: reason.into(),
+            forced: false,
+        });
+    }
+    Ok(header)
+}
+
 fn face_texts(kind: &DieKind, counts: &[u32]) -> Vec<String> {
     let mut faces = Vec::new();
     for (v, &c) in kind.values.iter().zip(counts) {
