@@ -294,6 +294,71 @@ fn epsilon_bounds_roll_until_a_six_around_its_closed_form() {
 }
 
 #[test]
+fn roll_until_sums_over_the_blank_tries_in_closed_form() {
+    // 2d6 and 1d6 rolled until a six shows: given that one does, j sixes in
+    // the pair and k in the single die have probability
+    // C(2,j)·5^(2-j)·C(1,k)·5^(1-k) / (216 − 125): 25, 60 and 6 in 91 for j = 0, 1, 2.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("until.lua");
+    std::fs::write(
+        &path,
+        "function trial()\n  local rolls, tries = dice.roll_until({ 2, 1 }, 'd6', { 6 }, 'round')\n  \
+         return { pair = rolls[1]:count(6), single = rolls[2]:count(6), any = rolls[1]:count(6) + rolls[2]:count(6) > 0, \
+         counted = tries ~= nil }\nend\n",
+    )
+    .unwrap();
+    let r = exact_result(Setup { script: path.clone(), ..Setup::default() }, 2);
+    let dist: Vec<String> =
+        exact::labelled(&r.metrics["pair"]).into_iter().map(|(k, p)| format!("{k}:{}", exact::ratio_str(p))).collect();
+    assert_eq!(dist, ["0:25/91", "1:60/91", "2:6/91"]);
+    assert_eq!(exact::ratio_str(&r.metrics["single"].mean()), "36/91");
+    assert_eq!(exact::ratio_str(&r.metrics["any"].mean()), "1");
+    // Under exact the tries have no last value: nil.
+    assert_eq!(exact::ratio_str(&r.metrics["counted"].mean()), "0");
+    assert_eq!(r.leaves, 5, "one choice point of (2+1)(1+1) − 1 outcomes");
+    // sim rolls again while nothing shows, and counts the tries.
+    let (ok, out, err) = sandtable(&["sim", path.to_str().unwrap(), "--trials", "20000", "--json"]);
+    assert!(ok, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("json");
+    let pair = v["metrics"]["pair"]["mean"].as_f64().unwrap();
+    assert!((pair - 72.0 / 91.0).abs() < 0.03, "pair mean {pair}");
+    assert_eq!(v["metrics"]["any"]["mean"].as_f64(), Some(1.0));
+    assert_eq!(v["metrics"]["counted"]["mean"].as_f64(), Some(1.0));
+    // A face no die can show would roll forever: an error, not a hang.
+    std::fs::write(&path, "function trial() return dice.roll_until({ 2 }, 'd6', {}, 'x')[1].n end\n").unwrap();
+    let (ok, _, err) = sandtable(&["sim", path.to_str().unwrap(), "--trials", "3"]);
+    assert!(!ok && err.contains("rolled forever"), "{err}");
+}
+
+#[test]
+fn epsilon_decides_from_sampled_executions_and_says_why() {
+    // Past --max-leaves at the cut-off E needs, exact falls back before
+    // walking, naming the cut-off, the estimate and the samples.
+    let (ok, out, err) = sandtable(&[
+        "exact",
+        "scripts/analysis/until_six.lua",
+        "--epsilon",
+        "1e-9",
+        "--max-leaves",
+        "20",
+        "--trials",
+        "500",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    assert!(err.contains("executions sampled by probability estimate") && err.contains("--max-leaves"), "{err}");
+    assert_eq!(serde_json::from_str::<Value>(&out).expect("json")["command"], "sim");
+    // --csv carries each mean's bounds and the unexplored mass.
+    let (ok, out, err) = sandtable(&["exact", "scripts/analysis/until_six.lua", "--epsilon", "1e-6", "--csv", "-"]);
+    assert!(ok, "{err}");
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("metric,mean,mean_exact,sd,mean_lower,mean_upper,unexplored"));
+    let first = lines.find(|l| l.starts_with("first_try,")).expect("first_try row");
+    let cells: Vec<f64> = first.split(',').skip(4).map(|c| c.parse().unwrap()).collect();
+    assert!(cells[0] <= 1.0 / 6.0 && 1.0 / 6.0 <= cells[1] && cells[2] < 1e-6, "{first}");
+}
+
+#[test]
 fn epsilon_refuses_what_it_cannot_bound_yet_and_bad_values() {
     for extra in [&["--vs-script", "scripts/analysis/four_d6_six.lua"][..], &["--plot", "x.svg"], &["--arg", "x=1..2"]]
     {

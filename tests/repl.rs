@@ -422,6 +422,10 @@ fn odds_from_the_prompt_and_dice_completion_in_strings() {
     t.expect("exact, 3 outcome leaves");
     t.expect("1/36");
     t.expect("sandtable> ");
+    // --epsilon as on the command line: a roll until a six has no last leaf.
+    t.line(":exact (function() local n = 1 while dice.roll(1, 'd6'):count(6) == 0 do n += 1 end return n end)() --epsilon 1e-3");
+    t.expect("is an interval that contains the true value");
+    t.expect("sandtable> ");
     t.line(":sim dice.roll(1, 'battle'):count('flag') == 1 --trials 3000");
     t.expect("3000 trials");
     // The trials to look at, and one of them replayed with its events.

@@ -316,8 +316,9 @@ function battle.resolve(target)
     -- Rounds without a hit change nothing: viktory.roll_round rolls again
     -- until one hits (under exact, rec.rounds counts only rounds with hits).
     local first = rec.rounds + 1
-    local ha, sa, hd, sd, tries = viktory.roll_round(#att, #def + bonus, "battle round " .. first .. " " .. side,
-      "battle round " .. first .. " " .. enemy)
+    local ha, sa, hd, sd, tries = viktory.roll_round(#att, #def + bonus, function(round, pool)
+      return "battle round " .. (first + round - 1) .. " " .. (pool == 1 and side or enemy)
+    end)
     rec.rounds += tries or 1
     if rec.rounds > first then
       note(rec, "rounds " .. first .. "-" .. (rec.rounds - 1) .. ": no hits")

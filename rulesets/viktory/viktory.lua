@@ -211,14 +211,15 @@ function viktory.roll(n, reason)
 end
 
 -- [Base] One battle round's dice, both sides at once: na dice for the
--- attacker, nd for the defender, with a reason each. A round in which
--- neither side hits changes nothing and the battle goes on, so the dice
--- are rolled again until some die hits (dice.roll_until; under `exact`
--- the rounds without hits are summed over). Returns the attacker's hits
--- and Tactical Victory hits, the defender's, and how many rounds were
--- rolled (nil under `exact`).
-function viktory.roll_round(na, nd, reason_a, reason_d)
-  local rolls, tries = dice.roll_until({ na, nd }, D6, upto(params.viktory.hit_max), { reason_a, reason_d })
+-- attacker, nd for the defender; reason(round, pool) names each roll
+-- (round counted from 1 in this call, pool 1 the attacker's). A round in
+-- which neither side hits changes nothing and the battle goes on, so the
+-- dice are rolled again until some die hits (dice.roll_until; under
+-- `exact` the rounds without hits are summed over). Returns the
+-- attacker's hits and Tactical Victory hits, the defender's, and how many
+-- rounds were rolled (nil under `exact`).
+function viktory.roll_round(na, nd, reason)
+  local rolls, tries = dice.roll_until({ na, nd }, D6, upto(params.viktory.hit_max), reason)
   local ha, sa = hits_of(rolls[1])
   local hd, sd = hits_of(rolls[2])
   return ha, sa, hd, sd, tries

@@ -835,23 +835,17 @@ impl Samples {
     }
 
     /// A cut-off that should leave about `target` unexplored: the sampled
-    /// quantile where the samples resolve it, else extrapolated as a power
-    /// of the cut-off from the rarest tenth of the samples (u ≈ a·c^k).
+    /// quantile where the samples resolve it (4 cut off or more), else
+    /// `target` itself (the passes then measure and lower it).
     fn cutoff_for(&self, target: f64) -> f64 {
         // A path is cut at c when its last prefix is below c.
         let mut last: Vec<f64> = self.paths.iter().filter_map(|(pre, _)| pre.last().copied()).collect();
         last.sort_by(f64::total_cmp);
-        let n = self.paths.len() as f64;
-        let Some(&lowest) = last.first() else { return 0.0 };
-        let k = (target * n).floor() as usize;
-        if k >= 4 {
-            return last[k.min(last.len() - 1)];
+        let k = (target * self.paths.len() as f64).floor() as usize;
+        match last.get(k) {
+            Some(&c) if k >= 4 => c,
+            _ => target,
         }
-        let (kb, ka) = (4.min(last.len() - 1), (last.len() / 10).max(5).min(last.len() - 1));
-        let (cb, ca) = (last[kb], last[ka]);
-        let (ub, ua) = (kb.max(1) as f64 / n, ka.max(1) as f64 / n);
-        let slope = if ca > cb && ua > ub { ((ua / ub).ln() / (ca / cb).ln()).clamp(0.05, 1.0) } else { 1.0 };
-        (cb * (target / ub).powf(1.0 / slope)).min(lowest)
     }
 }
 
@@ -901,7 +895,7 @@ fn pass_line(r: &ExactResult) -> String {
 /// unexplored mass is below E; without it, walks the whole tree.
 ///
 /// First [`sample_paths`] plans: the first cut-off is the one the samples
-/// say leaves about E/2 unexplored (E at most), and a pass whose estimated
+/// say leaves about E/2 unexplored (E/2 when they cannot tell), and a pass whose estimated
 /// leaves exceed what is left of `--max-leaves` (all passes share it) is not
 /// walked: `exact` falls back to `sim` at once, saying why. While a pass
 /// leaves E or more unexplored, the next cuts lower (scaled by how far the
@@ -912,10 +906,6 @@ fn enumerate_within(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactRes
     let bound = exact_value(eps);
     let samples = sample_paths(cfg, setup)?;
     let mut cutoff = samples.cutoff_for(0.5 * eps).min(eps);
-    if cutoff <= 0.0 {
-        // No sampled execution rolled: the tree is one leaf.
-        cutoff = eps;
-    }
     // The previous pass's cut-off and unexplored mass; the passes so far.
     let mut last: Option<(f64, f64)> = None;
     let mut tried: Vec<String> = Vec::new();
@@ -965,7 +955,10 @@ fn enumerate_within(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactRes
         last = Some((cutoff, u));
         cutoff *= (0.5 * eps / u).powf(1.0 / k).clamp(1e-8, 0.5);
         if cutoff < f64::MIN_POSITIVE {
-            return Ok(Err(give_up(format!("paths of probability {u:.3e} in all stay unexplored however low the cut-off"), &tried)));
+            return Ok(Err(give_up(
+                format!("paths of probability {u:.3e} in all stay unexplored however low the cut-off"),
+                &tried,
+            )));
         }
     };
     // A small tree may be finite: try for the bottom of it, keeping the last

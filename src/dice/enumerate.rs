@@ -396,9 +396,7 @@ impl Enumeration {
         let nv = die.values.len();
         let all = if nv == 64 { u64::MAX } else { (1u64 << nv) - 1 };
         let (inside, outside) = (set & all, !set & all);
-        let faces = |mask: u64| -> u32 {
-            (0..nv).filter(|&v| mask & (1 << v) != 0).map(|v| die.weights[v]).sum()
-        };
+        let faces = |mask: u64| -> u32 { (0..nv).filter(|&v| mask & (1 << v) != 0).map(|v| die.weights[v]).sum() };
         let key = (faces(inside), faces(outside), ns.to_vec());
         let table = match self.lz.until.get(&key) {
             Some(t) => t.clone(),

@@ -243,22 +243,22 @@ fn roll_until(
     for n in pools.sequence_values::<f64>() {
         ns.push(pool_size(n?)?);
     }
-    // One reason for every pool, or one each.
-    let reasons: Vec<String> = match reason {
-        Value::Nil => vec![String::new(); ns.len()],
-        Value::String(s) => vec![s.to_str()?.to_string(); ns.len()],
-        Value::Table(t) if t.raw_len() == ns.len() => {
-            t.sequence_values::<String>().collect::<mlua::Result<_>>()?
-        }
-        other => {
-            return Err(mlua::Error::runtime(format!(
-                "{CALL}: reason is a text, or a list of one text per pool ({} pools), not {}",
+    // The reason of each pool's roll at a try (counted from 1).
+    let reasons = |try_no: u32| -> mlua::Result<Vec<String>> {
+        match &reason {
+            Value::Nil => Ok(vec![String::new(); ns.len()]),
+            Value::String(s) => Ok(vec![s.to_str()?.to_string(); ns.len()]),
+            Value::Table(t) if t.raw_len() == ns.len() => t.sequence_values::<String>().collect(),
+            Value::Function(f) => (1..=ns.len()).map(|pool| f.call::<String>((try_no, pool))).collect(),
+            other => Err(mlua::Error::runtime(format!(
+                "{CALL}: reason is a text, a list of one text per pool ({} pools) or a function(try, pool) \
+                 returning one, not {}",
                 ns.len(),
-                super::display_value(&other)
-            )))
+                super::display_value(other)
+            ))),
         }
     };
-    let (rolls, tries) = st.with_world(|w| {
+    let (k, nv, set, enumerating) = st.with_world(|w| {
         let k = w.dice.kind_index(&kind).map_err(mlua::Error::external)?;
         let die = w.dice.kind(k);
         let nv = die.values.len();
@@ -269,49 +269,63 @@ fn roll_until(
         for v in faces.sequence_values::<Value>() {
             set |= 1 << face_index(CALL, &kind, die, &v?)?;
         }
+        let named: Vec<String> = (0..nv).filter(|&v| set & (1 << v) != 0).map(|v| die.values[v].to_string()).collect();
         let showing: u32 = (0..nv).filter(|&v| set & (1 << v) != 0).map(|v| die.weights[v]).sum();
         if showing == 0 || ns.iter().all(|&n| n == 0) {
             return Err(mlua::Error::runtime(format!(
-                "{CALL}: no die can show one of those faces ({} dice; faces named: {}), so the pools would be rolled \
-                 forever; roll at least one die and name a face of '{kind}' ({})",
+                "{CALL}: {} dice, faces named: {}; no die could ever show one, so the pools would be rolled forever \
+                 (roll at least one die and name at least one face of '{kind}': {})",
                 ns.iter().sum::<u32>(),
-                if set == 0 { "none".to_string() } else { (0..nv).filter(|&v| set & (1 << v) != 0).map(|v| die.values[v].to_string()).collect::<Vec<_>>().join(", ") },
+                if named.is_empty() { "none".to_string() } else { named.join(", ") },
                 die.describe_values()
             )));
         }
-        let mut rolls = Vec::with_capacity(ns.len());
-        if w.dice.walk_mut().is_some() {
-            if w.dice.has_forced(k) {
-                return Err(mlua::Error::runtime(format!(
-                    "{CALL}: dice of '{kind}' are forced (dice.force), and exact cannot sum over the repeats of \
-                     forced dice; force them outside exact (a spec) or roll without dice.roll_until"
-                )));
-            }
-            let (kinds, walk) = w.dice.walk_mut().expect("enumerating");
+        let enumerating = w.dice.walk_mut().is_some();
+        if enumerating && w.dice.has_forced(k) {
+            return Err(mlua::Error::runtime(format!(
+                "{CALL}: dice of '{kind}' are forced (dice.force), and exact cannot sum over the repeats of forced \
+                 dice; force them in a spec (not under exact), or roll them without dice.roll_until"
+            )));
+        }
+        Ok((k, nv, set, enumerating))
+    })??;
+    let mut rolls = Vec::with_capacity(ns.len());
+    let mut tries = None;
+    if enumerating {
+        // One choice point given that some die shows a face: the tries before are summed over.
+        let reasons = reasons(1)?;
+        st.with_world(|w| {
+            let (kinds, walk) = w.dice.walk_mut().ok_or_else(|| mlua::Error::runtime("enumeration ended"))?;
             let indices = walk.roll_until(kinds, k, &ns, set).map_err(mlua::Error::external)?;
             let epoch = walk.epoch;
             for ((&n, index), reason) in ns.iter().zip(indices).zip(&reasons) {
                 let header = roll::lazy_roll(w, k, n, (index, epoch), reason).map_err(mlua::Error::runtime)?;
                 rolls.push((header, vec![0; nv]));
             }
-            return Ok((rolls, None));
-        }
-        let mut tries = 0u32;
+            Ok::<_, mlua::Error>(())
+        })??;
+    } else {
+        let mut try_no = 0u32;
         loop {
-            tries += 1;
+            try_no += 1;
+            let reasons = reasons(try_no)?;
             rolls.clear();
-            let mut shown = 0;
-            for (&n, reason) in ns.iter().zip(&reasons) {
-                let mut counts = vec![0; nv];
-                let header = roll::roll(w, k, n, reason, &mut counts).map_err(mlua::Error::runtime)?;
-                shown += (0..nv).filter(|&v| set & (1 << v) != 0).map(|v| counts[v]).sum::<u32>();
-                rolls.push((header, counts));
-            }
+            let shown = st.with_world(|w| {
+                let mut shown = 0;
+                for (&n, reason) in ns.iter().zip(&reasons) {
+                    let mut counts = vec![0; nv];
+                    let header = roll::roll(w, k, n, reason, &mut counts).map_err(mlua::Error::runtime)?;
+                    shown += (0..nv).filter(|&v| set & (1 << v) != 0).map(|v| counts[v]).sum::<u32>();
+                    rolls.push((header, counts));
+                }
+                Ok::<_, mlua::Error>(shown)
+            })??;
             if shown > 0 {
-                return Ok((rolls, Some(tries)));
+                tries = Some(try_no);
+                break;
             }
         }
-    })??;
+    }
     let list = lua.create_table_with_capacity(rolls.len(), 0)?;
     for (header, counts) in rolls {
         list.raw_push(roll::new_value(lua, st, header, &counts)?)?;
