@@ -900,7 +900,8 @@ fn pass_line(r: &ExactResult) -> String {
 /// walked: `exact` falls back to `sim` at once, saying why. While a pass
 /// leaves E or more unexplored, the next cuts lower (scaled by how far the
 /// unexplored mass was from E). The samples are drawn with the run's seed,
-/// so the cut-offs do not depend on the threads.
+/// so the cut-offs do not depend on the threads (only on the time limit of
+/// the samples, for a trial too slow to draw them all).
 fn enumerate_within(cfg: &ExactConfig, setup: &Setup) -> Result<Result<(ExactResult, String), String>, AnalysisError> {
     let Some(eps) = cfg.epsilon else { return enumerate(cfg, setup, 0.0) };
     let bound = exact_value(eps);
