@@ -257,3 +257,71 @@ fn tabletop_answers_follow_a_unit_that_moves_turns_and_loses_bases() {
         }
     }
 }
+
+/// The fast paths keep the answers of pure queries (distances, arcs, what a
+/// line or zone passes through, the terrain it crosses) between calls: each
+/// must follow every change a script or a scenario makes between two
+/// identical queries (a move, a turn, a lost base, a new formation, a unit
+/// eliminated, other terrain) as a fresh world answers it, and a rewind
+/// must give the first answers again.
+#[test]
+fn kept_query_answers_follow_every_change_and_the_rewind() {
+    const SCENE: &str = "ruleset: RULESET\nmap: { width: 100, height: 60 }\nsides:\n  french: {}\n  austrian: {}\nareas:\n  - { kind: woods, points: [[WOODS]] }\nunits:\n  - { id: f1, side: french, type: line_infantry, at: [20, 20], facing: 270, formation: column }\n  - { id: a1, side: austrian, type: line_infantry, at: [80, 45], facing: 200 }\n  - { id: a2, side: austrian, type: line_infantry, at: [50, 32.5], facing: 20 }\n";
+    let scene = |woods: &str| write("kept.yaml", &SCENE.replace("WOODS", woods));
+    let (here, there) = ("[10, 10], [30, 10], [30, 30], [10, 30]", "[25, 15], [45, 15], [45, 35], [25, 35]");
+    const ASK: &str = "local f1, a1 = world:unit('f1'), world:unit('a1')\n\
+        local out = {}\n\
+        local function put(x) table.insert(out, type(x) == 'number' and string.format('%.6f', x) or x) end\n\
+        local arc = tabletop.arc_of_fire(a1, 120)\n\
+        put(tabletop.distance(f1, a1)) put(tabletop.distance(a1, tabletop.bases(f1)[1]))\n\
+        put(tabletop.area_in_arc(arc, f1)) put(tabletop.frontage_in_arc(arc, f1))\n\
+        local bearing = tabletop.bearing(a1, f1)\n\
+        for _, c in ipairs(tabletop.through(tabletop.frontage_zone(a1, bearing, 100), { exclude = a1 })) do\n\
+          put(c.unit.id) put(c.base) put(c.from) put(c.amount)\n\
+        end\n\
+        for _, c in ipairs(tabletop.through(tabletop.centre_line(a1, bearing, 100))) do put(c.unit.id) put(c.to) end\n\
+        for _, a in ipairs(tabletop.areas_crossed({ from = a1.pos, to = f1.pos })) do put(a.from) put(a.amount) end\n\
+        return table.concat(out, ' ')\n";
+    let changes = [
+        "world:place(world:unit('f1'), { x = 25, y = 22, facing = 270 })",
+        "world:unit('f1').facing = 45",
+        "world:hit(world:unit('f1'), {1}, 'test')",
+        "tabletop.set_formation(world:unit('f1'), 'line')",
+        "world:eliminate(world:unit('a2'))",
+    ];
+    let answer = |h: &Host| format!("{:?}", h.exec(ASK, "ask.lua").unwrap());
+    for no_fast_paths in [false, true] {
+        let host = |woods: &str| {
+            let h = Host::new(sandtable::lua::HostOptions { no_fast_paths, ..Default::default() }).unwrap();
+            h.load_scenario(&scene(woods), &ScenarioOverrides::default()).unwrap();
+            h
+        };
+        let kept = host(here);
+        let start = kept.checkpoint().unwrap();
+        let misses = sandtable::lua::raw::tabletop::misses();
+        let first = answer(&kept);
+        assert_eq!(first, answer(&kept), "asked again");
+        if !no_fast_paths {
+            assert_eq!(sandtable::lua::raw::tabletop::misses(), misses, "every call on its fast path");
+        }
+        let mut before = first.clone();
+        for (n, change) in changes.iter().enumerate() {
+            kept.exec(change, "change.lua").unwrap();
+            let now = answer(&kept);
+            let fresh = host(here);
+            for c in &changes[..=n] {
+                fresh.exec(c, "change.lua").unwrap();
+            }
+            assert_eq!(now, answer(&fresh), "after `{change}` (fast paths off: {no_fast_paths})");
+            assert_ne!(now, before, "`{change}` changes the answers");
+            before = now;
+        }
+        kept.rewind(&start).unwrap();
+        assert_eq!(answer(&kept), first, "rewound (fast paths off: {no_fast_paths})");
+        // Other terrain under the same units.
+        kept.load_scenario(&scene(there), &ScenarioOverrides::default()).unwrap();
+        let moved = answer(&kept);
+        assert_eq!(moved, answer(&host(there)), "other terrain (fast paths off: {no_fast_paths})");
+        assert_ne!(moved, first, "the woods moved");
+    }
+}

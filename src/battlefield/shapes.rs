@@ -7,7 +7,9 @@
 //! sizes) and is used only while all of it is unchanged. So no mutation
 //! point has to remember to clear it: whatever changes a unit (a rule,
 //! `World::reset_from` between trials, an undo) makes its old entry miss,
-//! and a unit put back where it stood finds its entry again. The cache is no
+//! and a unit put back where it stood finds its entry again (each unit keeps
+//! its last few layouts, so the same `Rc`: answers kept for that shape, in
+//! `lua::raw::tabletop::memo`, hold again after a trial). The cache is no
 //! part of the world's state (`same_as` ignores it; a clone starts empty).
 
 use std::cell::RefCell;
@@ -70,9 +72,14 @@ fn formation(unit: &Unit) -> Option<&Rc<str>> {
 /// A unit's laid-out bases and what they were made from.
 type Entry = (Made, Rc<UnitShape>);
 
-/// One entry per unit slot (see the module doc).
+/// How many layouts each unit keeps: the unit as it stands at a trial's
+/// start and a few it took since (a fire's losses), so that `reset_from`
+/// finds the first again and the answers kept for its shape still hold.
+const KEEP: usize = 4;
+
+/// Each unit slot's latest layouts, the one used last first (see the module doc).
 #[derive(Default)]
-pub struct ShapeCache(RefCell<Vec<Option<Entry>>>);
+pub struct ShapeCache(RefCell<Vec<Vec<Entry>>>);
 
 impl Clone for ShapeCache {
     /// A copy starts empty (the entries are only a cache).
@@ -83,18 +90,23 @@ impl Clone for ShapeCache {
 
 impl std::fmt::Debug for ShapeCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ShapeCache({} entries)", self.0.borrow().iter().flatten().count())
+        write!(f, "ShapeCache({} entries)", self.0.borrow().iter().map(Vec::len).sum::<usize>())
     }
 }
 
 impl World {
     /// Where unit `i`'s bases stand now (see `tabletop::Layout::unit_bases`),
-    /// laid out again only when something it depends on changed.
+    /// laid out again only when something it depends on changed. A unit
+    /// back where it stood gets the same `Rc` again (while it is kept).
     pub fn unit_shape(&self, i: usize) -> Result<Rc<UnitShape>, String> {
         let unit = &self.units[i];
-        if let Some(Some((made, shape))) = self.shapes.0.borrow().get(i) {
-            if made.same(&self.board, unit) {
-                return Ok(shape.clone());
+        {
+            let mut cache = self.shapes.0.borrow_mut();
+            if let Some(kept) = cache.get_mut(i) {
+                if let Some(n) = kept.iter().position(|(made, _)| made.same(&self.board, unit)) {
+                    kept[..=n].rotate_right(1);
+                    return Ok(kept[0].1.clone());
+                }
             }
         }
         let (bases, footprint) = self.board.tabletop.unit_bases(unit)?;
@@ -103,9 +115,11 @@ impl World {
         if let Some(made) = Made::new(&self.board, unit) {
             let mut cache = self.shapes.0.borrow_mut();
             if cache.len() <= i {
-                cache.resize_with(i + 1, || None);
+                cache.resize_with(i + 1, Vec::new);
             }
-            cache[i] = Some((made, shape.clone()));
+            let kept = &mut cache[i];
+            kept.truncate(KEEP - 1);
+            kept.insert(0, (made, shape.clone()));
         }
         Ok(shape)
     }

@@ -349,5 +349,16 @@ fn unit_shapes_follow_the_unit_and_the_resets() {
     assert_eq!(w.unit_shape(i).unwrap().ids, [1, 3, 4]);
     w.reset_from(&template);
     assert_eq!(*w.unit_shape(i).unwrap(), *first, "reset");
+    // The layout the unit had is kept too: the same `Rc` again (answers
+    // kept for that shape hold after a trial), until newer layouts push it out.
+    assert!(Rc::ptr_eq(&first, &w.unit_shape(i).unwrap()), "the same shape after the reset");
+    for step in 1..=4 {
+        w.units[i].pos = crate::unit::Position::Table { at: Point::new(at.x + step as f64, at.y), facing: 0.0 };
+        assert_eq!(*w.unit_shape(i).unwrap(), fresh(&w), "moved {step}");
+    }
+    w.reset_from(&template);
+    let again = w.unit_shape(i).unwrap();
+    assert_eq!(*again, *first, "reset after many moves");
+    assert!(!Rc::ptr_eq(&first, &again), "four newer layouts pushed the first out");
     assert!(w.same_as(&template), "the cache is no part of the state");
 }

@@ -91,7 +91,7 @@ fn through(lua: &Lua, (p, opts): (Table, Option<Table>)) -> mlua::Result<Table> 
     };
     let st = state(lua)?;
     let found = st.with_world(|w| {
-        through_rows(w, &path, exclude.as_deref())
+        through_rows(&path, &through_candidates(w, exclude.as_deref()))
             .into_iter()
             .map(|c| (w.units[c.key].id.clone(), c))
             .collect::<Vec<_>>()

@@ -162,24 +162,47 @@ impl Shape {
     }
 }
 
-/// `tabletop.through`'s crossings: the bases of the living tabletop units
-/// (but `exclude`) that the path passes through, nearest first.
-pub(crate) fn through_rows(w: &World, path: &Path, exclude: Option<&str>) -> Vec<tabletop::Crossing> {
+/// The units `tabletop.through` could find: each living tabletop unit with
+/// bases (but `exclude`), by slot, with its bases as they stand.
+pub(crate) fn through_candidates(w: &World, exclude: Option<&str>) -> Vec<(usize, Rc<UnitShape>)> {
+    w.units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.alive() && exclude != Some(&*u.id) && matches!(u.pos, Position::Table { .. }))
+        .filter_map(|(i, _)| Some((i, w.unit_shape(i).ok()?)))
+        .collect()
+}
+
+/// `tabletop.through`'s crossings: the bases of the candidates (see
+/// [`through_candidates`]) that the path passes through, nearest first.
+pub(crate) fn through_rows(path: &Path, candidates: &[(usize, Rc<UnitShape>)]) -> Vec<tabletop::Crossing> {
     let reach = path.bbox();
     let mut all = Vec::new();
-    for (i, u) in w.units.iter().enumerate() {
-        if !u.alive() || exclude == Some(&*u.id) || !matches!(u.pos, Position::Table { .. }) {
-            continue;
-        }
-        if let Ok(shape) = w.unit_shape(i) {
-            // A path that misses the footprint (or, sooner told, its box)
-            // misses every base inside it.
-            if reach.meets(&shape.bbox) && path.meets(&shape.footprint).is_some() {
-                all.extend(shape.bases.iter().enumerate().map(|(n, b)| (i, n, *b)));
-            }
+    for (i, shape) in candidates {
+        // A path that misses the footprint (or, sooner told, its box)
+        // misses every base inside it.
+        if reach.meets(&shape.bbox) && path.meets(&shape.footprint).is_some() {
+            all.extend(shape.bases.iter().enumerate().map(|(n, b)| (*i, n, *b)));
         }
     }
     tabletop::crossings(path, &all)
+}
+
+/// `tabletop.areas_crossed`'s rows: the terrain areas the path passes
+/// through, nearest its start first.
+pub(crate) fn areas_crossed_rows(w: &World, path: &Path) -> Vec<AreaRow> {
+    let mut found: Vec<AreaRow> = w
+        .board
+        .tabletop
+        .areas
+        .iter()
+        .filter_map(|a| {
+            path.meets_polygon(&a.polygon())
+                .map(|(from, to, amount)| AreaRow { span: Some((from, to, amount)), ..AreaRow::new(a) })
+        })
+        .collect();
+    found.sort_by(|a, b| a.span.map(|s| s.0).unwrap_or(0.0).total_cmp(&b.span.map(|s| s.0).unwrap_or(0.0)));
+    found
 }
 
 /// `tabletop.cover`'s rows: every terrain area overlapping the bases, with

@@ -39,18 +39,7 @@ fn areas(lua: &Lua, p: Option<Value>) -> mlua::Result<Table> {
 /// `amount`: the length of line, or the area of zone, inside it).
 fn areas_crossed(lua: &Lua, p: Table) -> mlua::Result<Table> {
     let path = path_from(&p)?;
-    let mut found = state(lua)?.with_world(|w| {
-        w.board
-            .tabletop
-            .areas
-            .iter()
-            .filter_map(|a| {
-                path.meets_polygon(&a.polygon())
-                    .map(|(from, to, amount)| AreaRow { span: Some((from, to, amount)), ..AreaRow::new(a) })
-            })
-            .collect::<Vec<_>>()
-    })?;
-    found.sort_by(|a, b| a.span.map(|s| s.0).unwrap_or(0.0).total_cmp(&b.span.map(|s| s.0).unwrap_or(0.0)));
+    let found = state(lua)?.with_world(|w| areas_crossed_rows(w, &path))?;
     geo_table(lua, &Geo::Areas(found))
 }
 

@@ -64,6 +64,8 @@ pub struct Memo {
     bases: FxHashMap<usize, Base>,
     /// The board the answers were made on.
     board: Weak<Board>,
+    /// Pure queries' answers as Rust values (`Memo::query`).
+    queries: Queries,
 }
 
 impl Memo {
@@ -142,5 +144,105 @@ pub unsafe fn push_keep(l: *mut ffi::lua_State, keys: &answer::Keys, memo: &std:
         }
         m.shapes.extend(keep.shape);
         m.bases.extend(rows);
+    }
+}
+
+// ---- pure queries, answered again from their kept Rust values ----
+
+/// Most query answers kept at once (past this, the query memo starts again).
+const MOST_QUERIES: usize = 8192;
+
+/// An argument of a kept query, named by everything its answer reads.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Arg {
+    /// A point, by its numbers' bits.
+    Point([u64; 2]),
+    /// One base, by its numbers' bits.
+    Base([u64; 5]),
+    /// A unit's shape as the world keeps it, by address (the `Rc` is kept
+    /// alive by the query memo, so no other shape can take the address).
+    Shape(usize),
+}
+
+impl Arg {
+    pub fn point(p: crate::tabletop::Point) -> Arg {
+        Arg::Point([p.x.to_bits(), p.y.to_bits()])
+    }
+
+    pub fn base(b: &Base) -> Arg {
+        Arg::Base([b.centre.x, b.centre.y, b.facing, b.width, b.depth].map(f64::to_bits))
+    }
+}
+
+/// A path's numbers' bits (a line's two ends, or a zone's start, bearing,
+/// width and length), and which it is.
+pub fn path_bits(p: &crate::tabletop::Path) -> [u64; 6] {
+    use crate::tabletop::Path;
+    match *p {
+        Path::Line(s) => [0, s.a.x.to_bits(), s.a.y.to_bits(), s.b.x.to_bits(), s.b.y.to_bits(), 0],
+        Path::Zone { from, bearing, width, length } => {
+            [1, from.x.to_bits(), from.y.to_bits(), bearing.to_bits(), width.to_bits(), length.to_bits()]
+        }
+    }
+}
+
+/// An arc's numbers' bits.
+pub fn arc_bits(a: &crate::tabletop::Arc) -> [u64; 6] {
+    [a.left.x, a.left.y, a.right.x, a.right.y, a.bearing, a.angle].map(f64::to_bits)
+}
+
+/// A pure tabletop query, by everything its answer depends on (the board's
+/// terrain too: the memo empties itself on another board).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Query {
+    Distance(Arg, Arg),
+    AreaInArc([u64; 6], Arg),
+    FrontageInArc([u64; 6], Arg),
+    /// The path, and every unit it could pass through: (slot, shape) of each
+    /// living tabletop unit with bases but the one excluded.
+    Through([u64; 6], Vec<(usize, usize)>),
+    AreasCrossed([u64; 6]),
+}
+
+/// A kept query's answer, as Rust values (each call builds its own tables
+/// from it, so nothing a script does to an answer reaches the memo).
+#[derive(Clone, Debug)]
+pub enum Found {
+    Num(f64),
+    Crossings(Rc<[crate::tabletop::Crossing]>),
+    Areas(Rc<[answer::AreaRow]>),
+}
+
+/// The kept query answers of one Lua state (`Memo::queries`).
+#[derive(Default)]
+pub struct Queries {
+    found: FxHashMap<Query, Found>,
+    /// The shapes `Arg::Shape` and `Query::Through` name, by address.
+    shapes: FxHashMap<usize, Rc<UnitShape>>,
+    board: Weak<Board>,
+}
+
+impl Memo {
+    /// The answer kept for `q` on this world's board, if any.
+    pub fn query(&self, w: &World, q: &Query) -> Option<Found> {
+        let qs = &self.queries;
+        if !std::ptr::eq(qs.board.as_ptr(), Rc::as_ptr(&w.board)) {
+            return None;
+        }
+        qs.found.get(q).cloned()
+    }
+
+    /// Keeps `found` for `q`, and the shapes its key names alive.
+    pub fn remember(&mut self, w: &World, q: Query, found: Found, shapes: impl IntoIterator<Item = Rc<UnitShape>>) {
+        let qs = &mut self.queries;
+        if qs.found.len() >= MOST_QUERIES || !std::ptr::eq(qs.board.as_ptr(), Rc::as_ptr(&w.board)) {
+            qs.found.clear();
+            qs.shapes.clear();
+            qs.board = Rc::downgrade(&w.board);
+        }
+        for s in shapes {
+            qs.shapes.entry(Rc::as_ptr(&s) as usize).or_insert(s);
+        }
+        qs.found.insert(q, found);
     }
 }

@@ -40,7 +40,7 @@ use super::stack::{
     raw::{TableRef, Value},
 };
 use crate::battlefield::World;
-use crate::lua::tabletop_api::{check_angle, check_base, check_bearing, check_path, check_point, Shape};
+use crate::lua::tabletop_api::{check_angle, check_base, check_bearing, check_length, check_path, check_point, Shape};
 use crate::lua::State;
 use crate::tabletop::{self, Arc, Base, Path, Point, Segment, UnitShape};
 use crate::unit::Position;
@@ -49,8 +49,8 @@ mod answer;
 mod memo;
 pub use answer::{crossings_table, frozen_table, push, table, AreaRow, Geo, KEY_COUNT};
 use answer::{K, KEYS, PINNED_KEYS};
+use memo::{arc_bits, path_bits, Arg, Call, Found, Key, Query};
 pub use memo::{push_keep, Keep, Memo};
-use memo::{Call, Key};
 
 // ---- reading arguments without allocating (fast paths) ----
 
@@ -153,27 +153,68 @@ fn key_ptr(st: &State, k: K) -> usize {
     st.tabletop_keys[k as usize].get()
 }
 
+/// An argument as `tabletop_api::shape` reads it (a point, one base, or a
+/// tabletop unit's bases), not yet made into a [`Shape`]: a kept query
+/// names it by its [`Arg`] and, answered from the memo, never needs one.
+enum Given {
+    Point(Point),
+    Base(Base),
+    Unit(Rc<UnitShape>),
+}
+
+impl Given {
+    fn key(&self) -> Arg {
+        match self {
+            Given::Point(p) => Arg::point(*p),
+            Given::Base(b) => Arg::base(b),
+            Given::Unit(s) => Arg::Shape(Rc::as_ptr(s) as usize),
+        }
+    }
+
+    fn shape(self) -> Shape {
+        match self {
+            Given::Point(p) => Shape::Point(p),
+            Given::Base(b) => Shape::base(b),
+            Given::Unit(s) => Shape::Bases(s),
+        }
+    }
+
+    /// The unit's shape a key names (to keep it alive with the answer).
+    fn unit(&self) -> Option<Rc<UnitShape>> {
+        match self {
+            Given::Unit(s) => Some(s.clone()),
+            _ => None,
+        }
+    }
+}
+
 /// Argument `i` as a point, a base or a tabletop unit, as
 /// `tabletop_api::shape` reads it. With `strict`, a unit must have bases.
-fn shape_arg(f: Frame<'_>, st: &State, w: &World, i: c_int, strict: bool) -> Option<Shape> {
+fn given_arg(f: Frame<'_>, st: &State, w: &World, i: c_int, strict: bool) -> Option<Given> {
     if let Some(b) = kept_base(f, st, w, i) {
-        return Some(Shape::base(b));
+        return Some(Given::Base(b));
     }
     if let Some(t) = plain_table(f, i) {
         if t.is_nil(st, K::Width)? {
-            return t.point(st).map(Shape::Point);
+            return t.point(st).map(Given::Point);
         }
-        return Some(Shape::base(t.base(st)?));
+        return Some(Given::Base(t.base(st)?));
     }
     let idx = fast::unit_arg(f, st, w, i)?;
     let Position::Table { at, .. } = w.units[idx].pos else {
         return None;
     };
     match w.unit_shape(idx) {
-        Ok(shape) => Some(Shape::Bases(shape)),
-        Err(_) if !strict => Some(Shape::Point(at)),
+        Ok(shape) => Some(Given::Unit(shape)),
+        Err(_) if !strict => Some(Given::Point(at)),
         Err(_) => None,
     }
+}
+
+/// Argument `i` as a point, a base or a tabletop unit, as
+/// `tabletop_api::shape` reads it. With `strict`, a unit must have bases.
+fn shape_arg(f: Frame<'_>, st: &State, w: &World, i: c_int, strict: bool) -> Option<Shape> {
+    given_arg(f, st, w, i, strict).map(Given::shape)
 }
 
 /// Argument `i`'s centre, as `shape_arg(..).centre()` without building a
@@ -251,14 +292,6 @@ fn kept(
     Some(Out::Keep(Box::new(Keep { key, geo: geo(), shape, board: Rc::downgrade(&w.board) })))
 }
 
-/// Argument `i` as bases (a base table or a tabletop unit with bases).
-fn bases_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Rc<UnitShape>> {
-    match shape_arg(f, st, w, i, true)? {
-        Shape::Bases(s) => Some(s),
-        Shape::Point(_) => None,
-    }
-}
-
 /// An arc table `{left=, right=, bearing=, angle=}` at `i`.
 fn arc_at(f: Frame<'_>, st: &State, i: c_int) -> Option<Arc> {
     let t = plain_table(f, i)?;
@@ -326,6 +359,30 @@ fn geo(g: Geo) -> Option<Out> {
     Some(Out::Geo(g))
 }
 
+fn num(found: Found) -> Option<Out> {
+    match found {
+        Found::Num(x) => Some(Out::Num(x)),
+        _ => None,
+    }
+}
+
+/// The answer kept for `q`; or, the first time, `answer()`'s, kept with
+/// the shapes its key names (alive, so their addresses name them alone).
+fn asked(
+    st: &State,
+    w: &World,
+    q: Query,
+    shapes: impl IntoIterator<Item = Rc<UnitShape>>,
+    answer: impl FnOnce() -> Found,
+) -> Option<Found> {
+    if let Some(found) = st.tabletop_memo.try_borrow().ok()?.query(w, &q) {
+        return Some(found);
+    }
+    let found = answer();
+    st.tabletop_memo.try_borrow_mut().ok()?.remember(w, q, found.clone(), shapes);
+    Some(found)
+}
+
 thread_local! {
     /// Calls the tabletop fast paths handed to the full function, on this thread.
     static MISSES: Cell<u64> = const { Cell::new(0) };
@@ -374,9 +431,14 @@ tabletop_fn!(fast_bearing, |l, st| {
 
 tabletop_fn!(fast_distance, |l, st| {
     let w = st.world.try_borrow().ok()?;
-    let a = shape_arg(l, st, &w, 1, false)?;
-    let b = shape_arg(l, st, &w, 2, false)?;
-    Some(Out::Num(a.distance(&b)))
+    let a = given_arg(l, st, &w, 1, false)?;
+    let b = given_arg(l, st, &w, 2, false)?;
+    if let (Given::Point(p), Given::Point(q)) = (&a, &b) {
+        return Some(Out::Num(p.distance(*q)));
+    }
+    let q = Query::Distance(a.key(), b.key());
+    let shapes = [a.unit(), b.unit()].into_iter().flatten();
+    num(asked(st, &w, q, shapes, || Found::Num(a.shape().distance(&b.shape())))?)
 });
 
 tabletop_fn!(fast_edges, |l, st| {
@@ -428,23 +490,113 @@ tabletop_fn!(fast_cover, |l, st| {
 tabletop_fn!(fast_area_in_arc, |l, st| {
     let arc = arc_at(l, st, 1)?;
     let w = st.world.try_borrow().ok()?;
-    Some(Out::Num(arc.area_fraction_of(&bases_arg(l, st, &w, 2)?.bases)))
+    let bases = match given_arg(l, st, &w, 2, true)? {
+        Given::Point(_) => return None,
+        g => g,
+    };
+    let q = Query::AreaInArc(arc_bits(&arc), bases.key());
+    let unit = bases.unit();
+    num(asked(st, &w, q, unit, || {
+        let Shape::Bases(s) = bases.shape() else { unreachable!("a point was declined above") };
+        Found::Num(arc.area_fraction_of(&s.bases))
+    })?)
+});
+
+tabletop_fn!(fast_frontage_in_arc, |l, st| {
+    let arc = arc_at(l, st, 1)?;
+    let w = st.world.try_borrow().ok()?;
+    let b = footprint_arg(l, st, &w, 2)?;
+    let q = Query::FrontageInArc(arc_bits(&arc), Arg::base(&b));
+    num(asked(st, &w, q, None, || Found::Num(arc.frontage_fraction(&b)))?)
+});
+
+tabletop_fn!(fast_arc_of_fire, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let b = footprint_arg(l, st, &w, 1)?;
+    let angle = check_angle(fast::num_arg(l, 2)?).ok()?;
+    geo(Geo::Arc(Arc::of_fire(&b, angle.min(179.0))))
+});
+
+tabletop_fn!(fast_edge_arc, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let b = footprint_arg(l, st, &w, 1)?;
+    let edge = tabletop::Edge::parse(fast::str_arg(l, 2)?)?;
+    let angle = check_angle(fast::num_arg(l, 3)?).ok()?;
+    geo(Geo::Arc(Arc::from_edge(&b, edge, angle.min(179.0))))
+});
+
+/// A centre line's or frontage zone's battery, bearing and range.
+fn line_args(f: Frame<'_>, st: &State, w: &World) -> Option<(Base, f64, f64)> {
+    let b = footprint_arg(f, st, w, 1)?;
+    let bearing = check_bearing("", fast::num_arg(f, 2)?).ok()?;
+    let range = check_length("", fast::num_arg(f, 3)?).ok()?;
+    Some((b, bearing, range))
+}
+
+tabletop_fn!(fast_centre_line, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let (b, bearing, range) = line_args(l, st, &w)?;
+    geo(Geo::Path(Path::centre_line(&b, bearing, range)))
+});
+
+tabletop_fn!(fast_frontage_zone, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let (b, bearing, range) = line_args(l, st, &w)?;
+    geo(Geo::Path(Path::frontage_zone(&b, bearing, range)))
+});
+
+tabletop_fn!(fast_travel, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let from = centre_arg(l, st, &w, 1)?;
+    let bearing = check_bearing("", fast::num_arg(l, 2)?).ok()?;
+    let dist = fast::num_arg(l, 3)?;
+    // NaN and far distances go to the full function, which names them.
+    if !(dist.abs() <= tabletop::MAX_CM) {
+        return None;
+    }
+    geo(Geo::Point(from.travel(bearing, dist)))
+});
+
+tabletop_fn!(fast_level, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let at = centre_arg(l, st, &w, 1)?;
+    Some(Out::Num(w.board.tabletop.level_at(at).into()))
 });
 
 tabletop_fn!(fast_through, |l, st| {
     let path = path_at(l, st, 1)?;
     let w = st.world.try_borrow().ok()?;
     let exclude = exclude_arg(l, st, &w, 2)?.map(|i| w.units[i].id.clone());
-    let found = crate::lua::tabletop_api::through_rows(&w, &path, exclude.as_deref());
+    let candidates = crate::lua::tabletop_api::through_candidates(&w, exclude.as_deref());
+    let q = Query::Through(path_bits(&path), candidates.iter().map(|(i, s)| (*i, Rc::as_ptr(s) as usize)).collect());
+    let shapes = candidates.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>();
+    let Found::Crossings(found) = asked(st, &w, q, shapes, || {
+        Found::Crossings(crate::lua::tabletop_api::through_rows(&path, &candidates).into())
+    })?
+    else {
+        return None;
+    };
     if found.len() > MAX_CROSSINGS {
         return None;
     }
     // Each crossing's cached handle, in order (a table read each: no
     // allocation); a unit without one goes to the full function, which makes it.
-    for c in &found {
+    for c in found.iter() {
         fast::push_unit(l, st, &w, c.key)?;
     }
     geo(Geo::Crossings(found.iter().map(|c| (c.base, c.from, c.to, c.amount)).collect()))
+});
+
+tabletop_fn!(fast_areas_crossed, |l, st| {
+    let path = path_at(l, st, 1)?;
+    let w = st.world.try_borrow().ok()?;
+    let q = Query::AreasCrossed(path_bits(&path));
+    let Found::Areas(rows) =
+        asked(st, &w, q, None, || Found::Areas(crate::lua::tabletop_api::areas_crossed_rows(&w, &path).into()))?
+    else {
+        return None;
+    };
+    geo(Geo::Areas(rows.to_vec()))
 });
 
 /// The tabletop's fast paths, the calls rules make most first.
@@ -461,6 +613,14 @@ const FAST: &[(&CStr, ffi::lua_CFunction)] = &[
     (c"through", fast_through),
     (c"edge_towards", fast_edge_towards),
     (c"footprint", fast_footprint),
+    (c"arc_of_fire", fast_arc_of_fire),
+    (c"edge_arc", fast_edge_arc),
+    (c"frontage_in_arc", fast_frontage_in_arc),
+    (c"centre_line", fast_centre_line),
+    (c"frontage_zone", fast_frontage_zone),
+    (c"areas_crossed", fast_areas_crossed),
+    (c"travel", fast_travel),
+    (c"level", fast_level),
 ];
 
 /// The names of the tabletop's fast paths (`tabletop.NAME`).
