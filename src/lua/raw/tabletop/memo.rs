@@ -15,6 +15,15 @@
 //! the board (checked on every look-up: another board empties the memo).
 //! The memo empties itself past [`MOST`] answers, releasing their registry
 //! references.
+//!
+//! The pure measuring queries (`distance`, `area_in_arc`, `frontage_in_arc`,
+//! `through`, `areas_crossed`) are kept too, as Rust values ([`Queries`]):
+//! each call builds its own answer from the kept value. Their keys name
+//! every argument by its numbers' bits or, for a unit, by its shape's
+//! address (so a unit that moves, turns, re-forms or loses bases, whose
+//! `World::unit_shape` is a new `Rc`, makes a new key); `through`'s key
+//! also names every unit it could find (slot and shape), so a unit
+//! eliminated, added or moved anywhere makes a new key too.
 
 use std::os::raw::c_int;
 use std::rc::{Rc, Weak};
@@ -149,8 +158,11 @@ pub unsafe fn push_keep(l: *mut ffi::lua_State, keys: &answer::Keys, memo: &std:
 
 // ---- pure queries, answered again from their kept Rust values ----
 
-/// Most query answers kept at once (past this, the query memo starts again).
+/// Most query answers kept at once, and most shapes their keys keep alive
+/// (a script that moves many units between `through` calls makes new
+/// shapes for each): past either, the query memo starts again.
 const MOST_QUERIES: usize = 8192;
+const MOST_SHAPES: usize = 8192;
 
 /// An argument of a kept query, named by everything its answer reads.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -235,7 +247,10 @@ impl Memo {
     /// Keeps `found` for `q`, and the shapes its key names alive.
     pub fn remember(&mut self, w: &World, q: Query, found: Found, shapes: impl IntoIterator<Item = Rc<UnitShape>>) {
         let qs = &mut self.queries;
-        if qs.found.len() >= MOST_QUERIES || !std::ptr::eq(qs.board.as_ptr(), Rc::as_ptr(&w.board)) {
+        if qs.found.len() >= MOST_QUERIES
+            || qs.shapes.len() >= MOST_SHAPES
+            || !std::ptr::eq(qs.board.as_ptr(), Rc::as_ptr(&w.board))
+        {
             qs.found.clear();
             qs.shapes.clear();
             qs.board = Rc::downgrade(&w.board);
