@@ -266,7 +266,7 @@ fn tabletop_answers_follow_a_unit_that_moves_turns_and_loses_bases() {
 /// must give the first answers again.
 #[test]
 fn kept_query_answers_follow_every_change_and_the_rewind() {
-    const SCENE: &str = "ruleset: RULESET\nmap: { width: 100, height: 60 }\nsides:\n  french: {}\n  austrian: {}\nareas:\n  - { kind: woods, points: [[WOODS]] }\nunits:\n  - { id: f1, side: french, type: line_infantry, at: [20, 20], facing: 270, formation: column }\n  - { id: a1, side: austrian, type: line_infantry, at: [80, 45], facing: 200 }\n  - { id: a2, side: austrian, type: line_infantry, at: [50, 32.5], facing: 20 }\n";
+    const SCENE: &str = "ruleset: RULESET\nmap: { width: 100, height: 60 }\nsides:\n  french: {}\n  austrian: {}\nareas:\n  - { kind: woods, points: [WOODS] }\nunits:\n  - { id: f1, side: french, type: line_infantry, at: [20, 20], facing: 270, formation: column }\n  - { id: a1, side: austrian, type: line_infantry, at: [80, 45], facing: 200 }\n  - { id: a2, side: austrian, type: line_infantry, at: [50, 32.5], facing: 20 }\n";
     let scene = |woods: &str| write("kept.yaml", &SCENE.replace("WOODS", woods));
     let (here, there) = ("[10, 10], [30, 10], [30, 30], [10, 30]", "[25, 15], [45, 15], [45, 35], [25, 35]");
     const ASK: &str = "local f1, a1 = world:unit('f1'), world:unit('a1')\n\
