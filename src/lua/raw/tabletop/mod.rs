@@ -551,7 +551,7 @@ tabletop_fn!(fast_travel, |l, st| {
     let bearing = check_bearing("", fast::num_arg(l, 2)?).ok()?;
     let dist = fast::num_arg(l, 3)?;
     // NaN and far distances go to the full function, which names them.
-    if !(dist.abs() <= tabletop::MAX_CM) {
+    if dist.is_nan() || dist.abs() > tabletop::MAX_CM {
         return None;
     }
     geo(Geo::Point(from.travel(bearing, dist)))
