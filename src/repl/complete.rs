@@ -336,7 +336,7 @@ mod tests {
     #[test]
     fn completes_globals_fields_and_methods() {
         let h = host();
-        assert_eq!(complete(&h, "dice.ro"), ["roll"]);
+        assert_eq!(complete(&h, "dice.ro"), ["roll", "roll_until"]);
         assert_eq!(complete(&h, "wor"), ["world"]);
         assert!(complete(&h, "world:un").contains(&"unit_at".to_string()));
         assert_eq!(complete(&h, "fun"), ["function"]);

@@ -317,7 +317,7 @@ fn meta_commands_complete() {
     assert_eq!(names(":units r"), ["red"]);
     assert_eq!(names(":map --s"), ["--svg"]);
     assert!(names(":help wor").contains(&"world".to_string()));
-    assert_eq!(names("dice.ro"), ["roll"]);
+    assert_eq!(names("dice.ro"), ["roll", "roll_until"]);
     h.asking.set(true);
     assert!(names("dice.ro").is_empty(), "answers to decisions are not Lua");
 }
