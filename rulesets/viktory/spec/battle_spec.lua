@@ -190,6 +190,61 @@ describe("rounds and capture [Base][Ours]", function()
     expect(rec.winner):to_be("B")
   end)
 
+  it("rolls a round in which no die hits again, and the record names the rounds without hits", function()
+    world:place("b_inf2", hex(6, 6))
+    dice.force("d6", { 6, 6 }) -- round 1: b_inf2's one die, then a_cav's: no hits
+    dice.force("d6", { 5, 4 }) -- round 2: no hits
+    dice.force("d6", { 1, 6 }) -- round 3: b_inf2 hits
+    local rec = battle.attack{ target = CAV, attackers = { "b_inf2" } }
+    expect(rec.rounds):to_be(3)
+    expect(rec.winner):to_be("B")
+    expect(events.eliminated()):to_equal({ "a_cav: battle round 3" })
+    expect(rec.lines):to_equal({
+      "rounds 1-2: no hits",
+      "round 3: B 1 dice, 1 hits; A 1 dice, 0 hits",
+      "battle at (6,7): B holds it",
+    })
+  end)
+
+  it("counts the rounds without hits from the round after the last one with hits", function()
+    world:add_unit{ id = "a_inf3", side = "A", type = "infantry", hex = CAV }
+    world:place("b_inf2", hex(6, 6))
+    dice.force("d6", { 3, 6, 6 }) -- round 1: b_inf2 hits on a 3 (not a Tactical Victory); A misses
+    answers{ "a_inf3" }           -- A places its own loss
+    dice.force("d6", { 6, 6 })    -- round 2: no hits
+    dice.force("d6", { 6, 6 })    -- round 3: no hits
+    dice.force("d6", { 6, 6 })    -- round 4: no hits
+    dice.force("d6", { 6, 2 })    -- round 5: a_cav hits
+    local rec = battle.attack{ target = CAV, attackers = { "b_inf2" } }
+    expect(rec.rounds):to_be(5)
+    expect(rec.winner):to_be("A")
+    expect(decisions()[1].side):to_be("A")
+    expect(events.eliminated()):to_equal({ "a_inf3: battle round 1", "b_inf2: battle round 5" })
+    expect(rec.lines):to_equal({
+      "round 1: B 1 dice, 1 hits; A 2 dice, 0 hits",
+      "rounds 2-4: no hits",
+      "round 5: B 1 dice, 0 hits; A 1 dice, 1 hits",
+      "battle at (6,7): A holds it",
+    })
+  end)
+
+  it("makes a single hit on a 1 in a battle round a Tactical Victory: the firer picks the casualty", function()
+    world:add_unit{ id = "a_inf3", side = "A", type = "infantry", hex = CAV }
+    world:place("b_inf2", hex(6, 6))
+    dice.force("d6", { 1, 6, 6 }) -- round 1: b_inf2's one die is a 1; a_cav and a_inf3 miss
+    answers{ "a_inf3" }           -- B picks (not its default, the dearest: a_cav)
+    dice.force("d6", { 1, 6 })    -- round 2: b_inf2 takes the last unit
+    local rec = battle.attack{ target = CAV, attackers = { "b_inf2" } }
+    local d = decisions()
+    expect(#d):to_be(1)
+    expect(d[1].side):to_be("B")
+    expect(d[1].request.chooser):to_be("firer")
+    expect(d[1].default):to_be("a_cav")
+    expect(d[1].prompt):to_be("Tactical Victory hit: pick A's unit lost (battle round 1)")
+    expect(events.eliminated()):to_equal({ "a_inf3: battle round 1", "a_cav: battle round 2" })
+    expect(rec.winner):to_be("B")
+  end)
+
   it("takes an undefended town without a die rolled, even with artillery among the attackers", function()
     world:add_unit{ id = "a_town2", side = "A", type = "town", hex = hex(6, 2) }
     local rec = battle.attack{ target = hex(6, 2), attackers = { "b_inf1", "b_art" }, paths = { b_art = { hex(6, 3) } } }

@@ -60,6 +60,22 @@ describe("casualty choices [Base][Ours]", function()
     expect(#decisions()):to_be(0)
   end)
 
+  it("places hits given without a Tactical Victory count as the owner's: the owner picks every one", function()
+    local units = { add("bx_inf", "infantry"), add("bz_art", "artillery") }
+    answers{ answers.default }
+    local lost = viktory.take_losses{ units = units, hits = 1, firer = "A", owner = "B", reason = "test" }
+    expect(lost[1].id):to_be("bx_inf")
+    expect(decisions()[1].side):to_be("B")
+    expect(decisions()[1].request.chooser):to_be("owner")
+  end)
+
+  it("sinks a frigate with the units aboard, but loses none twice: one a script already took off is not lost again", function()
+    world:eliminate("c_inf2", "lost at sea") -- a designer's script; the frigate's cargo still names it
+    viktory.lose("c_frig", "overwatch by a_art")
+    expect(events.eliminated()):to_equal({ "c_inf2: lost at sea", "c_inf3: overwatch by a_art (aboard c_frig)",
+      "c_frig: overwatch by a_art" })
+  end)
+
   it("by default, an overwatch hit takes the dearest unit in the hex: B's artillery", function()
     world:place("b_inf1", hex(6, 2))
     world:place("b_art", hex(6, 3))

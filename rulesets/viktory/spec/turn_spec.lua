@@ -28,6 +28,14 @@ describe("moves [Base]", function()
     refused(function() turn.move("c_inf2", hex(3, 6)) end, "c_inf2 is aboard c_frig: unload it with turn.unload")
   end)
 
+  it("checks a path without moving: the whole move fits, a hex more is refused on the caller's line", function()
+    local b_inf1 = world:unit("b_inf1") -- at (7,2), an infantry: 2 hexes
+    turn.check_move(b_inf1, { hex(6, 2), hex(6, 3) })
+    expect(b_inf1.hex):to_be(hex(7, 2))
+    refused(function() turn.check_move(b_inf1, { hex(6, 2), hex(6, 3), hex(6, 4) }) end, "b_inf1 (infantry) needs 3 hexes but has 2 of 2 left")
+    refused(function() turn.check_move(b_inf1, { hex(6, 2) }, 2) end, "b_inf1 (infantry) needs 3 hexes but has 2 of 2 left")
+  end)
+
   it("gives the road bonus only to a move that starts on the road too", function()
     world:add_token(hex(6, 2), "road") -- b_inf1's hex (7,2) is not a road hex; its three steps are
     refused(function() turn.move("b_inf1", { hex(6, 2), hex(6, 1), hex(7, 1) }) end, "b_inf1 (infantry) needs 3 hexes but has 2 of 2 left")
