@@ -300,12 +300,24 @@ local shots = nil
 -- units lost. Returns the shot: { artillery, mover, hex, dice, faces, hits,
 -- lost } (ids), printing as one line.
 function viktory.record_shot(art, mover, h, n, roll, hits, lost)
-  local faces, names = roll and roll.faces or {}, {}
+  local names = {}
   for i, u in ipairs(lost) do
     names[i] = u.id
   end
-  local shot = setmetatable({ artillery = art.id, mover = mover.id, hex = h, dice = n, faces = faces, hits = hits,
-    lost = names }, Shot)
+  -- The faces are read from the roll the first time they are asked for: a
+  -- play-through that never looks (sim, exact) does not make `exact` branch
+  -- on every multiset of the overwatch dice, only on the hits.
+  local shot = setmetatable({ artillery = art.id, mover = mover.id, hex = h, dice = n, hits = hits, lost = names }, {
+    __tostring = Shot.__tostring,
+    __index = function(s, key)
+      if key ~= "faces" then
+        return nil
+      end
+      local faces = roll and roll.faces or {}
+      rawset(s, "faces", faces)
+      return faces
+    end,
+  })
   shots = shots or setmetatable({}, Shots)
   table.insert(shots, shot)
   return shot
