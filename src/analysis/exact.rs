@@ -510,6 +510,10 @@ impl Block for Leaves<'_> {
         true
     }
 
+    fn failure_expected(&self, world: &World) -> bool {
+        matches!(world.dice.source(), Source::Enumerate(e) if e.pruned)
+    }
+
     fn after(&mut self, world: &mut World, _: &MetricNames, values: &[f64]) -> bool {
         let walk = match std::mem::replace(world.dice.source_mut(), Source::Random(Pcg64Mcg::new(1))) {
             Source::Enumerate(e) => e,

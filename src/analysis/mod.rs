@@ -209,6 +209,10 @@ impl fmt::Display for AnalysisError {
 
 impl std::error::Error for AnalysisError {}
 
+/// The error [`Worker::run_block`] returns for a failure its block expected
+/// ([`Block::failure_expected`]): the block knows why, and reads nothing else.
+const EXPECTED_FAILURE: &str = "the trial failed as the block expected";
+
 /// Most metrics a trial may return: each keeps its own distribution, and a
 /// report of thousands is no report.
 pub const MAX_METRICS: usize = 1000;
@@ -464,7 +468,12 @@ impl Worker {
                         return Ok(());
                     }
                 }
-                trial::BatchEnd::Failed { error, tripped } => return Err(self.trial_error(&error, tripped)),
+                trial::BatchEnd::Failed { error, tripped } => {
+                    if !tripped && block.failure_expected(&self.host.state.world.borrow()) {
+                        return Err(ScriptError::plain(EXPECTED_FAILURE));
+                    }
+                    return Err(self.trial_error(&error, tripped));
+                }
             }
         }
     }
@@ -640,6 +649,13 @@ pub trait Block {
     /// Takes the metrics of the trial just run (by slot of `names`; NaN where
     /// a metric was absent); false ends the block.
     fn after(&mut self, world: &mut World, names: &MetricNames, values: &[f64]) -> bool;
+    /// Whether the trial that just failed failed as the block expects, so
+    /// that its error is not worth describing (an execution `exact
+    /// --epsilon` cut off: finding its error's script line and reading that
+    /// file cost more than the execution itself).
+    fn failure_expected(&self, _world: &World) -> bool {
+        false
+    }
 }
 
 /// Trials `next..end` of a seeded run, set up one by one: the world reset

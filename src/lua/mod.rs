@@ -47,7 +47,7 @@ pub use load::{
 pub use sandbox::sandbox_globals;
 use state::Trip;
 pub use state::{DecisionMode, Guard, HostOptions, Output, RulesetLoad, State, UnitHandle, OUTPUT_LIMIT};
-pub use trace::{call_with_traceback, trim_traceback};
+pub use trace::{call_handler, call_with_traceback, trim_traceback};
 use trace::{trip_error, trip_message};
 
 use std::cell::{Cell, RefCell};

@@ -1,6 +1,7 @@
 //! Budget trips and tracebacks: what a failed call tells the person.
 use super::pretty::{pretty, Limits};
 use super::*;
+use mlua::IntoLuaMulti;
 
 pub(super) fn trip_message(trip: Option<Trip>, state: &State) -> String {
     trip_error(trip.unwrap_or(Trip::Time), state).to_string()
@@ -20,10 +21,41 @@ pub(super) fn trip_error(trip: Trip, state: &State) -> ScriptError {
 /// without running its `__tostring` (an error object's metamethods are
 /// hostile territory: one may loop or fail).
 pub fn call_with_traceback(lua: &Lua, f: &Function, args: MultiValue) -> mlua::Result<MultiValue> {
-    // Kept by the state too: event handlers and policies run many times a
-    // trial, and a named registry look-up costs more than the call's own work.
     let state = lua.app_data_ref::<Rc<State>>().map(|s| s.clone());
-    let kept = match state.as_ref().and_then(|s| s.traceback_runner.get().cloned()) {
+    let runner = traceback_runner(lua, state.as_deref())?;
+    let mut all = MultiValue::new();
+    all.push_back(Value::Function(f.clone()));
+    all.extend(args);
+    runner_outcome(lua, runner.call(all)?)
+}
+
+/// Calls an event handler `f` with `args` as [`call_with_traceback`] does,
+/// dropping what it returns. A move emits on every step: the handler's
+/// arguments are pushed straight from `args` and the runner's answer read
+/// straight off the stack, with no list of values built for either.
+pub fn call_handler(lua: &Lua, st: &State, f: &Function, args: impl IntoLuaMulti) -> mlua::Result<()> {
+    let made;
+    let runner = match st.traceback_runner.get() {
+        Some(r) => r,
+        None => {
+            made = traceback_runner(lua, Some(st))?;
+            &made
+        }
+    };
+    // `true, results...` or `false, error, traceback`.
+    let (ok, error, traceback): (bool, Value, Value) = runner.call((f, args))?;
+    if ok {
+        return Ok(());
+    }
+    runner_outcome(lua, MultiValue::from_iter([Value::Boolean(false), error, traceback])).map(|_| ())
+}
+
+/// The Luau function every traceback call goes through: `runner(f, ...)`
+/// returns `true, f's results...` or `false, error, traceback`. Made once,
+/// and kept by the state too: event handlers and policies run many times a
+/// trial, and a named registry look-up costs more than the call's own work.
+fn traceback_runner(lua: &Lua, state: Option<&State>) -> mlua::Result<Function> {
+    let kept = match state.and_then(|s| s.traceback_runner.get().cloned()) {
         Some(r) => Some(r),
         None => lua.named_registry_value::<Option<Function>>(keys::TBCALL)?,
     };
@@ -60,13 +92,10 @@ end
             r
         }
     };
-    if let Some(st) = &state {
+    if let Some(st) = state {
         let _ = st.traceback_runner.set(runner.clone());
     }
-    let mut all = MultiValue::new();
-    all.push_back(Value::Function(f.clone()));
-    all.extend(args);
-    runner_outcome(lua, runner.call(all)?)
+    Ok(runner)
 }
 
 /// What the traceback runner returned (`true, ...` or `false, error,

@@ -12,11 +12,6 @@ use super::super::{keys, State};
 use crate::log::{Event, Field};
 use crate::unit::Position;
 
-/// Whether any script subscribed to events (see `State::subscribed`).
-fn subscribed(lua: &Lua) -> bool {
-    lua.app_data_ref::<Rc<State>>().is_none_or(|s| s.subscribed.get())
-}
-
 /// Each event's handlers in subscription order, as read from the handlers
 /// table (`State::handler_lists`): a move emits on every step, and looking
 /// the table up, reading and sorting the list each time cost more than the
@@ -58,10 +53,7 @@ fn read_handlers(handlers: &Table, event: &str) -> mlua::Result<Rc<[Function]>> 
 }
 
 /// The handlers of `event`, in subscription order, from the state's lists.
-fn handlers_of(lua: &Lua, event: &str) -> mlua::Result<Rc<[Function]>> {
-    let Some(st) = lua.app_data_ref::<Rc<State>>().map(|s| s.clone()) else {
-        return read_handlers(&lua.named_registry_value(keys::HANDLERS)?, event);
-    };
+fn handlers_of(lua: &Lua, st: &State, event: &str) -> mlua::Result<Rc<[Function]>> {
     let mut cache = st.handler_lists.borrow_mut();
     if let Some(fns) = cache.lists.get(event) {
         return Ok(fns.clone());
@@ -78,14 +70,28 @@ fn handlers_of(lua: &Lua, event: &str) -> mlua::Result<Rc<[Function]>> {
 
 /// Calls every handler subscribed to `event` with `args`; the world is not borrowed meanwhile.
 pub fn emit(lua: &Lua, event: &str, args: MultiValue) -> mlua::Result<()> {
-    if !subscribed(lua) {
+    match lua.app_data_ref::<Rc<State>>().map(|s| s.clone()) {
+        Some(st) => emit_with(lua, &st, event, &args),
+        None => {
+            for f in read_handlers(&lua.named_registry_value(keys::HANDLERS)?, event)?.iter() {
+                super::super::call_with_traceback(lua, f, args.clone())?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// [`emit`] for a caller holding the state, with the handlers' arguments
+/// as they are (a move emits twice a step: no list of them is built).
+pub fn emit_with(lua: &Lua, st: &State, event: &str, args: impl IntoLuaMulti + Clone) -> mlua::Result<()> {
+    if !st.subscribed.get() {
         return Ok(());
     }
     // The list as it is now: a handler that subscribes or unsubscribes
     // changes the next emit's, not this one's.
-    for f in handlers_of(lua, event)?.iter() {
+    for f in handlers_of(lua, st, event)?.iter() {
         // Through the traceback runner, so an error object (a table) is shown by its fields.
-        super::super::call_with_traceback(lua, f, args.clone())?;
+        super::super::call_handler(lua, st, f, args.clone())?;
     }
     Ok(())
 }
@@ -260,7 +266,7 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
         "call every subscriber of an event",
         |lua, st, (event, args): (Name, MultiValue)| {
             check_event(st, &event)?;
-            emit(lua, &event, args)
+            emit_with(lua, st, &event, &args)
         },
     )?;
     Ok(())

@@ -10,7 +10,7 @@ mod map;
 mod sides;
 pub mod units;
 
-pub use events::{emit, set_handlers, HandlerLists};
+pub use events::{emit, emit_with, set_handlers, HandlerLists};
 pub use units::{base_ids, point_from_value, prop_from_lua, prop_to_lua, unit_handle, UnitArg, UnitRef, UNIT_FIELDS};
 
 use super::api::{Api, Returns};

@@ -7,14 +7,14 @@
 
 use std::rc::Rc;
 
-use mlua::{AnyUserData, FromLua, IntoLuaMulti, Lua, MetaMethod, MultiValue, Table, UserData, UserDataMethods, Value};
+use mlua::{AnyUserData, FromLua, IntoLuaMulti, Lua, MetaMethod, Table, UserData, UserDataMethods, Value};
 
 use super::super::api::Api;
 use super::super::hex_api::{hex_from_value, hex_value, HexArg};
 use super::super::raw::args::Name;
 use super::super::raw::fast;
 use super::super::{keys, State};
-use super::events::emit;
+use super::events::emit_with;
 use crate::battlefield::World;
 use crate::hex::Hex;
 use crate::tabletop::Point;
@@ -345,10 +345,8 @@ fn walk(lua: &Lua, st: &State, u: &UnitRef, path: Vec<Hex>, retreat: bool) -> ml
             continue;
         }
         let ud = unit_handle(lua, &u.st, u.idx, u.id.clone())?;
-        let leaves = MultiValue::from_iter([Value::UserData(ud.clone()), hex_value(from), hex_value(h)]);
-        emit(lua, "leaves", leaves)?;
-        let enters = MultiValue::from_iter([Value::UserData(ud), hex_value(h), hex_value(from)]);
-        emit(lua, "enters", enters)?;
+        emit_with(lua, st, "leaves", (&ud, hex_value(from), hex_value(h)))?;
+        emit_with(lua, st, "enters", (&ud, hex_value(h), hex_value(from)))?;
         let still_there = st.with_world(|w| -> mlua::Result<bool> {
             let i = u.resolve(w)?;
             Ok(w.units[i].alive() && w.units[i].hex() == Some(h))
