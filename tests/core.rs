@@ -440,6 +440,44 @@ fn fast_paths_match_the_full_functions() {
     assert!(fast.contains("the prompt function must return the prompt's text, not table"), "{fast}");
 }
 
+/// A unit handle keeps naming its own unit when the world is replaced: the
+/// fast field reads find a handle's slot by its address (`fast::unit_arg`),
+/// and a handle from an earlier world must not read whatever unit now stands
+/// in its slot. After a reload of the same scenario the old handle follows
+/// its unit by id (and sees a loss taken through the new handle); after a
+/// scenario without that unit it is gone, as the full `__index` says, with
+/// and without fast paths.
+#[test]
+fn an_old_unit_handle_never_reads_the_unit_now_in_its_slot() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for no_fast_paths in [false, true] {
+        let h = Host::new(HostOptions { no_fast_paths, capture_output: true, ..Default::default() }).unwrap();
+        h.load_scenario(&fixture("mini/scenario.yaml"), &ScenarioOverrides::default()).unwrap();
+        // Read often enough to be found by address from then on.
+        let first = "OLD = world:unit('b2')
+            local s = 0
+            for _ = 1, 5 do s += OLD.strength end
+            return OLD.id .. ' ' .. OLD.side .. ' ' .. OLD.type .. ' ' .. tostring(OLD.morale) .. ' ' .. s";
+        let seen = h.exec(first, "first.lua").unwrap();
+        assert_eq!(seen.get(0).and_then(|v| v.to_string().ok()).as_deref(), Some("b2 blue cavalry 2 15"));
+        h.load_scenario(&fixture("mini/scenario.yaml"), &ScenarioOverrides::default()).unwrap();
+        let again = "local new = world:unit('b2')
+            world:hit(new, 1)
+            new.morale = 5
+            return OLD.strength .. ' ' .. new.strength .. ' ' .. OLD.morale .. ' ' .. tostring(rawequal(OLD, new))";
+        let seen = h.exec(again, "again.lua").unwrap();
+        assert_eq!(seen.get(0).and_then(|v| v.to_string().ok()).as_deref(), Some("2 2 5 false"), "{no_fast_paths}");
+        h.load_scenario(&root.join("scripts/great_war/bombardment.yaml"), &ScenarioOverrides::default()).unwrap();
+        let err = h.exec("return OLD.strength", "gone.lua").unwrap_err().to_string();
+        assert!(err.contains("unit 'b2' no longer exists"), "{no_fast_paths}: {err}");
+        let err = h.exec("return OLD.id", "gone.lua").unwrap_err().to_string();
+        assert!(err.contains("unit 'b2' no longer exists"), "{no_fast_paths}: {err}");
+        // The handles of the new world read their own units.
+        let seen = h.exec("return world:unit('c2').type .. ' ' .. world:unit('c1').id", "new.lua").unwrap();
+        assert_eq!(seen.get(0).and_then(|v| v.to_string().ok()).as_deref(), Some("machine_gun c1"));
+    }
+}
+
 /// Simulation's calls stay on the fast paths: after a first shot has made the
 /// unit handles, a hundred more bombardments hand no call to a full function.
 #[test]

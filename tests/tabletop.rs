@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use sandtable::lua::{Host, ScenarioOverrides, ScriptError};
+use sandtable::lua::{Host, HostOptions, ScenarioOverrides, ScriptError};
 
 fn ruleset() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("rulesets/republique").display().to_string()
@@ -175,6 +175,43 @@ fn tabletop_bases_have_ids_and_traces_remember_them() {
         )
         .unwrap();
     assert_eq!(format!("{:?}", out[0]), "String(\"1,3,2,4\")");
+}
+
+/// `u.pos` of a tabletop unit is read-only, and always where the unit is
+/// now: the fast field read hands out one kept table per unit while it
+/// stands still, a new one once it has moved (or the world was loaded
+/// again), and an older table keeps the place it was read at. The same with
+/// and without fast paths.
+#[test]
+fn a_units_pos_is_read_only_and_follows_the_unit() {
+    for no_fast_paths in [false, true] {
+        let h = Host::new(HostOptions { no_fast_paths, ..Default::default() }).unwrap();
+        h.load_scenario(&write("pos.yaml", GOOD), &ScenarioOverrides::default()).unwrap();
+        let script = "local f1 = world:unit('f1')
+            local p = f1.pos
+            local again = f1.pos
+            local ok, err = pcall(function() p.x = 5 end)
+            world:place(f1, { x = 30, y = 25 })
+            local q = f1.pos
+            world:move(f1, { x = 30, y = 35 })
+            local m = f1.pos
+            world:place(f1, { x = 20, y = 20 })
+            local r = f1.pos
+            return string.format('%g,%g %g,%g %g,%g %g,%g %g,%g %s %s',
+              p.x, p.y, again.x, again.y, q.x, q.y, m.x, m.y, r.x, r.y, tostring(ok), tostring(err))";
+        let out = h.exec(script, "pos.lua").unwrap();
+        let text = out.get(0).and_then(|v| v.to_string().ok()).unwrap();
+        assert!(text.starts_with("20,20 20,20 30,25 30,35 20,20 false "), "{no_fast_paths}: {text}");
+        assert!(text.contains("readonly"), "{no_fast_paths}: {text}");
+        // The same slot's unit after loading the world again, elsewhere.
+        h.load_scenario(
+            &write("pos2.yaml", &GOOD.replace("at: [20, 20]", "at: [40, 30]")),
+            &ScenarioOverrides::default(),
+        )
+        .unwrap();
+        let out = h.exec("local p = world:unit('f1').pos return p.x .. ',' .. p.y", "pos.lua").unwrap();
+        assert_eq!(out.get(0).and_then(|v| v.to_string().ok()).as_deref(), Some("40,30"), "{no_fast_paths}");
+    }
 }
 
 /// A unit placed off the table is refused, as an off-board hex is, and

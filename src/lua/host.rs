@@ -62,6 +62,8 @@ impl Host {
             options: options.clone(),
             unit_handles: RefCell::new(Vec::new()),
             unit_handle_slots: RefCell::new(rustc_hash::FxHashMap::default()),
+            unit_handle_cache: std::array::from_fn(|_| Cell::new((0, 0, 0))),
+            kept_pos: RefCell::new(Vec::new()),
             names: RefCell::new(rustc_hash::FxHashMap::default()),
             subscribed: Cell::new(false),
             name_slots: RefCell::new(Vec::new()),

@@ -71,6 +71,14 @@ pub struct State {
     pub unit_handles: RefCell<Vec<Option<UnitHandle>>>,
     /// The slot of each cached handle by its userdata's address (for `fast`).
     pub unit_handle_slots: RefCell<rustc_hash::FxHashMap<usize, usize>>,
+    /// A cache in front of `unit_handle_slots`: by a few bits of a cached
+    /// handle's address, that address, its slot and where its id's text is
+    /// (see `fast::unit_arg`; `world::unit_handle` clears a replaced
+    /// handle's entry).
+    pub unit_handle_cache: [Cell<(usize, usize, usize)>; crate::lua::raw::fast::HANDLE_CACHE],
+    /// The point (its bits) of the read-only `u.pos` table kept for each
+    /// unit slot in the handle table (see `fast::pos_out`).
+    pub kept_pos: RefCell<Vec<Option<[u64; 2]>>>,
     /// Lua strings of the names the world hands out (sides, unit types,
     /// terrain): made once, because pushing a new string from Rust costs more
     /// than the rest of a small call.

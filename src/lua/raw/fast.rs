@@ -73,6 +73,9 @@ pub enum Out {
     Geo(super::tabletop::Geo),
     /// A list of the cached handles of these units (`world:units`).
     Units(Vec<usize>),
+    /// A unit's `pos` on the tabletop, to make read-only and keep for
+    /// unit slot `usize` (see [`pos_out`]).
+    Pos(usize, crate::tabletop::Point),
     /// A tabletop answer to build, freeze and keep (`raw::tabletop::memo`).
     Keep(Box<super::tabletop::Keep>),
     /// A decision's policy to call, set up on the stack with its arguments
@@ -243,6 +246,19 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
             Out::Geo(g) => return super::tabletop::push(l, &st.tabletop_keys, &g),
             Out::Keep(k) => super::tabletop::push_keep(l, &st.tabletop_keys, &st.tabletop_memo, *k),
             Out::Policy { options } => return super::decide::call_policy(l, options),
+            Out::Pos(idx, at) => {
+                // A read-only point, kept in the handle table at `-(slot + 1)`.
+                super::tabletop::push(l, &st.tabletop_keys, &super::tabletop::Geo::Point(at));
+                ffi::lua_setreadonly(l, -1, 1);
+                ffi::lua_pushvalue(l, -1);
+                ffi::lua_rawseti(l, ffi::lua_upvalueindex(3), kept_pos_key(idx));
+                // Recorded only once kept (the calls above may raise a memory error).
+                let mut kept = st.kept_pos.borrow_mut();
+                if kept.len() <= idx {
+                    kept.resize(idx + 1, None);
+                }
+                kept[idx] = Some(point_bits(at));
+            }
             Out::Units(found) => {
                 ffi::lua_createtable(l, found.len() as c_int, 0);
                 for (k, &i) in found.iter().enumerate() {
@@ -283,12 +299,7 @@ unsafe fn push_name(l: *mut ffi::lua_State, st: &State, name: Rc<str>) {
 /// As for [`push_name`]: inside a fast path's call, where Luau's layout is
 /// trusted (see [`run`]); at most two values are pushed.
 pub unsafe fn push_name_ref(l: *mut ffi::lua_State, st: &State, name: &Rc<str>) {
-    // A name kept before is in the cache, found by its address: `name_slots`
-    // holds its `Rc`, so no other name can have that address, and entries
-    // are never removed.
-    let address = Rc::as_ptr(name) as *const u8 as usize;
-    // (Fibonacci hashing: names allocated one after another land apart.)
-    let cached = &st.name_cache[(address.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) % NAME_CACHE];
+    let (address, cached) = name_cache_entry(st, name);
     let (a, data) = cached.get();
     if a == address {
         // SAFETY: the caller's contract; `data` is the kept string's bytes.
@@ -322,6 +333,33 @@ pub unsafe fn push_name_ref(l: *mut ffi::lua_State, st: &State, name: &Rc<str>) 
             slots.push((name.clone(), data));
         }
     }
+}
+
+/// A name's address and its entry in the cache in front of the kept names.
+/// A name kept before is found there by its address: `name_slots` holds its
+/// `Rc`, so no other name can have that address, and entries are never removed.
+#[inline(always)]
+fn name_cache_entry<'s>(st: &'s State, name: &Rc<str>) -> (usize, &'s std::cell::Cell<(usize, usize)>) {
+    let address = Rc::as_ptr(name) as *const u8 as usize;
+    // (Fibonacci hashing: names allocated one after another land apart.)
+    (address, &st.name_cache[(address.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) % NAME_CACHE])
+}
+
+/// A world name as a fast path's answer: pushed at once when it is in the
+/// cache of kept names (a write to the stack, which allocates nothing, so
+/// the body may still hold its borrows), else `Out::Name` for `run` to push
+/// after the body.
+#[inline(always)]
+pub fn name_out(f: Frame<'_>, st: &State, name: &Rc<str>) -> Out {
+    let (address, cached) = name_cache_entry(st, name);
+    let (a, data) = cached.get();
+    if a != address {
+        return Out::Name(name.clone());
+    }
+    // SAFETY: a frame of a fast call (the layout holds, see `run`) with
+    // nothing pushed yet, so room for one value; `data` is a kept string's bytes.
+    unsafe { super::stack::raw::push_kept_string(f.l, data) };
+    Out::Pushed(1)
 }
 
 /// Declares `unsafe extern "C-unwind" fn $name` running `$body` under [`run`].
@@ -382,7 +420,8 @@ pub fn make(
 }
 
 /// The table of unit handles: `[slot + 1] = handle` for the handle cached at
-/// each unit slot (see `world::unit_handle`).
+/// each unit slot (see `world::unit_handle`), and `[-(slot + 1)]` = the
+/// read-only point last answered for that slot's `u.pos` (see [`pos_out`]).
 pub fn handle_table(lua: &Lua) -> mlua::Result<Table> {
     registry_table(lua, keys::UNIT_HANDLE_TABLE, 0)
 }
@@ -512,20 +551,94 @@ pub fn num_arg(f: Frame<'_>, i: c_int) -> Option<f64> {
 
 /// A unit handle argument, resolved to its slot in `w.units`: only handles
 /// cached in the handle table whose unit is still in its slot.
+#[inline]
 pub fn unit_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<usize> {
     if !f.readable(i) {
         return None;
     }
-    // Null for anything but a userdata (or a light userdata, which scripts
-    // cannot make). Cached handles stay alive, so no other userdata can have
-    // their address.
-    // SAFETY: a readable index of a live frame.
-    let address = unsafe { ffi::lua_touserdata(f.l, i) } as usize;
+    // The userdata's bytes, read from its slot (0 for any other value).
+    // Cached handles stay alive, so no other userdata can have their address.
+    // SAFETY: a readable index of a live frame, inside `run` (the layout holds).
+    let address = unsafe { super::stack::raw::userdata(f.l, i) };
+    // Found by address in the cache: one read and two comparisons instead of
+    // the map behind two `RefCell`s. The entry holds while its handle is the
+    // one cached for the slot, which holds the id's `Rc`: a unit there whose
+    // id has that address has that `Rc`.
+    let (a, idx, id) = st.unit_handle_cache[handle_cache_slot(address)].get();
+    if a == address && a != 0 && w.units.get(idx).is_some_and(|u| id_address(&u.id) == id) {
+        return Some(idx);
+    }
+    unit_arg_by_map(st, w, address)
+}
+
+/// [`unit_arg`] through the map of cached handles, filling the cache.
+#[cold]
+#[inline(never)]
+fn unit_arg_by_map(st: &State, w: &World, address: usize) -> Option<usize> {
     let idx = *st.unit_handle_slots.borrow().get(&address)?;
     let handles = st.unit_handles.borrow();
     let (id, _) = handles.get(idx)?.as_ref()?;
     let unit = w.units.get(idx)?;
-    (Rc::ptr_eq(&unit.id, id) || unit.id == *id).then_some(idx)
+    if Rc::ptr_eq(&unit.id, id) {
+        st.unit_handle_cache[handle_cache_slot(address)].set((address, idx, id_address(id)));
+        return Some(idx);
+    }
+    // (A unit put back with an equal id that is not the same `Rc`: not cached.)
+    (unit.id == *id).then_some(idx)
+}
+
+/// Entries of the cache in front of the handles' map (`State::unit_handle_cache`).
+pub const HANDLE_CACHE: usize = 64;
+
+/// The cache entry for a handle's address (Fibonacci hashing, as for names).
+#[inline(always)]
+fn handle_cache_slot(address: usize) -> usize {
+    (address.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58) % HANDLE_CACHE
+}
+
+/// Where an id's text is: equal for two ids only when they are the same `Rc`.
+#[inline(always)]
+fn id_address(id: &Rc<str>) -> usize {
+    Rc::as_ptr(id) as *const u8 as usize
+}
+
+/// Drops the cache entry of a handle no longer cached for its slot
+/// (`world::unit_handle`, replacing it), so that `unit_arg` does not find it.
+pub fn forget_handle(st: &State, address: usize) {
+    let cached = &st.unit_handle_cache[handle_cache_slot(address)];
+    if cached.get().0 == address {
+        cached.set((0, 0, 0));
+    }
+}
+
+/// A tabletop unit's `u.pos` as a fast path's answer: the read-only point
+/// kept for its slot when the unit still stands there (a table read, no
+/// allocation: a fire reads `pos` dozens of times, each read made a new
+/// table), else `Out::Pos` to make and keep one after the body. A kept
+/// point cannot change, and is handed out only while its slot's unit is at
+/// exactly that point, so a read never sees an old place.
+pub fn pos_out(f: Frame<'_>, st: &State, idx: usize, at: crate::tabletop::Point) -> Out {
+    if st.kept_pos.try_borrow().ok().and_then(|k| k.get(idx).copied()) == Some(Some(point_bits(at))) {
+        // SAFETY: upvalue 3 of a frame's function is the handle table; a read
+        // pushes one value without allocating (popped again if not a table).
+        unsafe {
+            if ffi::lua_rawgeti(f.l, ffi::lua_upvalueindex(3), kept_pos_key(idx)) == ffi::LUA_TTABLE {
+                return Out::Pushed(1);
+            }
+            ffi::lua_pop(f.l, 1);
+        }
+    }
+    Out::Pos(idx, at)
+}
+
+/// Where the handle table keeps slot `idx`'s `pos` point.
+fn kept_pos_key(idx: usize) -> ffi::lua_Integer {
+    -(idx as ffi::lua_Integer) - 1
+}
+
+/// A point's exact bits (a kept `pos` is handed out for exactly its point).
+fn point_bits(p: crate::tabletop::Point) -> [u64; 2] {
+    [p.x.to_bits(), p.y.to_bits()]
 }
 
 /// Pushes the cached handle of unit `idx`, if there is one for the unit now
@@ -547,21 +660,14 @@ pub fn push_unit(f: Frame<'_>, st: &State, w: &World, idx: usize) -> Option<Out>
 }
 
 /// `Some` when unit `idx` has a cached handle in the handle table (as
-/// `push_unit` would push), checked without pushing anything.
-pub fn cached_unit(f: Frame<'_>, st: &State, w: &World, idx: usize) -> Option<()> {
+/// `push_unit` would push), checked without pushing anything: the handle
+/// table holds a slot's handle from before `unit_handles` records it
+/// (`world::unit_handle` sets the table first, and nothing else writes a
+/// slot's entry), so the record alone answers.
+pub fn cached_unit(_f: Frame<'_>, st: &State, w: &World, idx: usize) -> Option<()> {
     let handles = st.unit_handles.borrow();
     let (id, _) = handles.get(idx)?.as_ref()?;
-    if !Rc::ptr_eq(&w.units[idx].id, id) {
-        return None;
-    }
-    // SAFETY: upvalue 3 of a frame's function is the handle table; reading a
-    // slot pushes one value without allocating, and it is popped at once.
-    let t = unsafe {
-        let t = ffi::lua_rawgeti(f.l, ffi::lua_upvalueindex(3), idx as ffi::lua_Integer + 1);
-        ffi::lua_pop(f.l, 1);
-        t
-    };
-    (t == ffi::LUA_TUSERDATA).then_some(())
+    Rc::ptr_eq(&w.units[idx].id, id).then_some(())
 }
 
 /// Pushes a string.

@@ -12,11 +12,13 @@
 //! a light userdata's tag at byte 8; a string's bytes start 24 bytes into its
 //! `TString`, its length at byte 20; a table (`LuaTable`) keeps its hash
 //! part's size as a power of two at byte 6, its array part's length at byte
-//! 8 and the two parts at bytes 24 and 32, each hash node a value slot then
-//! its key's (the key's type in the low four bits of the tag, the offset to
-//! the next node of its chain in the upper 28), its metatable at byte 16, and
+//! 8, the two parts at bytes 24 and 32 and whether it is frozen at byte 4,
+//! each hash node a value slot then its key's (the key's type in the low
+//! four bits of the tag, the offset to the next node of its chain in the
+//! upper 28), its metatable at byte 16, and
 //! a string's hash (which picks its first node) is 16 bytes into its
-//! `TString`; `lua_State`
+//! `TString`; a full userdata's bytes start 16 bytes into its `Udata`;
+//! `lua_State`
 //! (`VM/src/lstate.h`) begins with 8 bytes of header, then `top` and `base`,
 //! and keeps the method name of a `NAMECALL` at byte 112 and the thread's
 //! data pointer at byte 128.
@@ -56,6 +58,9 @@ struct Head {
 /// Where a string's bytes start in its `TString`, and where its length is.
 const STRING_DATA: usize = 24;
 const STRING_LEN: usize = 20;
+/// Where a full userdata's bytes start in its `Udata` (what
+/// `lua_touserdata` answers).
+const USERDATA_DATA: usize = 16;
 /// Where a string's hash is in its `TString` (a table's hash part is
 /// indexed by its low bits).
 const STRING_HASH: usize = 16;
@@ -180,7 +185,28 @@ unsafe fn layout_holds(l: *mut ffi::lua_State) -> bool {
         raw::pop_to(l, n + 1);
         ok &= ffi::lua_gettop(l) == n + 1;
         ffi::lua_settop(l, n0);
-        ok && table_layout_holds(l)
+        ok && userdata_found_in_place(l) && table_layout_holds(l)
+    }
+}
+
+/// The userdata part of the check: a full userdata's bytes read from its
+/// slot must be where `lua_touserdata` says, and other values have none.
+///
+/// # Safety
+/// As for [`layout_holds`], whose other checks have passed.
+unsafe fn userdata_found_in_place(l: *mut ffi::lua_State) -> bool {
+    // SAFETY: the function's contract; two values are pushed and popped.
+    unsafe {
+        let n0 = ffi::lua_gettop(l);
+        let data = ffi::lua_newuserdata(l, 8) as usize;
+        ffi::lua_pushlightuserdata(l, data as *mut c_void);
+        let ok = data != 0
+            && raw::userdata(l, n0 + 1) == data
+            && raw::userdata(l, n0 + 2) == 0
+            && raw::userdata(l, n0 + 3) == 0
+            && raw::string_ptr(l, n0 + 1) == 0;
+        ffi::lua_settop(l, n0);
+        ok
     }
 }
 
@@ -282,6 +308,11 @@ unsafe fn fields_found_in_place(l: *mut ffi::lua_State) -> bool {
                 && v.table().is_some() == (api == ffi::LUA_TTABLE);
             ffi::lua_settop(l, t);
         }
+        ok &= tbl.address() == ffi::lua_topointer(l, t) as usize && !tbl.frozen();
+        ffi::lua_setreadonly(l, t, 1);
+        ok &= tbl.frozen();
+        ffi::lua_setreadonly(l, t, 0);
+        ok &= !tbl.frozen();
         ffi::lua_createtable(l, 0, 0);
         ffi::lua_setmetatable(l, t);
         ok &= tbl.has_metatable();
@@ -434,6 +465,20 @@ pub mod raw {
         }
     }
 
+    /// Where a full userdata argument's bytes start (`lua_touserdata`), 0
+    /// for any other value (a light userdata included).
+    ///
+    /// # Safety
+    /// As for [`slot`].
+    #[inline(always)]
+    pub unsafe fn userdata(l: *mut ffi::lua_State, i: c_int) -> usize {
+        // SAFETY: the function's contract.
+        match unsafe { slot(l, i) } {
+            Some(s) if s.tt == ffi::LUA_TUSERDATA => s.value as usize + USERDATA_DATA,
+            _ => 0,
+        }
+    }
+
     /// # Safety
     /// As for [`slot`].
     #[inline(always)]
@@ -466,7 +511,9 @@ pub mod raw {
     /// The head of Luau's `LuaTable`, as the check confirms it.
     #[repr(C)]
     struct TableHead {
-        _header: [u8; 6],
+        _header: [u8; 4],
+        readonly: u8,
+        _safeenv: u8,
         lsizenode: u8,
         _nodemask8: u8,
         sizearray: c_int,
@@ -579,6 +626,21 @@ pub mod raw {
     }
 
     impl TableRef {
+        /// Where the table is: what `lua_topointer` answers for it.
+        pub fn address(self) -> usize {
+            self.0 as usize
+        }
+
+        /// Whether the table is frozen (`lua_getreadonly`).
+        ///
+        /// # Safety
+        /// As for [`TableRef::has_metatable`].
+        #[inline(always)]
+        pub unsafe fn frozen(self) -> bool {
+            // SAFETY: the function's contract.
+            unsafe { (*self.0).readonly != 0 }
+        }
+
         /// Whether the table has a metatable (`lua_getmetatable`).
         ///
         /// # Safety

@@ -292,22 +292,20 @@ fast_fn!(fast_unit_index, |l, st| {
     // `match` on the text calls memcmp for each name it tries.
     let is = |name: &str| crate::battlefield::same_name(key, name);
     let field = match key.len() {
-        2 if is("id") => {
-            // Kept as a Lua string like the other names (ids are table keys in
-            // most rules: a new string each read hashed its text every time).
-            Some(Out::Name(unit.id.clone()))
-        }
+        // Kept as a Lua string like the other names (ids are table keys in
+        // most rules: a new string each read hashed its text every time).
+        2 if is("id") => return Some(fast::name_out(l, st, &unit.id)),
         3 if is("hex") => Some(unit.hex().map_or(Out::Nil, Out::Hex)),
         3 if is("pos") => Some(match unit.pos {
-            // A new point table each read, as the full function makes.
-            Position::Table { at, .. } => Out::Geo(super::tabletop::Geo::Point(at)),
+            // Read-only, as the full function makes it; kept per slot.
+            Position::Table { at, .. } => return Some(fast::pos_out(l, st, i, at)),
             Position::Hex(h) => Out::Hex(h),
             Position::Off => Out::Nil,
         }),
         // The methods (`get`, `set`) are the full function's.
         3 if is("get") || is("set") => return None,
-        4 if is("side") => Some(Out::Name(unit.side.clone())),
-        4 if is("type") => Some(Out::Name(unit.kind.clone())),
+        4 if is("side") => return Some(fast::name_out(l, st, &unit.side)),
+        4 if is("type") => return Some(fast::name_out(l, st, &unit.kind)),
         5 if is("alive") => Some(Out::Bool(unit.alive())),
         6 if is("facing") => Some(match unit.pos {
             Position::Table { facing, .. } => Out::Num(facing),

@@ -79,10 +79,13 @@ pub fn prop_from_lua(v: &Value, name: &str) -> mlua::Result<Option<Prop>> {
     })
 }
 
+/// `u.pos` of a tabletop unit: read-only (the fast path hands out one kept
+/// table per unit while it stands still, which no script may change).
 fn point_table(lua: &Lua, p: Point) -> mlua::Result<Table> {
     let t = lua.create_table()?;
     t.set("x", p.x)?;
     t.set("y", p.y)?;
+    t.set_readonly(true);
     Ok(t)
 }
 
@@ -297,7 +300,9 @@ pub fn unit_handle(lua: &Lua, st: &Rc<State>, idx: usize, id: Rc<str>) -> mlua::
     fast::handle_table(lua)?.raw_set(idx + 1, &ud)?;
     let mut by_address = st.unit_handle_slots.borrow_mut();
     if let Some(Some((_, old))) = st.unit_handles.borrow().get(idx) {
-        by_address.remove(&(old.to_pointer() as usize));
+        let old = old.to_pointer() as usize;
+        by_address.remove(&old);
+        fast::forget_handle(st, old);
     }
     by_address.insert(ud.to_pointer() as usize, idx);
     let mut cache = st.unit_handles.borrow_mut();

@@ -235,14 +235,18 @@ fn centre_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Point> {
 /// Argument `i`'s base when it is a base table of a kept answer (frozen, so
 /// its fields still hold that base): no field to read.
 fn kept_base(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Base> {
-    // SAFETY: `i` is one of the call's first arguments (an acceptable index).
-    let address = unsafe {
-        if ffi::lua_type(f.raw(), i) != ffi::LUA_TTABLE {
-            return None;
-        }
-        ffi::lua_topointer(f.raw(), i) as usize
-    };
-    st.tabletop_memo.try_borrow().ok()?.base_at(w, address)
+    if i < 1 {
+        return None;
+    }
+    // Read from the slot; kept answers are frozen, so any other table (a
+    // point or a base a script made) is not looked up.
+    // SAFETY: a positive index of a live frame, inside `fast::run` (which
+    // goes on only when Luau's layout is trusted); the table is an argument.
+    let t = unsafe { stack::raw::table(f.raw(), i)? };
+    if !unsafe { t.frozen() } {
+        return None;
+    }
+    st.tabletop_memo.try_borrow().ok()?.base_at(w, t.address())
 }
 
 /// Argument `i` as bases, told apart: a tabletop unit's shape or one base.
