@@ -459,14 +459,14 @@ fn an_old_unit_handle_never_reads_the_unit_now_in_its_slot() {
             for _ = 1, 5 do s += OLD.strength end
             return OLD.id .. ' ' .. OLD.side .. ' ' .. OLD.type .. ' ' .. tostring(OLD.morale) .. ' ' .. s";
         let seen = h.exec(first, "first.lua").unwrap();
-        assert_eq!(seen.get(0).and_then(|v| v.to_string().ok()).as_deref(), Some("b2 blue cavalry 2 15"));
+        assert_eq!(seen.front().and_then(|v| v.to_string().ok()).as_deref(), Some("b2 blue cavalry 2 15"));
         h.load_scenario(&fixture("mini/scenario.yaml"), &ScenarioOverrides::default()).unwrap();
         let again = "local new = world:unit('b2')
             world:hit(new, 1)
             new.morale = 5
             return OLD.strength .. ' ' .. new.strength .. ' ' .. OLD.morale .. ' ' .. tostring(rawequal(OLD, new))";
         let seen = h.exec(again, "again.lua").unwrap();
-        assert_eq!(seen.get(0).and_then(|v| v.to_string().ok()).as_deref(), Some("2 2 5 false"), "{no_fast_paths}");
+        assert_eq!(seen.front().and_then(|v| v.to_string().ok()).as_deref(), Some("2 2 5 false"), "{no_fast_paths}");
         h.load_scenario(&root.join("scripts/great_war/bombardment.yaml"), &ScenarioOverrides::default()).unwrap();
         let err = h.exec("return OLD.strength", "gone.lua").unwrap_err().to_string();
         assert!(err.contains("unit 'b2' no longer exists"), "{no_fast_paths}: {err}");
@@ -474,7 +474,7 @@ fn an_old_unit_handle_never_reads_the_unit_now_in_its_slot() {
         assert!(err.contains("unit 'b2' no longer exists"), "{no_fast_paths}: {err}");
         // The handles of the new world read their own units.
         let seen = h.exec("return world:unit('c2').type .. ' ' .. world:unit('c1').id", "new.lua").unwrap();
-        assert_eq!(seen.get(0).and_then(|v| v.to_string().ok()).as_deref(), Some("machine_gun c1"));
+        assert_eq!(seen.front().and_then(|v| v.to_string().ok()).as_deref(), Some("machine_gun c1"));
     }
 }
 

@@ -200,7 +200,7 @@ fn a_units_pos_is_read_only_and_follows_the_unit() {
             return string.format('%g,%g %g,%g %g,%g %g,%g %g,%g %s %s',
               p.x, p.y, again.x, again.y, q.x, q.y, m.x, m.y, r.x, r.y, tostring(ok), tostring(err))";
         let out = h.exec(script, "pos.lua").unwrap();
-        let text = out.get(0).and_then(|v| v.to_string().ok()).unwrap();
+        let text = out.front().and_then(|v| v.to_string().ok()).unwrap();
         assert!(text.starts_with("20,20 20,20 30,25 30,35 20,20 false "), "{no_fast_paths}: {text}");
         assert!(text.contains("readonly"), "{no_fast_paths}: {text}");
         // The same slot's unit after loading the world again, elsewhere.
@@ -210,7 +210,7 @@ fn a_units_pos_is_read_only_and_follows_the_unit() {
         )
         .unwrap();
         let out = h.exec("local p = world:unit('f1').pos return p.x .. ',' .. p.y", "pos.lua").unwrap();
-        assert_eq!(out.get(0).and_then(|v| v.to_string().ok()).as_deref(), Some("40,30"), "{no_fast_paths}");
+        assert_eq!(out.front().and_then(|v| v.to_string().ok()).as_deref(), Some("40,30"), "{no_fast_paths}");
     }
 }
 

@@ -241,11 +241,9 @@ fn kept_base(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Base> {
     // Read from the slot; kept answers are frozen, so any other table (a
     // point or a base a script made) is not looked up.
     // SAFETY: a positive index of a live frame, inside `fast::run` (which
-    // goes on only when Luau's layout is trusted); the table is an argument.
-    let t = unsafe { stack::raw::table(f.raw(), i)? };
-    if !unsafe { t.frozen() } {
-        return None;
-    }
+    // goes on only when Luau's layout is trusted); the table is an argument,
+    // alive until the call returns.
+    let t = unsafe { stack::raw::table(f.raw(), i).filter(|t| t.frozen())? };
     st.tabletop_memo.try_borrow().ok()?.base_at(w, t.address())
 }
 
