@@ -438,6 +438,21 @@ fn fast_paths_match_the_full_functions() {
     assert!(fast.contains("decide failing prompt function -> a\n"), "{fast}");
     assert!(fast.contains("decide 'pick 1': the default \"z\" is not one of the options"), "{fast}");
     assert!(fast.contains("the prompt function must return the prompt's text, not table"), "{fast}");
+    // A policy's choice is checked against the options as offered, whatever
+    // the policy did to the list it was given.
+    assert!(
+        fast.contains(
+            "decide q appends its choice !! decide 'choose': the policy's choice c is not one of the options (a, b)"
+        ),
+        "{fast}"
+    );
+    assert!(
+        fast.contains(
+            "decide q edits an option !! decide 'choose': the policy's choice z is not one of the options (a, b)"
+        ),
+        "{fast}"
+    );
+    assert!(fast.contains("decide q removes its choice -> b\n"), "{fast}");
 }
 
 /// A unit handle keeps naming its own unit when the world is replaced: the

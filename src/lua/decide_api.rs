@@ -120,12 +120,13 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
     )?;
     fast::install(lua, api.st, api.table(), c"decide", raw::decide::decide)?;
     // The rest of a decision whose policy the fast path called (see
-    // `raw::decide`): `(spec, ...)`, the traceback runner's results after the
-    // spec. Only a failed policy or a choice that is not an option gets here:
-    // the same error as the full function's, without calling the policy again.
+    // `raw::decide`): `(spec, offered, ...)`, the options as offered (the
+    // policy may have edited the list) and the traceback runner's results.
+    // Only a failed policy or a choice that is not an option gets here: the
+    // same error as the full function's, without calling the policy again.
     let st = api.st.clone();
-    let answered = lua.create_function(move |lua, (spec, out): (Table, MultiValue)| {
-        decide(lua, &st, spec, Some(out)).map_err(|e| super::api::named("decide", e))
+    let answered = lua.create_function(move |lua, (spec, offered, out): (Table, Table, MultiValue)| {
+        decide(lua, &st, spec, Some((offered, out))).map_err(|e| super::api::named("decide", e))
     })?;
     lua.set_named_registry_value(keys::POLICY_ANSWERED, answered)?;
 
@@ -197,9 +198,10 @@ fn answer_list(list: &Table) -> mlua::Result<Vec<Value>> {
 }
 
 /// `decide{side=, prompt=, options=, default=, id=}`: ask for a choice: the
-/// REPL asks you. `answered`: what the traceback runner returned for the
-/// policy, when the `decide` fast path has called it already.
-fn decide(lua: &Lua, st: &Rc<State>, spec: Table, answered: Option<MultiValue>) -> mlua::Result<Value> {
+/// REPL asks you. `answered`: when the `decide` fast path has called the
+/// policy already, the options as it offered them and what the traceback
+/// runner returned.
+fn decide(lua: &Lua, st: &Rc<State>, spec: Table, answered: Option<(Table, MultiValue)>) -> mlua::Result<Value> {
     let side: String = spec.get::<Option<String>>("side")?.unwrap_or_default();
     match spec.get::<Value>("prompt")? {
         Value::Nil | Value::String(_) | Value::Integer(_) | Value::Number(_) | Value::Function(_) => {}
@@ -225,7 +227,9 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table, answered: Option<MultiValue>) 
     let Some(opts) = spec.get::<Option<Table>>("options")? else {
         return Err(fail(": `options` (a list) is required".into()));
     };
-    let options: Vec<Value> = opts.sequence_values::<Value>().collect::<mlua::Result<_>>()?;
+    // The options as offered: a policy gets the list itself and may edit it.
+    let offered = answered.as_ref().map_or(&opts, |(offered, _)| offered);
+    let options: Vec<Value> = offered.sequence_values::<Value>().collect::<mlua::Result<_>>()?;
     if options.is_empty() {
         return Err(fail(": there are no options to choose from".into()));
     }
@@ -256,8 +260,9 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table, answered: Option<MultiValue>) 
     let by_policy = |f: Function| -> mlua::Result<(usize, &'static str)> {
         // Through the traceback runner, so an error object is shown by its fields.
         let args = MultiValue::from_vec(vec![Value::Table(opts.clone()), Value::Table(spec.clone())]);
-        let out =
-            answered.take().map_or_else(|| super::call_with_traceback(lua, &f, args), |out| runner_outcome(lua, out));
+        let out = answered
+            .take()
+            .map_or_else(|| super::call_with_traceback(lua, &f, args), |(_, out)| runner_outcome(lua, out));
         let chosen = first(out.map_err(|e| policy_failed(id.as_deref(), e))?);
         Ok((check(&chosen, "the policy's choice")?, "policy"))
     };

@@ -154,6 +154,17 @@ unsafe fn policy_call(l: *mut ffi::lua_State, st: &State, policy: c_int, options
         if n == 0 {
             return None; // no options: the full function's error
         }
+        // The options as offered, kept on the stack: the policy gets the list
+        // itself and may edit it, and its choice is checked against what was
+        // offered (the full function checks against its copy).
+        let count = c_int::try_from(n).ok()?;
+        if ffi::lua_checkstack(l, count.checked_add(8)?) == 0 {
+            return None;
+        }
+        let offered = ffi::lua_gettop(l) + 1;
+        for i in 1..=n {
+            ffi::lua_rawgeti(l, options, i);
+        }
         // A default must be one of the options (else the full function's error).
         if field(l, st, 1, DEFAULT) != ffi::LUA_TNIL {
             let default = ffi::lua_gettop(l);
@@ -175,7 +186,7 @@ unsafe fn policy_call(l: *mut ffi::lua_State, st: &State, policy: c_int, options
         ffi::lua_pushvalue(l, policy);
         ffi::lua_pushvalue(l, options);
         ffi::lua_pushvalue(l, 1);
-        Some(fast::Out::Policy { options })
+        Some(fast::Out::Policy { offered, n: count })
     }
 }
 
@@ -186,8 +197,9 @@ unsafe fn policy_call(l: *mut ffi::lua_State, st: &State, policy: c_int, options
 ///
 /// # Safety
 /// As for `fast::run`, after the body has set the stack up with
-/// `policy_call` and dropped its borrows; `options` is the options' slot.
-pub unsafe fn call_policy(l: *mut ffi::lua_State, options: c_int) -> c_int {
+/// `policy_call` and dropped its borrows; the `n` options as offered are in
+/// the slots from `offered`.
+pub unsafe fn call_policy(l: *mut ffi::lua_State, offered: c_int, n: c_int) -> c_int {
     // SAFETY: the caller's contract: the stack holds, from the top down, the
     // request, the options, the policy, the runner and the `POLICY_ANSWERED`
     // function.
@@ -196,22 +208,23 @@ pub unsafe fn call_policy(l: *mut ffi::lua_State, options: c_int) -> c_int {
         ffi::lua_call(l, 3, ffi::LUA_MULTRET);
         // The runner's results: `true, choice...` or `false, error, traceback`.
         let results = ffi::lua_gettop(l) - base;
-        ffi::luaL_checkstack(l, 2, c"decide".as_ptr());
+        ffi::luaL_checkstack(l, 3, c"decide".as_ptr());
         if ffi::lua_toboolean(l, base + 1) != 0 && results >= 2 {
             let chosen = base + 2;
-            let mut i = 1;
-            while ffi::lua_rawgeti(l, options, i) != ffi::LUA_TNIL {
-                if ffi::lua_rawequal(l, -1, chosen) != 0 {
-                    return 1;
-                }
-                ffi::lua_pop(l, 1);
-                i += 1;
+            if let Some(i) = (offered..offered + n).find(|&i| ffi::lua_rawequal(l, i, chosen) != 0) {
+                ffi::lua_pushvalue(l, i);
+                return 1;
             }
-            ffi::lua_pop(l, 1);
         }
         ffi::lua_pushvalue(l, 1);
         ffi::lua_insert(l, base + 1);
-        ffi::lua_call(l, results + 1, 1);
+        ffi::lua_createtable(l, n, 0);
+        for (k, i) in (offered..offered + n).enumerate() {
+            ffi::lua_pushvalue(l, i);
+            ffi::lua_rawseti(l, -2, k as ffi::lua_Integer + 1);
+        }
+        ffi::lua_insert(l, base + 2);
+        ffi::lua_call(l, results + 2, 1);
         1
     }
 }

@@ -79,9 +79,11 @@ pub enum Out {
     /// A tabletop answer to build, freeze and keep (`raw::tabletop::memo`).
     Keep(Box<super::tabletop::Keep>),
     /// A decision's policy to call, set up on the stack with its arguments
-    /// (`raw::decide`); the options list is in slot `options`.
+    /// (`raw::decide`); the `n` options as offered are in the slots from
+    /// `offered`.
     Policy {
-        options: c_int,
+        offered: c_int,
+        n: c_int,
     },
 }
 
@@ -245,7 +247,7 @@ unsafe fn push_out(l: *mut ffi::lua_State, st: &State, out: Out) -> c_int {
             Out::Roll(r) => super::roll::push_new(l, &r),
             Out::Geo(g) => return super::tabletop::push(l, &st.tabletop_keys, &g),
             Out::Keep(k) => super::tabletop::push_keep(l, &st.tabletop_keys, &st.tabletop_memo, *k),
-            Out::Policy { options } => return super::decide::call_policy(l, options),
+            Out::Policy { offered, n } => return super::decide::call_policy(l, offered, n),
             Out::Pos(idx, at) => {
                 // A read-only point, kept in the handle table at `-(slot + 1)`.
                 super::tabletop::push(l, &st.tabletop_keys, &super::tabletop::Geo::Point(at));
