@@ -197,6 +197,13 @@ fn answer_list(list: &Table) -> mlua::Result<Vec<Value>> {
     Ok(at.into_iter().map(|(_, v)| v).collect())
 }
 
+/// The options as the decision offered them: the list in the request, or,
+/// after the fast path has called the policy (which gets the list itself and
+/// may edit it), the fast path's copy of the list from before the call.
+fn offered(opts: &Table, answered: Option<&(Table, MultiValue)>) -> mlua::Result<Vec<Value>> {
+    answered.map_or(opts, |(copy, _)| copy).sequence_values::<Value>().collect()
+}
+
 /// `decide{side=, prompt=, options=, default=, id=}`: ask for a choice: the
 /// REPL asks you. `answered`: when the `decide` fast path has called the
 /// policy already, the options as it offered them and what the traceback
@@ -227,9 +234,7 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table, answered: Option<(Table, Multi
     let Some(opts) = spec.get::<Option<Table>>("options")? else {
         return Err(fail(": `options` (a list) is required".into()));
     };
-    // The options as offered: a policy gets the list itself and may edit it.
-    let offered = answered.as_ref().map_or(&opts, |(offered, _)| offered);
-    let options: Vec<Value> = offered.sequence_values::<Value>().collect::<mlua::Result<_>>()?;
+    let options = offered(&opts, answered.as_ref())?;
     if options.is_empty() {
         return Err(fail(": there are no options to choose from".into()));
     }
@@ -260,9 +265,8 @@ fn decide(lua: &Lua, st: &Rc<State>, spec: Table, answered: Option<(Table, Multi
     let by_policy = |f: Function| -> mlua::Result<(usize, &'static str)> {
         // Through the traceback runner, so an error object is shown by its fields.
         let args = MultiValue::from_vec(vec![Value::Table(opts.clone()), Value::Table(spec.clone())]);
-        let out = answered
-            .take()
-            .map_or_else(|| super::call_with_traceback(lua, &f, args), |(_, out)| runner_outcome(lua, out));
+        let out =
+            answered.take().map_or_else(|| super::call_with_traceback(lua, &f, args), |a| runner_outcome(lua, a.1));
         let chosen = first(out.map_err(|e| policy_failed(id.as_deref(), e))?);
         Ok((check(&chosen, "the policy's choice")?, "policy"))
     };
