@@ -76,6 +76,7 @@ impl Host {
             rolls: Default::default(),
             chunks: RefCell::new(Vec::new()),
             loads: RefCell::new(Vec::new()),
+            data_reads: RefCell::new(options.track_data.then(Default::default)),
         });
         lua.set_app_data(state.clone());
         let host = Host { lua, state };

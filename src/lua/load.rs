@@ -84,15 +84,29 @@ pub fn load_named(
 /// each loads the same ruleset and scenarios, whose YAML took longer to
 /// parse than most spec cases run. Hosts with the same share reuse what one
 /// of them parsed on the same thread (a ruleset holds `Rc`s); errors are
-/// not kept.
+/// not kept. Rulesets and scenarios are shared apart: a data mutant
+/// changes the ruleset's manifest, never a scenario ([`ParseShare::own_ruleset`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ParseShare(u64);
+pub struct ParseShare {
+    rulesets: u64,
+    scenarios: u64,
+}
+
+fn next_share() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
 
 impl ParseShare {
     /// A share of its own.
     pub fn new() -> ParseShare {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        ParseShare(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+        ParseShare { rulesets: next_share(), scenarios: next_share() }
+    }
+
+    /// This share's scenarios with rulesets of its own: for a host whose
+    /// `sources` change a manifest but no scenario.
+    pub fn own_ruleset(self) -> ParseShare {
+        ParseShare { rulesets: next_share(), ..self }
     }
 
     /// [`load_named`], parsed once per name and folder.
@@ -103,7 +117,7 @@ impl ParseShare {
         overrides: &ScenarioOverrides,
         sources: Option<&crate::ruleset::Sources>,
     ) -> Result<Ruleset, RulesetError> {
-        let key = (self, name.to_string(), base.map(Path::to_path_buf));
+        let key = (self.rulesets, name.to_string(), base.map(Path::to_path_buf));
         if let Some(rs) = PARSED_RULESETS.with_borrow(|m| m.get(&key).cloned()) {
             return Ok(rs);
         }
@@ -120,7 +134,7 @@ impl ParseShare {
 
     /// [`Scenario::load`], parsed once per file.
     pub fn scenario(self, path: &Path) -> Result<Rc<Scenario>, Box<crate::error::LocatedError>> {
-        let key = (self, path.to_path_buf());
+        let key = (self.scenarios, path.to_path_buf());
         if let Some(sc) = PARSED_SCENARIOS.with_borrow(|m| m.get(&key).cloned()) {
             return Ok(sc);
         }
@@ -144,11 +158,11 @@ impl Default for ParseShare {
 /// Parses kept per thread, at most.
 const PARSED_KEPT: usize = 64;
 
-type RulesetKey = (ParseShare, String, Option<PathBuf>);
+type RulesetKey = (u64, String, Option<PathBuf>);
 
 thread_local! {
     static PARSED_RULESETS: RefCell<std::collections::HashMap<RulesetKey, Ruleset>> = RefCell::default();
-    static PARSED_SCENARIOS: RefCell<std::collections::HashMap<(ParseShare, PathBuf), Rc<Scenario>>> =
+    static PARSED_SCENARIOS: RefCell<std::collections::HashMap<(u64, PathBuf), Rc<Scenario>>> =
         RefCell::default();
 }
 
@@ -208,6 +222,8 @@ pub(super) fn unload_ruleset_into(lua: &Lua, st: &State) -> mlua::Result<()> {
         let t: Table = lua.named_registry_value(key)?;
         t.set_readonly(false);
         t.clear()?;
+        // The data a tracking host kept behind `__index` go too.
+        t.set_metatable(None)?;
     }
     set_compiler(lua, &[], st.options.coverage, !st.options.no_jit);
     st.limits.set(Limits {
@@ -516,9 +532,11 @@ pub(super) fn publish_ruleset(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
     rt.set("name", rs.name.as_str())?;
     rt.set("title", rs.title.as_str())?;
     rt.set("dir", display_path(&rs.dir))?;
-    rt.set("terrain", json_to_lua(lua, &serde_json::Value::Object(rs.terrain.clone()))?)?;
-    rt.set("unit_types", json_to_lua(lua, &serde_json::Value::Object(rs.unit_types.clone()))?)?;
-    rt.set("charts", json_to_lua(lua, &rs.charts)?)?;
+    let data = lua.create_table()?;
+    data.set("terrain", json_to_lua(lua, &serde_json::Value::Object(rs.terrain.clone()))?)?;
+    data.set("unit_types", json_to_lua(lua, &serde_json::Value::Object(rs.unit_types.clone()))?)?;
+    data.set("charts", json_to_lua(lua, &rs.charts)?)?;
+    publish_data(lua, &rt, data, "")?;
     rt.set("tokens", lua.create_sequence_from(rs.tokens.iter().map(String::as_str))?)?;
     rt.set("variant", rs.variant.clone())?;
     rt.set_readonly(true);
@@ -645,6 +663,11 @@ pub fn load_scenario_into(
     for s in &overrides.set {
         rs.set_param(s).map_err(|e| ScriptError::plain(e.to_string()))?;
     }
+    // Building the world reads the ruleset's tables in Rust (types' strengths
+    // and bases, terrain, cover classes): a mutation run tracks that too.
+    for datum in ["terrain", "unit_types", "charts"] {
+        st.note_read(datum);
+    }
     let mut world = sc.build(&rs).map_err(ScriptError::Located)?;
     if let Some(seed) = overrides.seed {
         world.dice.seed(seed);
@@ -669,16 +692,46 @@ pub(super) fn refresh_params(lua: &Lua, rs: &Ruleset) -> mlua::Result<()> {
     let params: Table = lua.named_registry_value(keys::PARAMS)?;
     params.set_readonly(false);
     params.clear()?;
+    let modules = lua.create_table()?;
     for (module, values) in &rs.values {
         let t = lua.create_table()?;
         for (k, v) in values {
             t.set(k.as_str(), json_to_lua(lua, v)?)?;
         }
         t.set_readonly(true);
-        params.set(module.as_str(), t)?;
+        modules.set(module.as_str(), t)?;
     }
+    publish_data(lua, &params, modules, "params.")?;
     params.set_readonly(true);
     Ok(())
+}
+
+/// Puts the entries of `data` into `target` (writable at the call). With
+/// [`HostOptions::track_data`](super::HostOptions::track_data) they stay
+/// out of it instead, behind an `__index` that notes each read as
+/// `prefix` + key ([`State::note_read`]): a mutation run learns which spec
+/// cases read which data. Only the clean run of `--mutate` tracks.
+fn publish_data(lua: &Lua, target: &Table, data: Table, prefix: &'static str) -> mlua::Result<()> {
+    let tracking = lua.app_data_ref::<Rc<State>>().is_some_and(|st| st.options.track_data);
+    if !tracking {
+        for pair in data.pairs::<Value, Value>() {
+            let (k, v) = pair?;
+            target.set(k, v)?;
+        }
+        return Ok(());
+    }
+    let index = lua.create_function(move |lua, (_, key): (Value, Value)| {
+        let v: Value = data.raw_get(&key)?;
+        if let (false, Value::String(k)) = (v.is_nil(), &key) {
+            if let Some(st) = lua.app_data_ref::<Rc<State>>() {
+                st.note_read(&format!("{prefix}{}", k.to_string_lossy()));
+            }
+        }
+        Ok(v)
+    })?;
+    let meta = lua.create_table()?;
+    meta.set("__index", index)?;
+    target.set_metatable(Some(meta))
 }
 
 #[cfg(test)]

@@ -26,6 +26,9 @@ pub struct CaseResult {
     /// With coverage on, what the case ran: (chunk, line, times), the
     /// module lines whose counts grew while it ran.
     pub hits: Vec<(String, u32, u64)>,
+    /// With [`HostOptions::track_data`](super::HostOptions::track_data),
+    /// the ruleset's data the case read ([`State::data_reads`]).
+    pub reads: std::collections::BTreeSet<String>,
     /// How long its function ran.
     pub took: Duration,
 }
@@ -160,6 +163,7 @@ fn describe(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::R
             error: Some(ScriptError::from_lua(&e)),
             index: None,
             hits: Vec::new(),
+            reads: Default::default(),
             took: Duration::ZERO,
         });
     }
@@ -209,10 +213,18 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     st.world.borrow_mut().dice.clear_forced();
     st.spec_path.borrow_mut().push(format!("\u{0}it:{full}"));
     let counts_before = st.options.coverage.then(|| line_counts(st));
+    // The data read outside the case stay aside; what the case reads is its own.
+    let reads_outside = st.data_reads.borrow_mut().as_mut().map(std::mem::take);
     let case_started = Instant::now();
     let r = call_with_traceback(lua, &f, MultiValue::new());
     let took = case_started.elapsed();
     let hits = counts_before.map(|before| lines_run(st, &before)).unwrap_or_default();
+    // Reloading the ruleset below reads its data for the cases after this
+    // one: that counts as read outside any case.
+    let reads = match reads_outside {
+        Some(outside) => st.data_reads.borrow_mut().replace(outside).unwrap_or_default(),
+        None => Default::default(),
+    };
     st.spec_path.borrow_mut().pop();
     let tripped = st.guard.tripped.take();
     let mut error = match (r, tripped) {
@@ -273,7 +285,7 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     st.decision_mode.set(mode);
     st.guard.deadline.set(saved_deadline.map(|_| Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
     let passed = error.is_none();
-    st.spec.borrow_mut().cases.push(CaseResult { name: full, error, index: Some(index), hits, took });
+    st.spec.borrow_mut().cases.push(CaseResult { name: full, error, index: Some(index), hits, reads, took });
     Ok(passed)
 }
 

@@ -114,6 +114,10 @@ pub struct State {
     /// Every ruleset loaded, in order (the spec runner warns about a spec
     /// that tests another ruleset than the one it sits in).
     pub loads: RefCell<Vec<RulesetLoad>>,
+    /// With [`HostOptions::track_data`], the ruleset's data read since the
+    /// current spec case began (or outside any case): `terrain`,
+    /// `unit_types`, `charts` and `params.MODULE`, by Lua or by Rust.
+    pub data_reads: RefCell<Option<std::collections::BTreeSet<String>>>,
 }
 
 /// A ruleset a host loaded, and the scenario that named it, if one did.
@@ -162,6 +166,15 @@ fn human_bytes(bytes: u64) -> String {
 }
 
 impl State {
+    /// Notes a read of the ruleset's datum `key` (see [`State::data_reads`]).
+    pub fn note_read(&self, key: &str) {
+        if let Some(reads) = self.data_reads.borrow_mut().as_mut() {
+            if !reads.contains(key) {
+                reads.insert(key.to_string());
+            }
+        }
+    }
+
     /// Runs `f` with the world borrowed mutably; API closures never call Lua while holding it.
     pub fn with_world<R>(&self, f: impl FnOnce(&mut World) -> R) -> mlua::Result<R> {
         let mut w = self
@@ -348,4 +361,8 @@ pub struct HostOptions {
     /// whose files and `sources` stay as they are (a mutation run gives one
     /// share to every mutant of the Lua, and one of its own to each of the data).
     pub parsed: Option<super::load::ParseShare>,
+    /// Specs: record which of the ruleset's data each case reads
+    /// ([`State::data_reads`]), so that a mutation run runs a data mutant
+    /// only in the cases that can see it.
+    pub track_data: bool,
 }

@@ -251,6 +251,10 @@ pub struct FileRun {
     /// the file's top level, a `describe` body): a change there can reach
     /// every case of the file.
     pub outside: BTreeSet<(String, u32)>,
+    /// With [`HostOptions::track_data`], the ruleset's data each case read
+    /// (by its place) and what the file read outside its cases.
+    pub case_reads: Vec<(usize, BTreeSet<String>)>,
+    pub outside_reads: BTreeSet<String>,
 }
 
 /// Runs each spec file with coverage on and returns what each ran, within
@@ -262,13 +266,33 @@ pub fn run_files(
     overrides: &ScenarioOverrides,
 ) -> Vec<FileRun> {
     let options = HostOptions { coverage: true, ..options.clone() };
-    files.iter().map(|f| run_one(f, scope, &options, overrides)).collect()
+    files.iter().map(|f| run_one(f, None, scope, &options, overrides)).collect()
 }
 
-fn run_one(spec: &SpecFile, scope: Option<&Scope>, options: &HostOptions, overrides: &ScenarioOverrides) -> FileRun {
+/// [`run_files`] with each file's text given (`texts`, in the order of
+/// `files`): a mutation run reads its spec files once.
+pub fn run_texts(
+    files: &[SpecFile],
+    texts: &[std::sync::Arc<str>],
+    scope: Option<&Scope>,
+    options: &HostOptions,
+    overrides: &ScenarioOverrides,
+) -> Vec<FileRun> {
+    let options = HostOptions { coverage: true, ..options.clone() };
+    files.iter().zip(texts).map(|(f, t)| run_one(f, Some(t), scope, &options, overrides)).collect()
+}
+
+fn run_one(
+    spec: &SpecFile,
+    source: Option<&str>,
+    scope: Option<&Scope>,
+    options: &HostOptions,
+    overrides: &ScenarioOverrides,
+) -> FileRun {
     let started = std::time::Instant::now();
     let mut coverage = Coverage::default();
-    let mut report = super::run_spec(spec, options, overrides, |host| coverage = Coverage::of_host(host));
+    let mut report =
+        super::run_spec_source(spec, source, options, overrides, |host| coverage = Coverage::of_host(host));
     if let Some(scope) = scope {
         coverage.files.retain(|key, _| scope.measures(key));
     }
@@ -311,6 +335,8 @@ fn run_one(spec: &SpecFile, scope: Option<&Scope>, options: &HostOptions, overri
         took,
         cases,
         outside,
+        case_reads: std::mem::take(&mut report.case_reads),
+        outside_reads: std::mem::take(&mut report.outside_reads),
     }
 }
 

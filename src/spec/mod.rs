@@ -29,6 +29,11 @@ pub struct FileReport {
     /// With coverage on, what each case ran: its place among the file's
     /// `it` calls and the (chunk, line, times) it hit.
     pub case_hits: Vec<(usize, Vec<LineHits>)>,
+    /// With [`HostOptions::track_data`], the ruleset's data each case read
+    /// (by its place), and what was read outside any case (loading the
+    /// ruleset, the file's top level): see [`crate::lua::State::data_reads`].
+    pub case_reads: Vec<(usize, std::collections::BTreeSet<String>)>,
+    pub outside_reads: std::collections::BTreeSet<String>,
     /// The place among the file's `it` calls of its first failing case.
     pub first_failed: Option<usize>,
     /// How long its slowest case ran, and all its cases together.
@@ -210,6 +215,11 @@ pub fn is_spec(path: &Path) -> bool {
     let Ok(text) = crate::lua::chunk::read_source(path) else {
         return true; // let the run report the read error
     };
+    is_spec_text(&text)
+}
+
+/// [`is_spec`] of a file's text.
+fn is_spec_text(text: &str) -> bool {
     text.lines().map(|l| l.split("--").next().unwrap_or("")).any(|l| {
         l.contains("describe(")
             || l.contains("describe (")
@@ -230,17 +240,31 @@ pub fn run_spec(
     overrides: &ScenarioOverrides,
     after: impl FnOnce(&Host),
 ) -> FileReport {
+    run_spec_source(spec, None, options, overrides, after)
+}
+
+/// [`run_spec`] with the spec file's text given (`source`), read once by
+/// a caller that runs the file many times; None reads the file.
+pub fn run_spec_source(
+    spec: &SpecFile,
+    source: Option<&str>,
+    options: &HostOptions,
+    overrides: &ScenarioOverrides,
+    after: impl FnOnce(&Host),
+) -> FileReport {
     let path = spec.path.as_path();
     let mut report = FileReport {
         path: path.to_path_buf(),
         cases: Vec::new(),
         notes: Vec::new(),
         case_hits: Vec::new(),
+        case_reads: Vec::new(),
+        outside_reads: Default::default(),
         first_failed: None,
         slowest_case: std::time::Duration::ZERO,
         cases_took: std::time::Duration::ZERO,
     };
-    if !is_spec(path) {
+    if !source.map_or_else(|| is_spec(path), is_spec_text) {
         return report;
     }
     let host = match Host::new(HostOptions { capture_output: true, ..options.clone() }) {
@@ -278,7 +302,10 @@ pub fn run_spec(
     // Specs test what they sit in: only a spec in a ruleset's own folder.
     let sits_in = spec.ruleset.is_some() && ruleset_of(path) == spec.ruleset;
     let own_load = host.state.loads.borrow().first().cloned().filter(|_| sits_in);
-    let result = host.exec_file(path);
+    let result = match source {
+        Some(text) => host.exec_script(&crate::paths::file_or_given(path), text),
+        None => host.exec_file(path),
+    };
     if let Some(own) = own_load {
         report.notes.extend(other_rulesets(&own, &host.state.loads.borrow()));
     }
@@ -293,6 +320,9 @@ pub fn run_spec(
             if options.coverage {
                 report.case_hits.push((i, c.hits));
             }
+            if options.track_data {
+                report.case_reads.push((i, c.reads));
+            }
         }
         report.cases.push((c.name, c.error));
     }
@@ -305,6 +335,7 @@ pub fn run_spec(
             }
         }
     }
+    report.outside_reads = host.state.data_reads.borrow_mut().take().unwrap_or_default();
     after(&host);
     report
 }

@@ -45,6 +45,7 @@ fn with_data_rule<R>(
     st: &State,
     f: impl FnOnce(&World, &crate::ruleset::LosRule, &serde_json::Map<String, serde_json::Value>) -> R,
 ) -> mlua::Result<R> {
+    st.note_read("terrain");
     let rs = st.ruleset.borrow();
     let default_rule = crate::ruleset::LosRule::default();
     let empty = serde_json::Map::new();

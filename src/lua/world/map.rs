@@ -37,6 +37,7 @@ pub fn set_terrain(_l: &Lua, st: &Rc<State>, (h, t): (HexArg, Option<Name>)) -> 
 /// `world:terrain_info(h)`: the ruleset's data for the terrain of h.
 pub fn terrain_info(l: &Lua, st: &Rc<State>, h: HexArg) -> mlua::Result<impl IntoLuaMulti> {
     let t = st.with_world(|w| w.terrain(h.0).map(|t| t.to_string()))?;
+    st.note_read("terrain");
     let info = t.and_then(|t| st.ruleset.borrow().as_ref().and_then(|r| r.terrain.get(&t).cloned()));
     match info {
         Some(v) => super::super::json_to_lua(l, &v),

@@ -406,6 +406,7 @@ pub fn add_unit(l: &Lua, st: &Rc<State>, spec: Table) -> mlua::Result<impl IntoL
     let kind: String = spec.get("type")?;
     let max: Option<i32> = spec.get("max_strength")?;
     let strength: Option<i32> = spec.get("strength")?;
+    st.note_read("unit_types");
     let type_strength = st
         .ruleset
         .borrow()

@@ -23,6 +23,8 @@ use crate::ruleset::{ParamType, Ruleset};
 /// One change to the manifest's text: the bytes `start..end` become `with`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DataMutant {
+    /// The top-level section of ruleset.yaml it changes (`charts`, `dice`, ...).
+    pub section: String,
     pub line: u32,
     pub col: u32,
     pub change: String,
@@ -148,6 +150,8 @@ const PROSE: &[&str] = &["doc", "title"];
 /// Collects the mutants of one manifest.
 struct Collect<'a> {
     src: &'a str,
+    /// The section being walked.
+    section: String,
     out: Vec<DataMutant>,
 }
 
@@ -162,7 +166,7 @@ impl Collect<'_> {
         let before = &self.src[..start];
         let line = before.matches('\n').count() as u32 + 1;
         let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32 + 1;
-        self.out.push(DataMutant { line, col, change, start, end, with });
+        self.out.push(DataMutant { section: self.section.clone(), line, col, change, start, end, with });
     }
 
     /// Numbers one step each way and to 0, booleans flipped.
@@ -299,8 +303,9 @@ fn quoted(s: &str) -> String {
 pub fn data_mutants(file: &Path, src: &str) -> Vec<DataMutant> {
     let Ok(doc) = serde_saphyr::from_str::<Spanned<Node>>(src) else { return Vec::new() };
     let Node::Map(sections) = &doc.value else { return Vec::new() };
-    let mut c = Collect { src, out: Vec::new() };
+    let mut c = Collect { src, section: String::new(), out: Vec::new() };
     for (key, v) in sections {
+        c.section = key.clone();
         match key.as_str() {
             "dice" => {
                 if let Node::Map(dice) = &v.value {

@@ -86,7 +86,16 @@ pub struct Mutant {
     /// The changed line as it reads in the mutant.
     pub shown: String,
     pub what: What,
+    /// A data mutant: the datum it changes as the clean run tracks reads
+    /// ([`TRACKED`] sections, `params.MODULE`); None for the Lua.
+    pub datum: Option<String>,
 }
+
+/// The sections of ruleset.yaml whose reads the clean run tracks, by Lua
+/// (`ruleset.terrain`, ...) and by Rust (a unit's strength, a scenario's
+/// bases and areas, line of sight's terrain); params are tracked by module.
+/// A mutant of any other section (`dice`, `los`, `stacking`) runs every case.
+pub const TRACKED: &[&str] = &["terrain", "unit_types", "charts"];
 
 /// How the mutant is applied.
 #[derive(Clone, Debug, PartialEq)]
@@ -180,6 +189,7 @@ fn mutants_of(scope: &Scope, rs: &Ruleset) -> Result<Vec<Mutant>, String> {
                 change: m.change,
                 kind: if m.reach == lua::Reach::Message { Kind::Message } else { Kind::Code },
                 what: What::Edit { path: path.clone(), start: m.start, end: m.end, with: m.with },
+                datum: None,
             });
         }
     }
@@ -210,6 +220,7 @@ fn manifest_mutants(
                 change: m.change,
                 kind: Kind::Data,
                 what: What::Edit { path: yaml_path.to_path_buf(), start: m.start, end: m.end, with: m.with },
+                datum: Some(m.section),
             });
         }
     }
@@ -224,7 +235,9 @@ fn manifest_mutants(
     for m in data::param_mutants(&mine, &yaml) {
         if scope.keeps(yaml_path, m.line) {
             let shown = yaml.lines().nth(m.line.saturating_sub(1) as usize).unwrap_or("").trim().to_string();
+            let module = m.set.split('.').next().unwrap_or_default();
             out.push(Mutant {
+                datum: Some(format!("params.{module}")),
                 file: file.clone(),
                 line: m.line,
                 col: 1,
@@ -253,14 +266,26 @@ pub fn run(
         // Checked before the clean run, so that a bad revision fails at once.
         scope.clone().changed_since(rev)?;
     }
-    // The clean run: every spec must pass, and its coverage places the mutants.
-    let runs = coverage::run_files(files, Some(&scope), options, overrides);
+    // Each spec file is read once, here; every run of it uses this text.
+    let texts = files
+        .iter()
+        .map(|f| {
+            crate::lua::chunk::read_source(&crate::paths::file_or_given(&f.path))
+                .map(|t| Arc::<str>::from(t.as_str()))
+                .map_err(|e| format!("cannot read {}: {e}", crate::lua::display_path(&f.path)))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    // The clean run: every spec must pass, and its coverage places the
+    // mutants of the Lua, and the data each case reads those of the data.
+    let clean_options = HostOptions { track_data: true, ..options.clone() };
+    let runs = coverage::run_texts(files, &texts, Some(&scope), &clean_options, overrides);
     if let Some(r) = runs.iter().find(|r| r.failed > 0) {
         return Err(format!(
             "{} fails without any mutant; mutation testing needs passing specs (run `sandtable test` first)",
             crate::lua::display_path(&r.path)
         ));
     }
+    let clean_took = started.elapsed();
     let cov = coverage::total(&runs, Some(&scope));
     scope.add_loaded(cov.files.keys());
     if let Some(rev) = &settings.changed {
@@ -289,16 +314,28 @@ pub fn run(
         .filter_map(|p| Some((p.clone(), Arc::from(files::read_to_string(p).ok()?.as_ref()))))
         .collect();
 
-    let plans: Vec<Option<Plan>> = mutants.iter().map(|m| plan_of(m, &runs, &cov)).collect();
+    let reached = Reached::new(&runs);
+    let plans: Vec<Option<Plan>> = mutants.iter().map(|m| plan_of(m, &reached, &runs, &cov)).collect();
     let stats = Kills::new(&runs);
     let next = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; mutants.len()]);
+    let spent: Mutex<Vec<Spent>> = Mutex::new(vec![Spent::default(); mutants.len()]);
     let jobs = settings.jobs.max(1);
     let clean: Vec<Duration> = runs.iter().map(|r| r.longest_call).collect();
     // The Lua and param mutants leave the manifests as they are: they share
-    // the parsed ruleset and scenarios. A data mutant parses its own.
+    // the parsed ruleset and scenarios. A data mutant parses its own ruleset.
     let parsed = crate::lua::ParseShare::new();
-    let run = Run { files, options, overrides, budgets: &budgets, clean: &clean, runs: &runs, stats: &stats, parsed };
+    let run = Run {
+        files,
+        texts: &texts,
+        options,
+        overrides,
+        budgets: &budgets,
+        clean: &clean,
+        runs: &runs,
+        stats: &stats,
+        parsed,
+    };
     std::thread::scope(|s| {
         for _ in 0..jobs {
             s.spawn(|| loop {
@@ -319,23 +356,83 @@ pub fn run(
                     (Some((_, t)), Kind::Code | Kind::Message) => lua::compiles(t),
                     _ => true,
                 };
+                let mut cost = Spent::default();
                 let outcome = if !compiles {
                     None
                 } else {
                     Some(match &plans[i] {
                         None => Outcome::NotRun,
-                        Some(plan) => run.mutant(m, text, plan),
+                        Some(plan) => run.mutant(m, text, plan, &mut cost),
                     })
                 };
-                if let Ok(mut o) = outcomes.lock() {
+                if let (Ok(mut o), Ok(mut s)) = (outcomes.lock(), spent.lock()) {
                     o[i] = outcome;
+                    s[i] = cost;
                 }
             });
         }
     });
     let outcomes = outcomes.into_inner().map_err(|_| "a mutation worker panicked".to_string())?;
+    let spent = spent.into_inner().map_err(|_| "a mutation worker panicked".to_string())?;
+    if std::env::var_os("SANDTABLE_MUTATE_PROFILE").is_some() {
+        eprint!("{}", profile(&mutants, &outcomes, &spent, clean_took, started.elapsed()));
+    }
     let results = mutants.into_iter().zip(outcomes).filter_map(|(m, o)| Some((m, o?))).collect();
     Ok(Report { results, coverage: cov, elapsed: started.elapsed(), jobs, since: scope.since.clone() })
+}
+
+/// What running one mutant cost: spec file runs (a host each), cases run,
+/// the thread's time in all, and of it the time inside the cases.
+#[derive(Clone, Debug, Default)]
+struct Spent {
+    runs: usize,
+    cases: usize,
+    busy: Duration,
+    in_cases: Duration,
+}
+
+/// Where a run's time went, by kind of mutant and outcome
+/// (`SANDTABLE_MUTATE_PROFILE=1`: docs/PERFORMANCE.md's breakdown).
+fn profile(
+    mutants: &[Mutant],
+    outcomes: &[Option<Outcome>],
+    spent: &[Spent],
+    clean: Duration,
+    all: Duration,
+) -> String {
+    use std::fmt::Write as _;
+    let mut rows: std::collections::BTreeMap<(&str, &str), (usize, Spent)> = std::collections::BTreeMap::new();
+    for ((m, o), s) in mutants.iter().zip(outcomes).zip(spent) {
+        let what = match (m.kind, &m.what) {
+            (Kind::Data, What::Param(_)) => "param",
+            (k, _) => k.name(),
+        };
+        let end = match o {
+            None => "not compiled",
+            Some(Outcome::NotRun) => "not covered",
+            Some(o) if o.killed() => "killed",
+            Some(_) => "survived",
+        };
+        let row = rows.entry((what, end)).or_default();
+        row.0 += 1;
+        row.1.runs += s.runs;
+        row.1.cases += s.cases;
+        row.1.busy += s.busy;
+        row.1.in_cases += s.in_cases;
+    }
+    let mut out = format!("profile: clean run {:.1} s, whole run {:.1} s\n", clean.as_secs_f64(), all.as_secs_f64());
+    let _ = writeln!(out, "{:<14} {:<13} {:>7} {:>7} {:>8} {:>9} {:>9}", "kind", "outcome", "mutants", "runs", "cases", "busy s", "cases s");
+    for ((what, end), (n, s)) in rows {
+        let _ = writeln!(
+            out,
+            "{what:<14} {end:<13} {n:>7} {:>7} {:>8} {:>9.1} {:>9.1}",
+            s.runs,
+            s.cases,
+            s.busy.as_secs_f64(),
+            s.in_cases.as_secs_f64()
+        );
+    }
+    out
 }
 
 /// The cases of one spec file a mutant runs.
@@ -352,32 +449,82 @@ enum Cases {
 /// in the clean run.
 type Plan = Vec<(usize, Cases)>;
 
-/// The plan of mutant `m`: every case of every file for data; for Lua, the
-/// cases that ran its statement, or every case of a file that ran it outside
-/// any case. None when nothing ran it.
+/// Where each statement of the modules ran in the clean run: for each
+/// (file, line), the spec files (by place) and their cases (None: outside
+/// any case). Built once, so that placing a mutant is one look-up.
+struct Reached(HashMap<(String, u32), Vec<(usize, Option<usize>)>>);
+
+impl Reached {
+    fn new(runs: &[coverage::FileRun]) -> Reached {
+        let mut at: HashMap<(String, u32), Vec<(usize, Option<usize>)>> = HashMap::new();
+        for (i, r) in runs.iter().enumerate() {
+            for key in &r.outside {
+                at.entry(key.clone()).or_default().push((i, None));
+            }
+            for (c, lines) in &r.cases {
+                for key in lines {
+                    at.entry(key.clone()).or_default().push((i, Some(*c)));
+                }
+            }
+        }
+        Reached(at)
+    }
+}
+
+/// The plan of mutant `m`. For Lua, the cases that ran its statement, or
+/// every case of a file that ran it outside any case; None when nothing
+/// ran it. For data, the cases that read its datum, or every case of a
+/// file that read it outside any case; every case of every file when its
+/// datum is not tracked, or when no case read it.
 ///
-/// A case that never ran the statement runs the same under the mutant, as
-/// each case starts from the world and ruleset as the file's top level left
-/// them; what it could still see is a module's own Lua state (a table filled
-/// by an earlier case), which the rulesets keep none of between cases.
-fn plan_of(m: &Mutant, runs: &[coverage::FileRun], cov: &coverage::Coverage) -> Option<Plan> {
-    if matches!(m.what, What::Param(_)) || m.kind == Kind::Data {
-        return Some((0..runs.len()).map(|i| (i, Cases::All)).collect());
+/// A case that never ran the statement (never read the datum) runs the
+/// same under the mutant, as each case starts from the world and ruleset
+/// as the file's top level left them; what it could still see is a
+/// module's own Lua state (a table filled by an earlier case), which the
+/// rulesets keep none of between cases.
+fn plan_of(m: &Mutant, reached: &Reached, runs: &[coverage::FileRun], cov: &coverage::Coverage) -> Option<Plan> {
+    if m.kind == Kind::Data {
+        return Some(data_plan(m.datum.as_deref(), runs));
     }
     let line = cov.files.get(&m.file).and_then(|f| f.statement_of(m.line))?;
-    let key = (m.file.clone(), line);
+    let mut by_file: std::collections::BTreeMap<usize, Cases> = std::collections::BTreeMap::new();
+    for &(f, case) in reached.0.get(&(m.file.clone(), line))? {
+        match (case, by_file.entry(f).or_insert_with(|| Cases::Only(BTreeSet::new()))) {
+            (None, cases) => *cases = Cases::All,
+            (Some(c), Cases::Only(s)) => {
+                s.insert(c);
+            }
+            (Some(_), Cases::All) => {}
+        }
+    }
+    Some(by_file.into_iter().collect())
+}
+
+/// The plan of a data mutant of `datum` (see [`plan_of`]).
+fn data_plan(datum: Option<&str>, runs: &[coverage::FileRun]) -> Plan {
+    let every = || (0..runs.len()).map(|i| (i, Cases::All)).collect();
+    let Some(datum) = datum.filter(|d| TRACKED.contains(d) || d.starts_with("params.")) else {
+        return every();
+    };
     let mut plan = Vec::new();
     for (i, r) in runs.iter().enumerate() {
-        if r.outside.contains(&key) {
+        if r.outside_reads.contains(datum) {
             plan.push((i, Cases::All));
             continue;
         }
-        let only: BTreeSet<usize> = r.cases.iter().filter(|(_, lines)| lines.contains(&key)).map(|(c, _)| *c).collect();
+        let only: BTreeSet<usize> =
+            r.case_reads.iter().filter(|(_, reads)| reads.contains(datum)).map(|(c, _)| *c).collect();
         if !only.is_empty() {
             plan.push((i, Cases::Only(only)));
         }
     }
-    (!plan.is_empty()).then_some(plan)
+    // Read by no case: nothing could see it, but run it all rather than
+    // report a survivor no spec ran.
+    if plan.is_empty() {
+        every()
+    } else {
+        plan
+    }
 }
 
 /// A mutant's file, and its line (none: the file as a whole).
@@ -461,6 +608,8 @@ impl Kills {
 /// What every mutant's run shares.
 struct Run<'a> {
     files: &'a [SpecFile],
+    /// Each spec file's text, read once.
+    texts: &'a [Arc<str>],
     options: &'a HostOptions,
     overrides: &'a ScenarioOverrides,
     budgets: &'a [Duration],
@@ -478,9 +627,18 @@ impl Run<'_> {
     /// the quickest). Each file stops at its first failing case, and the
     /// modules run without the native code generator (a spec file is too
     /// short for native code to pay off).
-    fn mutant(&self, m: &Mutant, text: Option<(PathBuf, String)>, plan: &Plan) -> Outcome {
+    fn mutant(&self, m: &Mutant, text: Option<(PathBuf, String)>, plan: &Plan, cost: &mut Spent) -> Outcome {
+        let started = Instant::now();
+        let outcome = self.mutant_runs(m, text, plan, cost);
+        cost.busy = started.elapsed();
+        outcome
+    }
+
+    fn mutant_runs(&self, m: &Mutant, text: Option<(PathBuf, String)>, plan: &Plan, cost: &mut Spent) -> Outcome {
+        // A data mutant changes the manifest: its own parse of the ruleset,
+        // the scenarios shared.
         let parsed = if m.kind == Kind::Data && matches!(m.what, What::Edit { .. }) {
-            crate::lua::ParseShare::new()
+            self.parsed.own_ruleset()
         } else {
             self.parsed
         };
@@ -529,7 +687,10 @@ impl Run<'_> {
                 Cases::All => None,
                 Cases::Only(s) => Some(Arc::new(s)),
             };
-            let report = super::run_spec(&self.files[i], &options, &overrides, |_| {});
+            let report = super::run_spec_source(&self.files[i], Some(&self.texts[i]), &options, &overrides, |_| {});
+            cost.runs += 1;
+            cost.cases += report.cases.len();
+            cost.in_cases += report.cases_took;
             if report.failed() > 0 {
                 let shown = crate::lua::display_path(&self.files[i].path);
                 let timed_out = report.cases.iter().any(|(_, e)| matches!(e, Some(ScriptError::TimeLimit { .. })));

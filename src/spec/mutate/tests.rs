@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::data::{data_mutants, param_mutants};
 use super::lua::{compiles, lua_mutants, Reach};
-use super::{plan_of, run, Cases, Kind, Mutant, Settings, What};
+use super::{plan_of, run, Cases, Kind, Mutant, Reached, Settings, What};
 use crate::lua::{HostOptions, ScenarioOverrides};
 use crate::ruleset::Ruleset;
 use crate::spec::{coverage, SpecFile};
@@ -166,44 +166,60 @@ fn data_mutants_change_numbers_faces_cells_names_and_switches() {
 }
 
 /// A ruleset of its own in a fresh folder: `m.lua`, a unit type's number
-/// in ruleset.yaml, and a spec of three cases of which only the first
-/// calls `m.double`.
+/// and a param in ruleset.yaml, a scenario, and a spec of five cases: the
+/// first calls `m.double`, the second reads the strength from Lua, the
+/// fourth has Rust read it (a scenario and a unit placed at its type's
+/// strength), the fifth reads the param; the third reads nothing.
 fn case_ruleset(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("sandtable-mutspeed-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("spec")).unwrap();
     std::fs::write(
         dir.join("ruleset.yaml"),
-        "name: cases\ntitle: Cases\nmodules: [m]\nunit_types:\n  foot: { strength: 4 }\n",
+        "name: cases\ntitle: Cases\nmodules: [m]\nunit_types:\n  foot: { strength: 4 }\n\
+         params:\n  m:\n    bonus: { default: 1, doc: added }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("scenario.yaml"),
+        "name: Two sides\nruleset: .\nmap: { cols: 4, rows: 4, offset: odd-r }\n\
+         sides:\n  blue: { baseline: bottom }\n  red: { baseline: top }\nfirst: blue\n",
     )
     .unwrap();
     std::fs::write(
         dir.join("m.lua"),
-        "local m = {}\nfunction m.double(n)\n  return n * 2\nend\nfunction m.strength()\n  return ruleset.unit_types.foot.strength\nend\nreturn m\n",
+        "local m = {}\nfunction m.double(n)\n  return n * 2\nend\nfunction m.strength()\n  return ruleset.unit_types.foot.strength\nend\n\
+         function m.plus(n)\n  return n + params.m.bonus\nend\nreturn m\n",
     )
     .unwrap();
     std::fs::write(
         dir.join("spec/m_spec.lua"),
-        "describe(\"m\", function()\n  it(\"doubles\", function() expect(m.double(3)):to_be(6) end)\n  it(\"reads the strength\", function() expect(m.strength()):to_be(4) end)\n  it(\"adds\", function() expect(1 + 1):to_be(2) end)\nend)\n",
+        "describe(\"m\", function()\n  it(\"doubles\", function() expect(m.double(3)):to_be(6) end)\n  \
+         it(\"reads the strength\", function() expect(m.strength()):to_be(4) end)\n  \
+         it(\"adds\", function() expect(1 + 1):to_be(2) end)\n  \
+         it(\"places a unit at its type's strength\", function()\n    scenario(\"../scenario.yaml\")\n    \
+         expect(world:add_unit{ id = \"u\", side = \"blue\", type = \"foot\", hex = hex(0, 0) }.strength):to_be(4)\n  end)\n  \
+         it(\"adds the bonus\", function() expect(m.plus(1)):to_be(2) end)\nend)\n",
     )
     .unwrap();
     dir
 }
 
 #[test]
-fn a_mutant_runs_only_the_cases_that_ran_its_line_and_data_runs_every_case() {
+fn a_mutant_runs_only_the_cases_that_ran_its_line_or_read_its_datum() {
     let dir = case_ruleset("plan");
     let spec = SpecFile::of(dir.join("spec/m_spec.lua"));
     let scope = coverage::scope_of(std::slice::from_ref(&spec), false).unwrap().unwrap();
     let runs = coverage::run_files(
         std::slice::from_ref(&spec),
         Some(&scope),
-        &HostOptions::default(),
+        &HostOptions { track_data: true, ..Default::default() },
         &ScenarioOverrides::default(),
     );
     let cov = coverage::total(&runs, Some(&scope));
+    let reached = Reached::new(&runs);
     let module = crate::lua::display_path(&crate::layers::files::canonical(&dir.join("m.lua")));
-    let m_at = |line: u32, kind: Kind| Mutant {
+    let m_at = |line: u32, kind: Kind, datum: Option<&str>| Mutant {
         file: module.clone(),
         line,
         col: 1,
@@ -211,19 +227,26 @@ fn a_mutant_runs_only_the_cases_that_ran_its_line_and_data_runs_every_case() {
         kind,
         shown: String::new(),
         what: What::Param(String::new()),
+        datum: datum.map(str::to_string),
     };
     // Line 3 (`n * 2`) runs in the first case only; line 6 in the second.
     let code = |line| Mutant {
         what: What::Edit { path: PathBuf::new(), start: 0, end: 0, with: String::new() },
-        ..m_at(line, Kind::Code)
+        ..m_at(line, Kind::Code, None)
     };
-    assert_eq!(plan_of(&code(3), &runs, &cov), Some(vec![(0, Cases::Only(BTreeSet::from([0])))]));
-    assert_eq!(plan_of(&code(6), &runs, &cov), Some(vec![(0, Cases::Only(BTreeSet::from([1])))]));
-    // Data can reach any case: every case of every file runs it.
-    assert_eq!(plan_of(&m_at(5, Kind::Data), &runs, &cov), Some(vec![(0, Cases::All)]));
+    let only = |cases: &[usize]| Some(vec![(0, Cases::Only(cases.iter().copied().collect::<BTreeSet<usize>>()))]);
+    assert_eq!(plan_of(&code(3), &reached, &runs, &cov), only(&[0]));
+    assert_eq!(plan_of(&code(6), &reached, &runs, &cov), only(&[1]));
+    // The unit type's strength: read by Lua in the second case, by Rust
+    // alone in the fourth (the scenario's units, the unit placed); the
+    // cases that never read it are not run.
+    assert_eq!(plan_of(&m_at(5, Kind::Data, Some("unit_types")), &reached, &runs, &cov), only(&[1, 3]));
+    assert_eq!(plan_of(&m_at(5, Kind::Data, Some("params.m")), &reached, &runs, &cov), only(&[4]));
+    // A section no read is tracked for (the dice) can reach any case.
+    assert_eq!(plan_of(&m_at(5, Kind::Data, Some("dice")), &reached, &runs, &cov), Some(vec![(0, Cases::All)]));
 
-    // The whole run: the mutants of `n * 2` and of the strength die on the
-    // one case that runs them.
+    // The whole run: each mutant is killed by a case that reads what it
+    // changes, and a strength of 5 also by the unit Rust placed.
     let report = run(
         &[spec],
         &HostOptions::default(),
@@ -240,6 +263,30 @@ fn a_mutant_runs_only_the_cases_that_ran_its_line_and_data_runs_every_case() {
     assert!(outcome("`2` -> `3`").killed());
     assert!(outcome("unit_types.foot.strength: 4 -> 5").killed());
     assert!(outcome("unit_types.foot.strength: 4 -> 3").killed());
+    assert!(outcome("param m.bonus: 1 -> 2").killed());
+    assert!(outcome("param m.bonus: 1 -> 0").killed());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A datum read only by Rust (the unit placed at its type's strength) is
+/// tracked: its mutant is killed by the one case that reads it.
+#[test]
+fn a_datum_read_only_from_rust_is_tracked_and_kills() {
+    let dir = case_ruleset("rust");
+    // The Lua read of the strength (the second case) gone: only Rust reads it.
+    let spec_path = dir.join("spec/m_spec.lua");
+    let text = std::fs::read_to_string(&spec_path).unwrap().replace("expect(m.strength()):to_be(4)", "expect(4):to_be(4)");
+    std::fs::write(&spec_path, text).unwrap();
+    let spec = SpecFile::of(spec_path);
+    let scope = coverage::scope_of(std::slice::from_ref(&spec), false).unwrap().unwrap();
+    let options = HostOptions { track_data: true, ..Default::default() };
+    let runs = coverage::run_files(std::slice::from_ref(&spec), Some(&scope), &options, &ScenarioOverrides::default());
+    assert_eq!(runs[0].case_reads.iter().filter(|(_, r)| r.contains("unit_types")).map(|(c, _)| *c).collect::<Vec<_>>(), vec![3]);
+    assert!(runs[0].outside_reads.is_empty(), "{:?}", runs[0].outside_reads);
+    let report = run(&[spec], &HostOptions::default(), &ScenarioOverrides::default(), &Settings { jobs: 1, ..Default::default() })
+        .expect("runs");
+    let strength = report.results.iter().find(|(m, _)| m.change == "unit_types.foot.strength: 4 -> 5").expect("mutant");
+    assert!(matches!(&strength.1, super::Outcome::Killed(_)), "{:?}", strength.1);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
