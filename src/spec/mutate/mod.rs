@@ -18,9 +18,18 @@
 //! core. A Lua mutant runs only the spec cases whose clean run executed the
 //! statement it changes (by coverage, case by case; every case of a file
 //! that ran it outside any case); one on a line no spec runs survives
-//! without running ("not covered"). A data mutant runs every case. The case
-//! that killed the last mutant of the same line (else file, else the most)
-//! runs first, alone; then the spec files that have killed the most. Which files and
+//! without running ("not covered"). A data mutant runs only the cases that
+//! read its datum in the clean run (every case of a file that read it
+//! outside any case): the clean run tracks, case by case, which of
+//! `terrain`, `unit_types`, `charts` and each module's `params` the Lua
+//! read (through the tables the host builds) and the Rust read on the
+//! ruleset's behalf (a scenario's units and areas, a unit's strength, line
+//! of sight's terrain); a mutant of another section (`dice`, `los`,
+//! `stacking`), or of a datum no case read, runs every case. Up to three
+//! cases run first, each alone: the one that killed the last mutant of the
+//! same line, of the same file (for data, of the same datum), then those
+//! that killed the most; then the rest, the spec files that have killed
+//! the most first. Spec files are read once, at the start. Which files and
 //! lines are mutated is the [`Scope`]'s call (`--changed` keeps the lines
 //! changed since a git revision).
 //!
@@ -421,7 +430,11 @@ fn profile(
         row.1.in_cases += s.in_cases;
     }
     let mut out = format!("profile: clean run {:.1} s, whole run {:.1} s\n", clean.as_secs_f64(), all.as_secs_f64());
-    let _ = writeln!(out, "{:<14} {:<13} {:>7} {:>7} {:>8} {:>9} {:>9}", "kind", "outcome", "mutants", "runs", "cases", "busy s", "cases s");
+    let _ = writeln!(
+        out,
+        "{:<14} {:<13} {:>7} {:>7} {:>8} {:>9} {:>9}",
+        "kind", "outcome", "mutants", "runs", "cases", "busy s", "cases s"
+    );
     for ((what, end), (n, s)) in rows {
         let _ = writeln!(
             out,
@@ -527,18 +540,30 @@ fn data_plan(datum: Option<&str>, runs: &[coverage::FileRun]) -> Plan {
     }
 }
 
-/// A mutant's file, and its line (none: the file as a whole).
+/// A mutant's group (its file; for data, its file and datum), and its line
+/// (none: the group as a whole).
 type Site = (String, Option<u32>);
+
+/// Mutants of one line, and of one file (of one datum), tend to die on the
+/// same case.
+fn group_of(m: &Mutant) -> String {
+    match &m.datum {
+        Some(d) => format!("{}#{d}", m.file),
+        None => m.file.clone(),
+    }
+}
+
+/// How many cases a mutant tries alone before the rest of its plan.
+const GUESSES: usize = 3;
 
 /// Which spec files and cases have killed mutants so far: mutants die
 /// mostly on the first case that runs them, so a good first guess saves
-/// the rest. Mutants of one line, and of one file, tend to die on the same
-/// case.
+/// the rest.
 struct Kills {
     by_file: Vec<AtomicUsize>,
     /// By file, then by the case's place.
     by_case: Vec<Vec<AtomicUsize>>,
-    /// The case that killed the last mutant of a (file, line), and of a file.
+    /// The case that killed the last mutant of a (group, line), and of a group.
     last: Mutex<HashMap<Site, (usize, usize)>>,
 }
 
@@ -564,14 +589,16 @@ impl Kills {
             n.fetch_add(1, Ordering::Relaxed);
         }
         if let Ok(mut last) = self.last.lock() {
-            last.insert((m.file.clone(), Some(m.line)), (file, case));
-            last.insert((m.file.clone(), None), (file, case));
+            let group = group_of(m);
+            last.insert((group.clone(), Some(m.line)), (file, case));
+            last.insert((group, None), (file, case));
         }
     }
 
-    /// The case of `plan` to run first: the one that killed the last mutant
-    /// of the same line, else of the same file, else the one that killed most.
-    fn guess(&self, m: &Mutant, plan: &Plan, runs: &[coverage::FileRun]) -> Option<(usize, usize)> {
+    /// The cases of `plan` to try first, each alone, most likely first:
+    /// the one that killed the last mutant of the same line, of the same
+    /// group, then those that killed most; at most [`GUESSES`].
+    fn guesses(&self, m: &Mutant, plan: &Plan, runs: &[coverage::FileRun]) -> Vec<(usize, usize)> {
         let in_plan = |(f, c): (usize, usize)| {
             plan.iter().any(|(pf, cases)| {
                 *pf == f
@@ -581,14 +608,18 @@ impl Kills {
                     }
             })
         };
+        let mut out: Vec<(usize, usize)> = Vec::new();
         if let Ok(last) = self.last.lock() {
-            for key in [(m.file.clone(), Some(m.line)), (m.file.clone(), None)] {
+            let group = group_of(m);
+            for key in [(group.clone(), Some(m.line)), (group, None)] {
                 if let Some(&fc) = last.get(&key).filter(|&&fc| in_plan(fc)) {
-                    return Some(fc);
+                    if !out.contains(&fc) {
+                        out.push(fc);
+                    }
                 }
             }
         }
-        let mut best: Option<((usize, usize), usize)> = None;
+        let mut ranked: Vec<((usize, usize), usize)> = Vec::new();
         for (f, cases) in plan {
             let places: Vec<usize> = match cases {
                 Cases::All => runs[*f].cases.iter().map(|(c, _)| *c).collect(),
@@ -596,12 +627,16 @@ impl Kills {
             };
             for c in places {
                 let n = self.by_case[*f].get(c).map_or(0, |n| n.load(Ordering::Relaxed));
-                if n > 0 && best.is_none_or(|(_, b)| n > b) {
-                    best = Some(((*f, c), n));
+                if n > 0 && !out.contains(&(*f, c)) {
+                    ranked.push(((*f, c), n));
                 }
             }
         }
-        best.map(|(fc, _)| fc)
+        // Most kills first; among equals, the plan's order.
+        ranked.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+        out.extend(ranked.into_iter().map(|(fc, _)| fc));
+        out.truncate(GUESSES);
+        out
     }
 }
 
@@ -622,8 +657,8 @@ struct Run<'a> {
 
 impl Run<'_> {
     /// Runs the cases of `plan` against one mutant until one fails: first
-    /// the case most likely to kill it ([`Kills::guess`]) alone, then the
-    /// rest file by file, the files that killed most first (among equals,
+    /// the cases most likely to kill it ([`Kills::guesses`]), each alone,
+    /// then the rest file by file, the files that killed most first (among equals,
     /// the quickest). Each file stops at its first failing case, and the
     /// modules run without the native code generator (a spec file is too
     /// short for native code to pay off).
@@ -662,9 +697,11 @@ impl Run<'_> {
             Cases::All => self.runs[*f].cases.iter().map(|(c, _)| *c).min().map(|c| (*f, c)),
             Cases::Only(s) => s.first().map(|c| (*f, *c)),
         };
-        // The guess alone, unless the plan's first run starts with it anyway.
-        if let Some((gf, gc)) = self.stats.guess(m, plan, self.runs) {
-            if order.first().and_then(first_of) != Some((gf, gc)) {
+        // The guesses alone, each taken out of the rest; unless the plan's
+        // first run starts with the first guess anyway.
+        let guesses = self.stats.guesses(m, plan, self.runs);
+        if guesses.first().is_some_and(|g| order.first().and_then(first_of) != Some(*g)) {
+            for &(gf, gc) in &guesses {
                 for (f, cases) in &mut order {
                     if *f == gf {
                         let mut rest = match cases {
@@ -675,8 +712,10 @@ impl Run<'_> {
                         *cases = Cases::Only(rest);
                     }
                 }
-                order.retain(|(_, cases)| cases != &Cases::Only(BTreeSet::new()));
-                order.insert(0, (gf, Cases::Only(BTreeSet::from([gc]))));
+            }
+            order.retain(|(_, cases)| cases != &Cases::Only(BTreeSet::new()));
+            for (k, &(gf, gc)) in guesses.iter().enumerate() {
+                order.insert(k, (gf, Cases::Only(BTreeSet::from([gc]))));
             }
         }
         for (i, cases) in order {

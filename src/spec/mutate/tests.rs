@@ -275,16 +275,25 @@ fn a_datum_read_only_from_rust_is_tracked_and_kills() {
     let dir = case_ruleset("rust");
     // The Lua read of the strength (the second case) gone: only Rust reads it.
     let spec_path = dir.join("spec/m_spec.lua");
-    let text = std::fs::read_to_string(&spec_path).unwrap().replace("expect(m.strength()):to_be(4)", "expect(4):to_be(4)");
+    let text =
+        std::fs::read_to_string(&spec_path).unwrap().replace("expect(m.strength()):to_be(4)", "expect(4):to_be(4)");
     std::fs::write(&spec_path, text).unwrap();
     let spec = SpecFile::of(spec_path);
     let scope = coverage::scope_of(std::slice::from_ref(&spec), false).unwrap().unwrap();
     let options = HostOptions { track_data: true, ..Default::default() };
     let runs = coverage::run_files(std::slice::from_ref(&spec), Some(&scope), &options, &ScenarioOverrides::default());
-    assert_eq!(runs[0].case_reads.iter().filter(|(_, r)| r.contains("unit_types")).map(|(c, _)| *c).collect::<Vec<_>>(), vec![3]);
+    assert_eq!(
+        runs[0].case_reads.iter().filter(|(_, r)| r.contains("unit_types")).map(|(c, _)| *c).collect::<Vec<_>>(),
+        vec![3]
+    );
     assert!(runs[0].outside_reads.is_empty(), "{:?}", runs[0].outside_reads);
-    let report = run(&[spec], &HostOptions::default(), &ScenarioOverrides::default(), &Settings { jobs: 1, ..Default::default() })
-        .expect("runs");
+    let report = run(
+        &[spec],
+        &HostOptions::default(),
+        &ScenarioOverrides::default(),
+        &Settings { jobs: 1, ..Default::default() },
+    )
+    .expect("runs");
     let strength = report.results.iter().find(|(m, _)| m.change == "unit_types.foot.strength: 4 -> 5").expect("mutant");
     assert!(matches!(&strength.1, super::Outcome::Killed(_)), "{:?}", strength.1);
     let _ = std::fs::remove_dir_all(&dir);
