@@ -275,15 +275,7 @@ pub fn run(
         // Checked before the clean run, so that a bad revision fails at once.
         scope.clone().changed_since(rev)?;
     }
-    // Each spec file is read once, here; every run of it uses this text.
-    let texts = files
-        .iter()
-        .map(|f| {
-            crate::lua::chunk::read_source(&crate::paths::file_or_given(&f.path))
-                .map(|t| Arc::<str>::from(t.as_str()))
-                .map_err(|e| format!("cannot read {}: {e}", crate::lua::display_path(&f.path)))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
+    let texts = read_specs(files)?;
     // The clean run: every spec must pass, and its coverage places the
     // mutants of the Lua, and the data each case reads those of the data.
     let clean_options = HostOptions { track_data: true, ..options.clone() };
@@ -354,13 +346,7 @@ pub fn run(
                 }
                 let m = &mutants[i];
                 // A Lua mutant that no longer compiles is left out (None).
-                let text = match &m.what {
-                    What::Edit { path, start, end, with } => sources.get(path).map(|src| {
-                        let t = format!("{}{}{}", &src[..*start], with, &src[*end..]);
-                        (path.clone(), t)
-                    }),
-                    What::Param(_) => None,
-                };
+                let text = mutated_text(m, &sources);
                 let compiles = match (&text, m.kind) {
                     (Some((_, t)), Kind::Code | Kind::Message) => lua::compiles(t),
                     _ => true,
@@ -388,6 +374,28 @@ pub fn run(
     }
     let results = mutants.into_iter().zip(outcomes).filter_map(|(m, o)| Some((m, o?))).collect();
     Ok(Report { results, coverage: cov, elapsed: started.elapsed(), jobs, since: scope.since.clone() })
+}
+
+/// Each spec file's text, read once at the start: every run of the file uses it.
+fn read_specs(files: &[SpecFile]) -> Result<Vec<Arc<str>>, String> {
+    files
+        .iter()
+        .map(|f| {
+            crate::lua::chunk::read_source(&crate::paths::file_or_given(&f.path))
+                .map(|t| Arc::<str>::from(t.as_str()))
+                .map_err(|e| format!("cannot read {}: {e}", crate::lua::display_path(&f.path)))
+        })
+        .collect()
+}
+
+/// The file a mutant edits, as it reads with the edit (None for a param).
+fn mutated_text(m: &Mutant, sources: &HashMap<PathBuf, Arc<str>>) -> Option<(PathBuf, String)> {
+    match &m.what {
+        What::Edit { path, start, end, with } => {
+            sources.get(path).map(|src| (path.clone(), format!("{}{}{}", &src[..*start], with, &src[*end..])))
+        }
+        What::Param(_) => None,
+    }
 }
 
 /// What running one mutant cost: spec file runs (a host each), cases run,
@@ -465,11 +473,14 @@ type Plan = Vec<(usize, Cases)>;
 /// Where each statement of the modules ran in the clean run: for each
 /// (file, line), the spec files (by place) and their cases (None: outside
 /// any case). Built once, so that placing a mutant is one look-up.
-struct Reached(HashMap<(String, u32), Vec<(usize, Option<usize>)>>);
+struct Reached(HashMap<(String, u32), Reach>);
+
+/// The (spec file, case) pairs that ran one statement (None: outside any case).
+type Reach = Vec<(usize, Option<usize>)>;
 
 impl Reached {
     fn new(runs: &[coverage::FileRun]) -> Reached {
-        let mut at: HashMap<(String, u32), Vec<(usize, Option<usize>)>> = HashMap::new();
+        let mut at: HashMap<(String, u32), Reach> = HashMap::new();
         for (i, r) in runs.iter().enumerate() {
             for key in &r.outside {
                 at.entry(key.clone()).or_default().push((i, None));
