@@ -755,3 +755,161 @@ fn native_exact(scenario: &Path, hq: u32) -> Vec<(&'static str, Dist)> {
         .map(|(n, d)| (n, d.into_iter().map(|(k, p)| (k.to_string(), exact::ratio_str(&p))).collect()))
         .collect()
 }
+
+// ------------------------------------- exact against independent computations
+
+type Q = num_rational::BigRational;
+
+fn q(n: i64, d: i64) -> Q {
+    Q::new(n.into(), d.into())
+}
+
+fn choose(n: u32, k: u32) -> i64 {
+    (0..k).fold(1i64, |c, i| c * i64::from(n - i) / i64::from(i + 1))
+}
+
+/// Viktory's dice (hit_max 3, selective_max 1): the probability that `n`
+/// d6 show `h` hits (1 to 3), `s` of them Tactical Victories (1s).
+fn hits_and_ones(n: u32, h: u32, s: u32) -> Q {
+    let ways = choose(n, h) * choose(h, s);
+    q(ways, 1)
+        * num_traits::pow(q(1, 6), s as usize)
+        * num_traits::pow(q(2, 6), (h - s) as usize)
+        * num_traits::pow(q(3, 6), (n - h) as usize)
+}
+
+#[test]
+fn roll_until_then_count_any_splits_the_hits_as_the_closed_form() {
+    // viktory's battle round: pools of 3 and 4 d6 rolled until some die
+    // shows 1-3, then each pool's hits (1-3) and its 1s among them, looked at
+    // with count_any as viktory.roll_round does. The truth, summed here over
+    // every (hits, 1s) of both pools given that some die hits, is independent
+    // of exact's lazy rolls and binomial splits.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("round.lua");
+    std::fs::write(
+        &path,
+        "local H, ONE = { 1, 2, 3 }, { 1 }\nfunction trial()\n  local r = dice.roll_until({ 3, 4 }, 'd6', H, 'round')\n  \
+         local ha, hd = r[1]:count_any(H), r[2]:count_any(H)\n  \
+         local sa = ha > 0 and r[1]:count_any(ONE) or 0\n  local sd = hd > 0 and r[2]:count_any(ONE) or 0\n  \
+         return { ha = ha, sa = sa, hd = hd, sd = sd, both = ha > 0 and hd > 0, sd1 = sd == 1 }\nend\n",
+    )
+    .unwrap();
+    let r = exact_result(Setup { script: path, ..Setup::default() }, 2);
+    let none = hits_and_ones(3, 0, 0) * hits_and_ones(4, 0, 0);
+    let given = Q::from_integer(1.into()) - none;
+    let mut truth: std::collections::BTreeMap<&str, Q> =
+        ["ha", "sa", "hd", "sd", "both", "sd1"].into_iter().map(|k| (k, q(0, 1))).collect();
+    for ha in 0..=3u32 {
+        for sa in 0..=ha {
+            for hd in 0..=4u32 {
+                for sd in 0..=hd {
+                    if ha + hd == 0 {
+                        continue;
+                    }
+                    let p = hits_and_ones(3, ha, sa) * hits_and_ones(4, hd, sd) / &given;
+                    let bool_of = |b: bool| if b { 1 } else { 0 };
+                    for (k, v) in [
+                        ("ha", ha),
+                        ("sa", sa),
+                        ("hd", hd),
+                        ("sd", sd),
+                        ("both", bool_of(ha > 0 && hd > 0)),
+                        ("sd1", bool_of(sd == 1)),
+                    ] {
+                        *truth.get_mut(k).unwrap() += &p * q(i64::from(v), 1);
+                    }
+                }
+            }
+        }
+    }
+    for (k, t) in &truth {
+        assert_eq!(r.metrics[*k].mean(), *t, "{k}");
+    }
+    assert_eq!(exact::ratio_str(&truth["sd1"]), "4000/10287");
+}
+
+/// B's attack of the mountain pass (policies.play_mountain_pass), computed
+/// from the rules as viktory's README states them, without the ruleset: A's
+/// artillery fires 2 overwatch dice at b_inf1 moving in (any hit takes it);
+/// B's artillery rolls 2 pre-battle dice (each hit takes an A infantry);
+/// then rounds of one die per unit against A's infantry plus the town's
+/// die, rolled until some die hits; A's 1s take b_art first (the firer
+/// picks the dearest), its other hits B's infantry first (the owner loses
+/// the cheapest). Returns P(b_art survives) and P(B takes the town).
+fn mountain_pass_b_attack() -> (Q, Q) {
+    use std::collections::HashMap;
+    // (B infantry, b_art alive, A infantry) -> (P(b_art alive), P(B wins)) at the end.
+    fn rounds(memo: &mut HashMap<(u32, u32, u32), (Q, Q)>, bi: u32, ba: u32, nd: u32) -> (Q, Q) {
+        if bi + ba == 0 || nd == 0 {
+            let won = if bi + ba > 0 && nd == 0 { 1 } else { 0 };
+            return (q(i64::from(ba), 1), q(won, 1));
+        }
+        if let Some(v) = memo.get(&(bi, ba, nd)) {
+            return v.clone();
+        }
+        let (na, nda) = (bi + ba, nd + 1);
+        let given = Q::from_integer(1.into()) - hits_and_ones(na, 0, 0) * hits_and_ones(nda, 0, 0);
+        let (mut alive, mut won) = (q(0, 1), q(0, 1));
+        for ha in 0..=na {
+            for hd in 0..=nda {
+                for sd in 0..=hd {
+                    if ha + hd == 0 {
+                        continue;
+                    }
+                    let pa: Q = (0..=ha).map(|sa| hits_and_ones(na, ha, sa)).sum();
+                    let p = pa * hits_and_ones(nda, hd, sd) / &given;
+                    let (mut i, mut a) = (bi, ba);
+                    for k in 1..=hd {
+                        if k <= sd && a == 1 || k > sd && i == 0 {
+                            a = 0;
+                        } else {
+                            i = i.saturating_sub(1);
+                        }
+                    }
+                    let (x, y) = rounds(memo, i, a, nd.saturating_sub(ha));
+                    alive += &p * x;
+                    won += &p * y;
+                }
+            }
+        }
+        memo.insert((bi, ba, nd), (alive.clone(), won.clone()));
+        (alive, won)
+    }
+    let mut memo = HashMap::new();
+    let (mut alive, mut won) = (q(0, 1), q(0, 1));
+    for ow in 0..=2u32 {
+        for pre in 0..=2u32 {
+            let p = q(choose(2, ow), 4) * q(choose(2, pre), 4);
+            let (x, y) = rounds(&mut memo, if ow == 0 { 2 } else { 1 }, 1, 2 - pre);
+            alive += &p * x;
+            won += &p * y;
+        }
+    }
+    (alive, won)
+}
+
+#[test]
+fn exact_viktory_b_attack_matches_the_rules_computed_apart() {
+    // The part of scripts/viktory/overwatch_at_once.lua that every later
+    // metric hangs on (issue 33 goal 4): exact's answer is the fraction
+    // computed above, and the play-through's frigate_sunk is a quarter of
+    // P(b_art survives) (its 1 overwatch die at c_inf1 kills it half the
+    // time, sparing A's overwatch for the frigate, which it hits half the time).
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("b_attack.lua");
+    std::fs::write(
+        &path,
+        "scenario(\"viktory/mountain_pass.yaml\")\nlocal battle = require(\"battle\")\n\
+         function trial()\n  local b = battle.attack{ target = hex(5, 3), attackers = { \"b_inf1\", \"b_inf2\", \"b_art\" },\n    \
+         paths = { b_inf1 = { hex(6, 2) }, b_inf2 = { hex(5, 4) }, b_art = { hex(6, 3) } } }\n  \
+         return { b_art_alive = world:unit(\"b_art\").strength > 0, b_took_town = b.winner == \"B\" }\nend\n",
+    )
+    .unwrap();
+    let (alive, won) = mountain_pass_b_attack();
+    let r = exact_result(Setup { script: path, ..Setup::default() }, 2);
+    assert_eq!(r.metrics["b_art_alive"].mean(), alive);
+    assert_eq!(r.metrics["b_took_town"].mean(), won);
+    assert_eq!(exact::ratio_str(&alive), "460469/820260");
+    assert_eq!(exact::ratio_str(&won), "92371/136710");
+}
