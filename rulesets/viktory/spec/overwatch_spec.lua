@@ -380,6 +380,7 @@ describe("a move reports its overwatch shots with their rolls [OW]", function()
     expect(shots[1].faces):to_equal({ 1 })
     expect(shots[1].hits):to_be(1)
     expect(shots[1].lost):to_equal({ "b_inf1" })
+    expect(shots[1].roll):to_be_nil() -- a shot holds only its own fields, faces among them
     expect(tostring(shots)):to_be("a_art overwatch at b_inf1 in (5,2): 1 die [1], 1 hit, lost b_inf1")
     expect(world:log(1)[1]):to_be("a_art overwatch at b_inf1 in (5,2): 1 die [1], 1 hit, lost b_inf1")
   end)
