@@ -666,7 +666,7 @@ pub fn push_unit(f: Frame<'_>, st: &State, w: &World, idx: usize) -> Option<Out>
 /// table holds a slot's handle from before `unit_handles` records it
 /// (`world::unit_handle` sets the table first, and nothing else writes a
 /// slot's entry), so the record alone answers.
-pub fn cached_unit(_f: Frame<'_>, st: &State, w: &World, idx: usize) -> Option<()> {
+pub fn cached_unit(st: &State, w: &World, idx: usize) -> Option<()> {
     let handles = st.unit_handles.borrow();
     let (id, _) = handles.get(idx)?.as_ref()?;
     Rc::ptr_eq(&w.units[idx].id, id).then_some(())

@@ -120,7 +120,7 @@ fast_fn!(fast_units, |l, st| {
             && at.is_none_or(|h| u.hex() == Some(h))
         {
             // Only units whose handle is cached: the full function makes the others.
-            fast::cached_unit(l, st, &w, i)?;
+            fast::cached_unit(st, &w, i)?;
             found.push(i);
         }
     }

@@ -247,13 +247,7 @@ fn a_mutant_runs_only_the_cases_that_ran_its_line_or_read_its_datum() {
 
     // The whole run: each mutant is killed by a case that reads what it
     // changes, and a strength of 5 also by the unit Rust placed.
-    let report = run(
-        &[spec],
-        &HostOptions::default(),
-        &ScenarioOverrides::default(),
-        &Settings { jobs: 1, ..Default::default() },
-    )
-    .expect("runs");
+    let report = run_one(spec);
     let outcome = |change: &str| {
         report.results.iter().find(|(m, _)| m.change == change).map(|(_, o)| o.clone()).unwrap_or_else(|| {
             panic!("no mutant {change}: {:?}", report.results.iter().map(|(m, _)| &m.change).collect::<Vec<_>>())
@@ -287,13 +281,7 @@ fn a_datum_read_only_from_rust_is_tracked_and_kills() {
         vec![3]
     );
     assert!(runs[0].outside_reads.is_empty(), "{:?}", runs[0].outside_reads);
-    let report = run(
-        &[spec],
-        &HostOptions::default(),
-        &ScenarioOverrides::default(),
-        &Settings { jobs: 1, ..Default::default() },
-    )
-    .expect("runs");
+    let report = run_one(spec);
     let strength = report.results.iter().find(|(m, _)| m.change == "unit_types.foot.strength: 4 -> 5").expect("mutant");
     assert!(matches!(&strength.1, super::Outcome::Killed(_)), "{:?}", strength.1);
     let _ = std::fs::remove_dir_all(&dir);
@@ -327,4 +315,10 @@ fn a_mutant_that_loops_for_ever_is_stopped_by_the_budget_of_a_case_and_counted_s
     assert!(matches!(outcome("`<` -> `<=`"), super::Outcome::Killed(_)), "{:?}", outcome("`<` -> `<=`"));
     assert!(report.results.iter().all(|(_, o)| !matches!(o, super::Outcome::Undecided(_))));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The whole mutation run of one spec file, on one thread.
+fn run_one(spec: SpecFile) -> super::Report {
+    run(&[spec], &HostOptions::default(), &ScenarioOverrides::default(), &Settings { jobs: 1, ..Default::default() })
+        .expect("runs")
 }
