@@ -85,11 +85,15 @@ end
 -- ordered attack only, +card additions, +First Strike / Ambush dice), then
 -- reductions (-infantry that moved this turn, taking ground included;
 -- -the target hex's terrain `melee` reduction). At zero or fewer the strike
--- rolls params.combat.min_dice (default 0: no effect).
+-- rolls params.combat.min_dice (default 0: no effect). A unit without melee
+-- dice (a lone leader) is a rule error.
 function melee.dice(u, target, how, cards, card)
   local p = params.melee
   local s = tricorne.stats(u)
   local base = s.melee
+  if base == nil then
+    rules.violation(u.id .. " (" .. u.type .. ") has no melee dice", 2)
+  end
   local t = tricorne.tally(base, "melee")
   local add = tricorne.add
   if u.strength == u.max_strength then

@@ -90,12 +90,21 @@ end
 -- Command and Combat card additions given), then reductions (-ordered
 -- infantry that moved, -the target hex's terrain `ranged` reduction). At
 -- zero or fewer the fire rolls params.combat.min_dice (default 0: no dice,
--- no effect). Returns { base, parts = {{n=, why=}}, raw, total }.
+-- no effect). A unit without ranged weapons, or a target adjacent or beyond
+-- the range, has no ranged dice: a rule error (the fire would be refused).
+-- Returns { base, parts = {{n=, why=}}, raw, total }.
 function ranged.dice(u, target, cards)
   local p = params.ranged
   local s = tricorne.stats(u)
   local d = ranged.range(u, target)
-  local base = s.ranged[d - 1] or 0
+  if s.ranged == nil then
+    rules.violation(u.id .. " (" .. u.type .. ") has no ranged weapons: it has no ranged dice", 2)
+  end
+  local base = s.ranged[d - 1]
+  if base == nil then
+    rules.violation(target.id .. " is " .. d .. (d == 1 and " hex" or " hexes") .. " from " .. u.id
+      .. ": its ranged dice are for 2 to " .. ranged.max_range(u) .. " hexes", 2)
+  end
   local t = tricorne.tally(base, "base at " .. d .. " hexes")
   local add = tricorne.add
   -- additions first ...

@@ -101,6 +101,12 @@ describe("[Base] melee dice", function()
     local d = defender("regular")
     expect(melee.dice(a, d, "attack", { command = 1, combat = 1 }).total):to_be(6)
   end)
+
+  it("a lone leader has none: a rule error, not a count", function()
+    add("Perth", "jacobite", "leader", hex(5, 5))
+    local d = defender("regular")
+    expect_error(function() melee.dice(world:unit("Perth"), d, "attack") end, "rule error: Perth (leader) has no melee dice")
+  end)
 end)
 
 describe("[Base] melee hits", function()

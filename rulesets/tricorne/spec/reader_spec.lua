@@ -1,0 +1,205 @@
+-- What a reader of the two documents checks first: the edge cases of
+-- ranged-combat.txt and melee-take-ground.txt that the clause specs beside
+-- this file do not reach, each written from the document's words.
+-- On the bare field: the Government (bottom baseline) fires up the board; in
+-- melee the Jacobite attacker stands at hex(5,5) and the Government defender
+-- at hex(5,6), whose hexes back are hex(4,7) and hex(5,7).
+
+local units = require("spec/support/units")
+local add, attacker = units.add, units.attacker
+
+local function gov(id, kind, at, extra) return add(id, "government", kind, at, extra) end
+local function jac(id, kind, at, extra) return add(id, "jacobite", kind, at, extra) end
+
+local function firer(id, kind, at, extra)
+  local u = gov(id, kind, at, extra)
+  u.ordered = true
+  return u
+end
+
+scenario("scenarios/field.yaml")
+
+describe("[Fire R0] [Fire R3] who a reader expects may be fired on", function()
+  it("the firer's own hex never blocks its line of sight (\"a hex between\" the two)", function()
+    firer("g1", "regular", hex(5, 8))
+    jac("t", "regular", hex(5, 6))
+    for _, terrain in ipairs({ "woods", "hill", "town" }) do
+      world:set_terrain(hex(5, 8), terrain)
+      dice.force("battle", { "cavalry", "cavalry", "cavalry" })
+      expect(ranged.fire{ unit = "g1", target = "t", again = true }.dice.total):to_be(3)
+    end
+  end)
+
+  it("a unit adjacent to an enemy unit may not fire at a distant lone leader either", function()
+    firer("g1", "regular", hex(5, 8))
+    jac("j", "regular", hex(6, 7))
+    jac("Murray", "leader", hex(5, 6))
+    expect_error(function() ranged.fire{ unit = "g1", target = "Murray" } end,
+      "g1 is adjacent to enemy unit j and may not fire on a more distant enemy")
+  end)
+
+  it("a lone leader must be in line of sight and in range like any target", function()
+    firer("g1", "regular", hex(5, 8))
+    gov("g2", "regular", hex(5, 7))
+    jac("Murray", "leader", hex(5, 6))
+    expect_error(function() ranged.fire{ unit = "g1", target = "Murray" } end, "no line of sight from g1 to Murray")
+    world:place(world:unit("g2"), nil)
+    world:place(world:unit("Murray"), hex(5, 4))
+    expect_error(function() ranged.fire{ unit = "g1", target = "Murray" } end, "Murray is 4 hexes away, beyond g1's range of 3")
+  end)
+end)
+
+describe("[Fire R4] [Fire R6] dice and hits a reader counts by hand", function()
+  it("a leader's die and the moved die together: 2 base +1 full strength +1 leader -1 moved", function()
+    firer("g1", "regular", hex(5, 8), { leader = "Cope" }).moved = 1
+    jac("t", "regular", hex(5, 6))
+    dice.force("battle", { "cavalry", "cavalry", "cavalry" })
+    local rec = ranged.fire{ unit = "g1", target = "t" }
+    local parts = {}
+    for _, p in ipairs(rec.dice.parts) do
+      table.insert(parts, p.n .. " " .. p.why)
+    end
+    expect(parts):to_equal({ "2 base at 2 hexes", "1 full strength", "1 leader Cope", "-1 moved" })
+    expect(rec.dice.total):to_be(3)
+  end)
+
+  it("a unit at one block fires its base dice only", function()
+    firer("g1", "regular", hex(5, 8), { strength = 1 })
+    jac("t", "regular", hex(5, 5))
+    dice.force("battle", { "infantry" })
+    local rec = ranged.fire{ unit = "g1", target = "t" }
+    expect(rec.dice.total):to_be(1) -- 1 die at 3 hexes
+    expect(world:unit("t").strength):to_be(3)
+  end)
+
+  it("only the target's own symbol hits: sabres miss at range even for a unit whose sabres hit in melee", function()
+    firer("g1", "regular", hex(5, 8))
+    jac("c", "battle_cavalry", hex(5, 6))
+    dice.force("battle", { "infantry", "cavalry", "sabre" })
+    local rec = ranged.fire{ unit = "g1", target = "c" }
+    expect(rec.hits):to_be(1)
+    expect(world:unit("c").strength):to_be(3)
+  end)
+
+  it("hits beyond the target's blocks have no effect: one victory banner", function()
+    firer("g1", "regular", hex(5, 8))
+    jac("t", "regular", hex(5, 6), { strength = 2 })
+    dice.force("battle", { "infantry", "infantry", "infantry" })
+    local rec = ranged.fire{ unit = "g1", target = "t" }
+    expect(rec.hits):to_be(3)
+    expect(rec.removed):to_be(2)
+    expect(rec.eliminated):to_be(true)
+    expect(world:pool("government", "medals")):to_be(1)
+  end)
+end)
+
+describe("[Ground] [Bonus] what a reader tries after a melee", function()
+  it("cavalry that eliminates a lone leader takes the hex he held and makes its bonus melee from it", function()
+    local a = attacker("battle_cavalry")
+    jac("x", "regular", hex(2, 2)) -- keeps the Jacobites on the map
+    gov("Cope", "leader", hex(5, 6))
+    gov("d2", "regular", hex(4, 7))
+    dice.force("battle", { "sabre", "cavalry", "cavalry", "cavalry" }) -- one sabre: Cope falls
+    answers{ "take ground", "d2" }
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" }) -- bonus melee: 3 +1 full, no moved die for cavalry
+    answers{ "battle back" }
+    dice.force("battle", { "infantry", "infantry", "infantry" }) -- d2 battles back at 3 blocks: infantry misses cavalry
+    local rec = melee.attack{ unit = "a", target = "Cope" }
+    expect(rec.attack.lone_leader):to_be("casualty")
+    expect(world:pool("jacobite", "medals")):to_be(1)
+    expect(rec.took_ground):to_be(hex(5, 6))
+    expect(a.hex):to_be(hex(5, 6))
+    expect(rec.bonus.defender):to_be("d2")
+    expect(rec.bonus.attack.dice.total):to_be(4)
+    expect(world:unit("d2").strength):to_be(3)
+    expect(rec.bonus.battle_back.dice.total):to_be(3)
+  end)
+
+  it("infantry with a leader that moved before its melee loses one die in its bonus melee, not two", function()
+    local a = attacker("regular", { leader = "Perth" })
+    a.moved = 1
+    gov("d1", "regular", hex(5, 6), { strength = 1 })
+    gov("d3", "regular", hex(6, 6))
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" }) -- 3 +1 full +1 leader -1 moved
+    answers{ "take ground", "d3" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" }) -- the same 4 after the ground taken
+    answers{ "battle back" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    local rec = melee.attack{ unit = "a", target = "d1" }
+    expect(rec.attack.dice.total):to_be(4)
+    expect(rec.bonus.attack.dice.total):to_be(4)
+    expect(a.moved):to_be(2)
+  end)
+
+  it("the bonus melee may fall on the original defender, still adjacent after its retreat", function()
+    local a = attacker("battle_cavalry")
+    gov("d", "regular", hex(5, 6))
+    dice.force("battle", { "flag", "cavalry", "cavalry", "cavalry" }) -- no hit, one flag
+    answers{ hex(4, 7) }
+    dice.force("battle", { "sabre", "cavalry" }) -- rally check passed
+    answers{ "take ground", "d" }
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    answers{ "battle back" }
+    dice.force("battle", { "infantry", "infantry", "infantry" })
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(a.hex):to_be(hex(5, 6))
+    expect(rec.bonus.defender):to_be("d")
+    expect(world:unit("d").strength):to_be(3)
+  end)
+
+  it("lowland infantry with an attached leader may make a bonus melee; militia without one may not", function()
+    local a = attacker("lowland", { leader = "Perth" })
+    expect(melee.can_bonus(a)):to_be(true)
+    local m = jac("m", "militia", hex(2, 2))
+    m.ordered = true
+    local ok, why = melee.can_bonus(m)
+    expect(ok):to_be(false)
+    expect(why):to_be("m is neither highland infantry, cavalry nor infantry with an attached leader")
+  end)
+end)
+
+describe("[Back] what a reader tries with the battle back", function()
+  it("a defender that ignores its flags keeps its hex and battles back", function()
+    attacker("regular")
+    local d = gov("d", "grenadier", hex(5, 6))
+    dice.force("battle", { "flag", "cavalry", "cavalry", "cavalry" }) -- the grenadier ignores one flag
+    answers{ "battle back" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry", "cavalry" })
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.attack.retreat.ignored):to_be(1)
+    expect(d.hex):to_be(hex(5, 6))
+    expect(rec.took_ground):to_be_nil()
+    expect(rec.battle_back.dice.total):to_be(4)
+  end)
+
+  it("a defender hemmed in by its own units loses a block, passes its rally check and battles back reduced", function()
+    attacker("regular")
+    local d = gov("d", "regular", hex(5, 6))
+    gov("b1", "regular", hex(4, 7))
+    gov("b2", "regular", hex(5, 7))
+    dice.force("battle", { "infantry", "flag", "cavalry", "cavalry" }) -- 1 hit, 1 flag it cannot take
+    dice.force("battle", { "sabre", "cavalry" })                        -- rally check passed
+    answers{ "battle back" }
+    dice.force("battle", { "cavalry", "cavalry", "cavalry" })           -- 3 melee, no full-strength die
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(d.strength):to_be(2)
+    expect(d.hex):to_be(hex(5, 6))
+    expect(rec.attack.retreat.lost):to_be(1)
+    expect(rec.battle_back.dice.total):to_be(3)
+  end)
+
+  it("a battle back that eliminates the attacker wins the defender a victory banner, and no ground", function()
+    local a = attacker("regular", { strength = 1 })
+    local d = gov("d", "regular", hex(5, 6))
+    dice.force("battle", { "cavalry", "cavalry", "cavalry" }) -- 3 melee at 1 block: no hit
+    answers{ "battle back" }
+    dice.force("battle", { "infantry", "cavalry", "cavalry", "cavalry" })
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.battle_back.eliminated):to_be(true)
+    expect(a.alive):to_be(false)
+    expect(world:pool("government", "medals")):to_be(1)
+    expect(d.hex):to_be(hex(5, 6))
+    expect(rec.took_ground):to_be_nil()
+    expect(rec.bonus):to_be_nil()
+  end)
+end)
