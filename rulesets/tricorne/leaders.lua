@@ -115,7 +115,8 @@ function leaders.retreat_lone(l, hexes, by_side, reason)
 end
 
 -- [Fire R6]/[Base] Leader casualty check, after unit `u` with an attached
--- leader took at least one hit. When the hit eliminated the unit
+-- leader took at least one hit, or lost its last block otherwise (a blocked
+-- retreat, a failed rally check: retreat.lua). When the unit is eliminated
 -- (`eliminated`, `at` = the hex it stood on) the check rolls fewer dice, and a
 -- surviving leader stands alone on that hex and retreats (retreat_lone).
 -- Returns a table { dice, faces, fell, outcome }.

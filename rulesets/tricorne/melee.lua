@@ -217,8 +217,7 @@ local function describe_strike(st, indent)
   end
   table.insert(lines, s)
   if st.leader_check then
-    local c = st.leader_check
-    table.insert(lines, indent .. "  leader " .. c.leader .. ": casualty check [" .. table.concat(c.faces, " ") .. "] -> " .. c.outcome)
+    table.insert(lines, indent .. "  " .. tricorne.describe_check(st.leader_check))
   end
   local t = st.retreat or st.retired
   if t and (t.hexes or 0) > 0 then
@@ -234,6 +233,9 @@ local function describe_strike(st, indent)
       rs ..= "; rally check [" .. table.concat(t.rally.faces, " ") .. "] " .. (t.rally.passed and "passed" or ("failed, lost " .. t.rally.lost))
     end
     table.insert(lines, rs)
+    if t.leader_check then
+      table.insert(lines, indent .. "  " .. tricorne.describe_check(t.leader_check))
+    end
   elseif t and t.flags > 0 then
     table.insert(lines, indent .. "  flags " .. t.flags .. ", all ignored")
   end

@@ -147,8 +147,7 @@ Record.__tostring = function(r)
   end
   table.insert(lines, s)
   if r.leader_check then
-    local c = r.leader_check
-    table.insert(lines, "  leader " .. c.leader .. ": casualty check [" .. table.concat(c.faces, " ") .. "] -> " .. c.outcome)
+    table.insert(lines, "  " .. tricorne.describe_check(r.leader_check))
   end
   local t = r.retreat
   if t and t.flags > 0 and t.hexes == 0 then
@@ -165,6 +164,9 @@ Record.__tostring = function(r)
       rs ..= "; rally check [" .. table.concat(t.rally.faces, " ") .. "] " .. (t.rally.passed and "passed" or ("failed, lost " .. t.rally.lost))
     end
     table.insert(lines, rs)
+    if t.leader_check then
+      table.insert(lines, "  " .. tricorne.describe_check(t.leader_check))
+    end
   end
   return table.concat(lines, "\n")
 end

@@ -41,6 +41,22 @@ function retreat.per_flag(u)
   return tricorne.stats(u).retreat or 1
 end
 
+-- [Base] Blocks `u` loses outside its roll's hits: a retreat it cannot make,
+-- a failed rally check. They are no hits, so no leader casualty check
+-- follows them (ranged-combat.txt R6 ties the check to a hit); but when they
+-- take the last block, an attached leader does not vanish with the unit: he
+-- makes the check of a leader whose unit is eliminated
+-- (leaders.casualty_check) and, surviving, stands alone and retreats.
+-- Returns removed, and the leader's check (or nil).
+local function lose_blocks(u, n, by_side, reason)
+  local at, leader = u.hex, u.leader
+  local removed, eliminated = tricorne.hit(u, n, by_side, reason)
+  if eliminated and leader ~= nil then
+    return removed, leaders.casualty_check(u, leader, by_side, true, at, reason)
+  end
+  return removed, nil
+end
+
 -- The hexes one retreat step from `u` may enter.
 local function steps(u)
   local options = {}
@@ -60,15 +76,19 @@ end
 
 -- [Base] Moves `u` up to `hexes` hexes back, one at a time. A step with no
 -- hex to take ends the retreat; with params.retreat.blocked = lose_block
--- every hex not taken costs a block (banner to by_side for the last).
--- Returns moved, lost, attached (the leader who joined, or nil).
+-- every hex not taken costs a block (banner to by_side for the last; an
+-- attached leader's check when it eliminates the unit, lose_blocks).
+-- Returns moved, lost, attached (the leader who joined, or nil), and the
+-- leader's casualty check (or nil).
 function retreat.move(u, hexes, by_side, reason)
   local moved, lost = 0, 0
   for step = 1, hexes do
     local options = steps(u)
     if #options == 0 then
       if params.retreat.blocked == "lose_block" then
-        lost = tricorne.hit(u, hexes - step + 1, by_side, reason .. ": retreat blocked")
+        local check
+        lost, check = lose_blocks(u, hexes - step + 1, by_side, reason .. ": retreat blocked")
+        return moved, lost, nil, check
       end
       break
     end
@@ -97,8 +117,9 @@ end
 -- [Base] Rally check (ours): roll params.rally.dice, plus the type's
 -- `rally` modifier, plus leader_bonus with an attached leader. The unit
 -- rallies when a die shows one of params.rally.symbols; otherwise it loses
--- params.rally.fail_blocks blocks. No dice: the check fails.
--- Returns { dice, faces, passed, lost }.
+-- params.rally.fail_blocks blocks (lose_blocks: an attached leader's check
+-- when they eliminate it). No dice: the check fails.
+-- Returns { dice, faces, passed, lost, leader_check }.
 function retreat.rally_check(u, by_side, reason)
   local p = params.rally
   local n = p.dice + (tricorne.stats(u).rally or 0)
@@ -115,18 +136,20 @@ function retreat.rally_check(u, by_side, reason)
       passed = true
     end
   end
-  local lost = 0
+  local lost, check = 0, nil
   if not passed and p.fail_blocks > 0 then
-    lost = tricorne.hit(u, p.fail_blocks, by_side, reason .. ": rally check failed")
+    lost, check = lose_blocks(u, p.fail_blocks, by_side, reason .. ": rally check failed")
   end
-  return { dice = n, faces = tricorne.faces(roll), passed = passed, lost = lost }
+  return { dice = n, faces = tricorne.faces(roll), passed = passed, lost = lost, leader_check = check }
 end
 
 -- [Fire R7]/[Base] Flags against `u` (after its hits): it ignores what it
 -- may, retreats per_flag hexes for each other flag (retreat.move), then —
 -- moved or blocked — takes a rally check. Returns a table:
 --   { flags, ignored, hexes, moved, lost (to the blocked retreat),
---     attached (leader id), rally (rally_check's table), left (left its hex) }.
+--     attached (leader id), rally (rally_check's table), left (left its hex),
+--     leader_check (its attached leader's, when the retreat or the rally
+--     check eliminated the unit) }.
 function retreat.flags(u, flags, by_side, reason)
   local out = { flags = flags, ignored = 0, hexes = 0, moved = 0, lost = 0, left = false }
   if flags <= 0 or not u.alive then
@@ -140,10 +163,11 @@ function retreat.flags(u, flags, by_side, reason)
   end
   out.hexes = n * retreat.per_flag(u)
   local from = u.hex
-  out.moved, out.lost, out.attached = retreat.move(u, out.hexes, by_side, reason)
+  out.moved, out.lost, out.attached, out.leader_check = retreat.move(u, out.hexes, by_side, reason)
   out.left = not u.alive or u.hex ~= from
   if u.alive then
     out.rally = retreat.rally_check(u, by_side, reason)
+    out.leader_check = out.rally.leader_check
   end
   return out
 end
@@ -153,10 +177,11 @@ end
 function retreat.retire(u, by_side, reason)
   local out = { hexes = params.retire.hexes }
   local from = u.hex
-  out.moved, out.lost, out.attached = retreat.move(u, out.hexes, by_side, reason .. ": retire and rally")
+  out.moved, out.lost, out.attached, out.leader_check = retreat.move(u, out.hexes, by_side, reason .. ": retire and rally")
   out.left = not u.alive or u.hex ~= from
   if u.alive then
     out.rally = retreat.rally_check(u, by_side, reason .. ": retire and rally")
+    out.leader_check = out.rally.leader_check
   end
   return out
 end

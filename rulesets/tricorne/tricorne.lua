@@ -367,6 +367,12 @@ function tricorne.plural(n, word, words)
   return n .. " " .. (n == 1 and word or (words or word .. "s"))
 end
 
+-- "leader Cope: casualty check [sabre flag] -> unhurt": an attached
+-- leader's casualty check (leaders.casualty_check) in a record's summary.
+function tricorne.describe_check(c)
+  return "leader " .. c.leader .. ": casualty check [" .. table.concat(c.faces, " ") .. "] -> " .. c.outcome
+end
+
 -- "3 (base 2, +1 full strength)" style text for a dice breakdown.
 function tricorne.describe_dice(d)
   local parts = {}

@@ -203,3 +203,72 @@ describe("[Back] what a reader tries with the battle back", function()
     expect(rec.bonus):to_be_nil()
   end)
 end)
+
+-- Blocks lost to a blocked retreat or a failed rally check are no hits
+-- (R6: "takes a hit"), so no leader casualty check follows them; but a
+-- leader does not vanish with the unit they eliminate: he makes the check of
+-- a leader whose unit is eliminated (1 die, 1 sabre) and, surviving, stands
+-- alone and retreats.
+describe("[Fire R6] [Base] an attached leader whose unit falls to a retreat or a rally check", function()
+  local function hemmed_in(strength)
+    firer("g1", "regular", hex(5, 8))
+    local t = jac("t", "regular", hex(5, 6), { strength = strength, leader = "Murray" })
+    jac("b1", "regular", hex(5, 5))
+    jac("b2", "regular", hex(6, 5))
+    return t
+  end
+
+  it("a blocked retreat that takes the last block: the leader's check, a banner when he falls", function()
+    hemmed_in(1)
+    dice.force("battle", { "flag", "flag", "cavalry" }) -- no hit; the leader ignores one flag, the other is blocked
+    dice.force("battle", { "sabre" })                   -- his check: 1 die
+    local rec = ranged.fire{ unit = "g1", target = "t" }
+    expect(rec.eliminated):to_be(true)
+    expect(rec.leader_check):to_be_nil() -- no hit, no check for the hit
+    expect(rec.retreat.leader_check.outcome):to_be("casualty")
+    expect(rec.retreat.leader_check.dice):to_be(1)
+    expect(world:pool("government", "medals")):to_be(2) -- the unit and its leader
+    expect(tostring(rec)):to_contain("  leader Murray: casualty check [sabre] -> casualty")
+  end)
+
+  it("a leader who survives it stands alone on the unit's hex and retreats, here onto a friendly unit", function()
+    hemmed_in(1)
+    dice.force("battle", { "flag", "flag", "cavalry" })
+    dice.force("battle", { "flag" })
+    answers{ hex(6, 5) } -- b1 or b2: he joins b2
+    local rec = ranged.fire{ unit = "g1", target = "t" }
+    expect(rec.retreat.leader_check.outcome):to_be("attached")
+    expect(world:unit("b2").leader):to_be("Murray")
+    expect(world:pool("government", "medals")):to_be(1)
+  end)
+
+  it("a failed rally check that takes the last block in melee: the leader survives, retreats, and the attacker takes ground", function()
+    local a = attacker("regular")
+    gov("d", "regular", hex(5, 6), { strength = 2, leader = "Cope" })
+    dice.force("battle", { "infantry", "flag", "flag", "cavalry" }) -- 1 hit, 2 flags: Cope ignores one
+    dice.force("battle", { "cavalry", "cavalry" })                  -- Cope's check for the hit: unhurt
+    answers{ hex(5, 7) }
+    dice.force("battle", { "cavalry", "cavalry", "infantry" })      -- rally check (2 +1 leader) failed: the last block
+    dice.force("battle", { "cavalry" })                             -- Cope's check, his unit eliminated: unhurt
+    answers{ hex(5, 8), "take ground" }
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(world:unit("d").alive):to_be(false)
+    expect(rec.attack.retreat.leader_check.outcome):to_be("retreated")
+    expect(world:unit("Cope").hex):to_be(hex(5, 8))
+    expect(world:unit("Cope").type):to_be("leader")
+    expect(a.hex):to_be(hex(5, 6))
+    expect(world:pool("jacobite", "medals")):to_be(1)
+    expect(tostring(rec)):to_contain("\n    leader Cope: casualty check [cavalry] -> retreated\n")
+  end)
+
+  it("a blocked retreat that leaves blocks: no leader check, the rally check follows", function()
+    local t = hemmed_in(4)
+    dice.force("battle", { "flag", "flag", "cavalry" })
+    dice.force("battle", { "sabre", "cavalry", "cavalry" }) -- the rally check (2 +1 leader), passed
+    local rec = ranged.fire{ unit = "g1", target = "t" }
+    expect(t.strength):to_be(3)
+    expect(t.leader):to_be("Murray")
+    expect(rec.retreat.leader_check):to_be_nil()
+    expect(rec.retreat.rally.passed):to_be(true)
+  end)
+end)
