@@ -261,6 +261,22 @@ describe("[Fire R6] [Base] an attached leader whose unit falls to a retreat or a
     expect(tostring(rec)):to_contain("\n    leader Cope: casualty check [cavalry] -> retreated\n")
   end)
 
+  it("a unit that retires and rallies and fails its rally check at its last block: its leader's check", function()
+    attacker("highland")
+    gov("d", "light_cavalry", hex(5, 6), { strength = 2, leader = "Cope" })
+    answers{ "retire and rally" }
+    dice.force("battle", { "cavalry", "sabre", "flag", "infantry" }) -- 1 hit: only its own symbol
+    dice.force("battle", { "cavalry", "cavalry" })                   -- Cope's check for the hit: unhurt
+    answers{ hex(5, 7), hex(5, 8) }
+    dice.force("battle", { "cavalry", "cavalry", "infantry" })       -- rally check failed: the last block
+    dice.force("battle", { "sabre" })                                -- Cope falls
+    answers{ "take ground" }
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.attack.retired.leader_check.outcome):to_be("casualty")
+    expect(world:pool("jacobite", "medals")):to_be(2)
+    expect(tostring(rec)):to_contain("\n    leader Cope: casualty check [sabre] -> casualty\n")
+  end)
+
   it("a blocked retreat that leaves blocks: no leader check, the rally check follows", function()
     local t = hemmed_in(4)
     dice.force("battle", { "flag", "flag", "cavalry" })
