@@ -236,6 +236,9 @@ local function describe_strike(st, indent)
     if t.leader_check then
       table.insert(lines, indent .. "  " .. tricorne.describe_check(t.leader_check))
     end
+    if t.rally and t.rally.leader_check then
+      table.insert(lines, indent .. "  " .. tricorne.describe_check(t.rally.leader_check))
+    end
   elseif t and t.flags > 0 then
     table.insert(lines, indent .. "  flags " .. t.flags .. ", all ignored")
   end

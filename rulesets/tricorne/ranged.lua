@@ -167,6 +167,9 @@ Record.__tostring = function(r)
     if t.leader_check then
       table.insert(lines, "  " .. tricorne.describe_check(t.leader_check))
     end
+    if t.rally and t.rally.leader_check then
+      table.insert(lines, "  " .. tricorne.describe_check(t.rally.leader_check))
+    end
   end
   return table.concat(lines, "\n")
 end

@@ -42,8 +42,9 @@ function retreat.per_flag(u)
 end
 
 -- [Base] Blocks `u` loses outside its roll's hits: a retreat it cannot make,
--- a failed rally check. They are no hits, so no leader casualty check
--- follows them (ranged-combat.txt R6 ties the check to a hit); but when they
+-- a failed rally check. By default they are no hits, so no leader casualty
+-- check follows them (ranged-combat.txt R6 ties the check to a hit;
+-- params.leaders.check_on_lost_blocks reads them as hits); but when they
 -- take the last block, an attached leader does not vanish with the unit: he
 -- makes the check of a leader whose unit is eliminated
 -- (leaders.casualty_check) and, surviving, stands alone and retreats.
@@ -51,8 +52,8 @@ end
 local function lose_blocks(u, n, by_side, reason)
   local at, leader = u.hex, u.leader
   local removed, eliminated = tricorne.hit(u, n, by_side, reason)
-  if eliminated and leader ~= nil then
-    return removed, leaders.casualty_check(u, leader, by_side, true, at, reason)
+  if leader ~= nil and removed > 0 and (eliminated or params.leaders.check_on_lost_blocks) then
+    return removed, leaders.casualty_check(u, leader, by_side, eliminated, at, reason)
   end
   return removed, nil
 end
@@ -147,9 +148,9 @@ end
 -- may, retreats per_flag hexes for each other flag (retreat.move), then —
 -- moved or blocked — takes a rally check. Returns a table:
 --   { flags, ignored, hexes, moved, lost (to the blocked retreat),
---     attached (leader id), rally (rally_check's table), left (left its hex),
---     leader_check (its attached leader's, when the retreat or the rally
---     check eliminated the unit) }.
+--     attached (leader id), rally (rally_check's table, with the leader's
+--     check its failure made), left (left its hex), leader_check (the
+--     attached leader's check the blocked retreat made, lose_blocks) }.
 function retreat.flags(u, flags, by_side, reason)
   local out = { flags = flags, ignored = 0, hexes = 0, moved = 0, lost = 0, left = false }
   if flags <= 0 or not u.alive then
@@ -167,7 +168,6 @@ function retreat.flags(u, flags, by_side, reason)
   out.left = not u.alive or u.hex ~= from
   if u.alive then
     out.rally = retreat.rally_check(u, by_side, reason)
-    out.leader_check = out.rally.leader_check
   end
   return out
 end
@@ -181,7 +181,6 @@ function retreat.retire(u, by_side, reason)
   out.left = not u.alive or u.hex ~= from
   if u.alive then
     out.rally = retreat.rally_check(u, by_side, reason .. ": retire and rally")
-    out.leader_check = out.rally.leader_check
   end
   return out
 end

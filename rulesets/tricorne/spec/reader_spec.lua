@@ -253,7 +253,7 @@ describe("[Fire R6] [Base] an attached leader whose unit falls to a retreat or a
     answers{ hex(5, 8), "take ground" }
     local rec = melee.attack{ unit = "a", target = "d" }
     expect(world:unit("d").alive):to_be(false)
-    expect(rec.attack.retreat.leader_check.outcome):to_be("retreated")
+    expect(rec.attack.retreat.rally.leader_check.outcome):to_be("retreated")
     expect(world:unit("Cope").hex):to_be(hex(5, 8))
     expect(world:unit("Cope").type):to_be("leader")
     expect(a.hex):to_be(hex(5, 6))
@@ -272,7 +272,7 @@ describe("[Fire R6] [Base] an attached leader whose unit falls to a retreat or a
     dice.force("battle", { "sabre" })                                -- Cope falls
     answers{ "take ground" }
     local rec = melee.attack{ unit = "a", target = "d" }
-    expect(rec.attack.retired.leader_check.outcome):to_be("casualty")
+    expect(rec.attack.retired.rally.leader_check.outcome):to_be("casualty")
     expect(world:pool("jacobite", "medals")):to_be(2)
     expect(tostring(rec)):to_contain("\n    leader Cope: casualty check [sabre] -> casualty\n")
   end)
@@ -286,5 +286,26 @@ describe("[Fire R6] [Base] an attached leader whose unit falls to a retreat or a
     expect(t.leader):to_be("Murray")
     expect(rec.retreat.leader_check):to_be_nil()
     expect(rec.retreat.rally.passed):to_be(true)
+  end)
+end)
+
+describe("[Fire R6] [Base] with params.leaders.check_on_lost_blocks = true", function()
+  scenario("scenarios/field.yaml", { set = { ["leaders.check_on_lost_blocks"] = true } })
+
+  it("a block lost to a blocked retreat counts as a hit: the leader's check of a unit still standing", function()
+    firer("g1", "regular", hex(5, 8))
+    local t = jac("t", "regular", hex(5, 6), { leader = "Murray" })
+    jac("b1", "regular", hex(5, 5))
+    jac("b2", "regular", hex(6, 5))
+    dice.force("battle", { "flag", "flag", "cavalry" })
+    dice.force("battle", { "sabre", "sabre" })                     -- his check: 2 dice, 2 sabres
+    dice.force("battle", { "cavalry", "cavalry" })                 -- the rally check, without him: failed
+    local rec = ranged.fire{ unit = "g1", target = "t" }
+    expect(rec.retreat.leader_check.outcome):to_be("casualty")
+    expect(rec.retreat.leader_check.dice):to_be(2)
+    expect(t.leader):to_be_nil()
+    expect(t.strength):to_be(2) -- one block for the retreat, one for the rally check
+    expect(world:pool("government", "medals")):to_be(1)
+    expect(tostring(rec)):to_contain("rally check [cavalry cavalry] failed, lost 1\n  leader Murray: casualty check [sabre sabre] -> casualty")
   end)
 end)
