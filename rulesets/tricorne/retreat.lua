@@ -77,8 +77,8 @@ end
 
 -- [Base] Moves `u` up to `hexes` hexes back, one at a time. A step with no
 -- hex to take ends the retreat; with params.retreat.blocked = lose_block
--- every hex not taken costs a block (banner to by_side for the last; an
--- attached leader's check when it eliminates the unit, lose_blocks).
+-- every hex not taken costs a block (banner to by_side for the last; the
+-- attached leader's check, lose_blocks).
 -- Returns moved, lost, attached (the leader who joined, or nil), and the
 -- leader's casualty check (or nil).
 function retreat.move(u, hexes, by_side, reason)
@@ -118,8 +118,8 @@ end
 -- [Base] Rally check (ours): roll params.rally.dice, plus the type's
 -- `rally` modifier, plus leader_bonus with an attached leader. The unit
 -- rallies when a die shows one of params.rally.symbols; otherwise it loses
--- params.rally.fail_blocks blocks (lose_blocks: an attached leader's check
--- when they eliminate it). No dice: the check fails.
+-- params.rally.fail_blocks blocks (and the attached leader's check,
+-- lose_blocks). No dice: the check fails.
 -- Returns { dice, faces, passed, lost, leader_check }.
 function retreat.rally_check(u, by_side, reason)
   local p = params.rally
