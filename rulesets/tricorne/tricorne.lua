@@ -199,9 +199,17 @@ end
 local COMBAT_CARDS = (type(ruleset.charts) == "table" and ruleset.charts.combat_cards) or {}
 
 -- [Fire R4]/[Base] The dice Combat card `name` adds to a combat of `kind`
--- ("fire", or "melee" for an attack, a bonus melee or a battle back).
+-- ("fire", or "melee" for an attack, a bonus melee or a battle back). A
+-- card the chart does not list, or another kind, is an error (a misspelt
+-- name would otherwise add nothing, silently).
 function tricorne.card_dice(name, kind)
-  local c = COMBAT_CARDS[name] or NONE
+  local c = COMBAT_CARDS[name]
+  if c == nil then
+    error("no Combat card '" .. tostring(name) .. "' in ruleset.yaml charts.combat_cards", 2)
+  end
+  if kind ~= "fire" and kind ~= "melee" then
+    error("tricorne.card_dice: the kind of combat is \"fire\" or \"melee\", not " .. tostring(kind), 2)
+  end
   local n = c.melee_dice
   if kind == "fire" then
     n = c.ranged_dice

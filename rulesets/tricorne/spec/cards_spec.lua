@@ -294,6 +294,18 @@ end)
 
 -- Cases with params of their own come last: scenario(..., { set = ... })
 -- holds for the rest of the file.
+describe("[Fire R4] the dice a Combat card adds: tricorne.card_dice", function()
+  it("by the kind of combat; a card the chart does not list, or another kind, is an error", function()
+    expect(tricorne.card_dice("extra_fire", "fire")):to_be(1)
+    expect(tricorne.card_dice("extra_fire", "melee")):to_be(0)
+    expect(tricorne.card_dice("extra_melee", "melee")):to_be(1)
+    expect_error(function() tricorne.card_dice("extra_fyre", "fire") end,
+      "no Combat card 'extra_fyre' in ruleset.yaml charts.combat_cards")
+    expect_error(function() tricorne.card_dice("extra_fire", "bonus") end,
+      "the kind of combat is \"fire\" or \"melee\", not bonus")
+  end)
+end)
+
 describe("[Fire R4] [Base] with params.combat_cards.per_unit = 0", function()
   scenario("scenarios/field.yaml", { set = { ["combat_cards.per_unit"] = 0 } })
 
