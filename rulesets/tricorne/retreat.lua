@@ -52,7 +52,7 @@ end
 local function lose_blocks(u, n, by_side, reason)
   local at, leader = u.hex, u.leader
   local removed, eliminated = tricorne.hit(u, n, by_side, reason)
-  if leader ~= nil and removed > 0 and (eliminated or params.leaders.check_on_lost_blocks) then
+  if leader ~= nil and (eliminated or params.leaders.check_on_lost_blocks) then
     return removed, leaders.casualty_check(u, leader, by_side, eliminated, at, reason)
   end
   return removed, nil

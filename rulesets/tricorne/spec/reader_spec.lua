@@ -277,6 +277,36 @@ describe("[Fire R6] [Base] an attached leader whose unit falls to a retreat or a
     expect(tostring(rec)):to_contain("\n    leader Cope: casualty check [sabre] -> casualty\n")
   end)
 
+  it("a fire whose flag makes the unit retreat and fail its rally check at its last block: the leader's check", function()
+    firer("g1", "regular", hex(5, 8))
+    jac("t", "regular", hex(5, 6), { strength = 1, leader = "Murray" })
+    dice.force("battle", { "flag", "flag", "cavalry" })          -- Murray ignores one flag
+    answers{ hex(5, 5) }
+    dice.force("battle", { "cavalry", "cavalry", "infantry" })   -- rally check (2 +1 leader) failed
+    dice.force("battle", { "flag" })                             -- Murray's check: unhurt
+    answers{ hex(5, 4) }
+    local rec = ranged.fire{ unit = "g1", target = "t" }
+    expect(rec.eliminated):to_be(true)
+    expect(rec.retreat.rally.leader_check.outcome):to_be("retreated")
+    expect(world:unit("Murray").hex):to_be(hex(5, 4))
+    expect(tostring(rec)):to_contain("failed, lost 1\n  leader Murray: casualty check [flag] -> retreated")
+  end)
+
+  it("a melee whose flag the defender cannot take at its last block: the leader falls, the attacker takes ground", function()
+    local a = attacker("regular")
+    gov("d", "regular", hex(5, 6), { strength = 1, leader = "Cope" })
+    gov("b1", "regular", hex(4, 7))
+    gov("b2", "regular", hex(5, 7))
+    dice.force("battle", { "flag", "flag", "cavalry", "cavalry" }) -- no hit; Cope ignores one flag, the other is blocked
+    dice.force("battle", { "sabre" })
+    answers{ "take ground" }
+    local rec = melee.attack{ unit = "a", target = "d" }
+    expect(rec.attack.retreat.leader_check.outcome):to_be("casualty")
+    expect(world:pool("jacobite", "medals")):to_be(2)
+    expect(a.hex):to_be(hex(5, 6))
+    expect(tostring(rec)):to_contain("lost 1 (blocked)\n    leader Cope: casualty check [sabre] -> casualty")
+  end)
+
   it("a blocked retreat that leaves blocks: no leader check, the rally check follows", function()
     local t = hemmed_in(4)
     dice.force("battle", { "flag", "flag", "cavalry" })
