@@ -96,7 +96,6 @@ end)
 describe("[Ground] [Bonus] what a reader tries after a melee", function()
   it("cavalry that eliminates a lone leader takes the hex he held and makes its bonus melee from it", function()
     local a = attacker("battle_cavalry")
-    jac("x", "regular", hex(2, 2)) -- keeps the Jacobites on the map
     gov("Cope", "leader", hex(5, 6))
     gov("d2", "regular", hex(4, 7))
     dice.force("battle", { "sabre", "cavalry", "cavalry", "cavalry" }) -- one sabre: Cope falls
