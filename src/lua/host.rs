@@ -72,7 +72,7 @@ impl Host {
             traceback_runner: Default::default(),
             handler_lists: Default::default(),
             tabletop_memo: Default::default(),
-            tabletop_keys: std::array::from_fn(|_| Cell::new(0)),
+            tabletop_keys: Default::default(),
             rolls: Default::default(),
             chunks: RefCell::new(Vec::new()),
             loads: RefCell::new(Vec::new()),

@@ -106,8 +106,9 @@ pub struct State {
     pub tabletop_memo: RefCell<crate::lua::raw::tabletop::Memo>,
     /// Where the Lua strings of the tabletop's keys (`x`, `width`, ...) keep
     /// their bytes (0 until the tabletop is installed), for the fast paths'
-    /// field reads in place (see `raw::tabletop`).
-    pub tabletop_keys: [Cell<usize>; crate::lua::raw::tabletop::KEY_COUNT],
+    /// field reads in place, and the templates answers are copied from
+    /// (see `raw::tabletop`).
+    pub tabletop_keys: crate::lua::raw::tabletop::Keys,
     /// Module chunks `require` loaded, by display path (kept only with
     /// [`HostOptions::coverage`]).
     pub chunks: RefCell<Vec<(String, Function)>>,

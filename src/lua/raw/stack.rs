@@ -269,7 +269,10 @@ unsafe fn table_layout_holds(l: *mut ffi::lua_State) -> bool {
 /// The last part of the check: fields read in place by their key string
 /// (`TableRef::field`) must be what `lua_rawgetfield` reads, in a table of
 /// twenty named values (so nodes share chains) with one removed, and for a
-/// key it lacks; and its metatable must be seen once it has one.
+/// key it lacks; numbers written in place (`TableRef::set_node_number`)
+/// must be what the API reads; the table pushed by its address
+/// (`push_kept_table`) must be the same; and its metatable must be seen
+/// once it has one.
 ///
 /// # Safety
 /// As for [`table_layout_holds`].
@@ -309,6 +312,27 @@ unsafe fn fields_found_in_place(l: *mut ffi::lua_State) -> bool {
             ffi::lua_settop(l, t);
         }
         ok &= tbl.address() == ffi::lua_topointer(l, t) as usize && !tbl.frozen();
+        // A number written in place is what the API reads; the table pushed
+        // by its address is the same table.
+        for (i, k) in names.iter().enumerate().filter(|(i, _)| *i != 3 && *i != 7) {
+            ffi::lua_pushstring(l, k.as_ptr());
+            let key = raw::string_ptr(l, t + 1);
+            ffi::lua_settop(l, t);
+            let Some(n) = tbl.node_of(key) else {
+                ffi::lua_settop(l, n0);
+                return false;
+            };
+            tbl.set_node_number(n, -(i as f64));
+            ok &= ffi::lua_rawgetfield(l, t, k.as_ptr()) == ffi::LUA_TNUMBER
+                && ffi::lua_tonumberx(l, t + 1, std::ptr::null_mut()) == -(i as f64);
+            ffi::lua_settop(l, t);
+        }
+        ffi::lua_pushstring(l, c"absent".as_ptr());
+        ok &= tbl.node_of(raw::string_ptr(l, t + 1)).is_none();
+        ffi::lua_settop(l, t);
+        raw::push_kept_table(l, tbl.address());
+        ok &= ffi::lua_rawequal(l, t, t + 1) != 0;
+        ffi::lua_settop(l, t);
         ffi::lua_setreadonly(l, t, 1);
         ok &= tbl.frozen();
         ffi::lua_setreadonly(l, t, 0);
@@ -683,6 +707,62 @@ pub mod raw {
         }
     }
 
+    impl TableRef {
+        /// Which node of the hash part holds string key `key` (as
+        /// [`TableRef::field`] finds it), if any.
+        ///
+        /// # Safety
+        /// As for [`TableRef::field`].
+        pub unsafe fn node_of(self, key: usize) -> Option<usize> {
+            // SAFETY: the function's contract, as in `field`.
+            unsafe {
+                let t = &*self.0;
+                let ts = (key - STRING_DATA) as u64;
+                let hash = ((key - STRING_DATA + STRING_HASH) as *const u32).read() as usize;
+                let mut at = hash & ((1usize << t.lsizenode) - 1);
+                loop {
+                    let k = &(*t.node.add(at)).key;
+                    if (k.tt & 0xF) == ffi::LUA_TSTRING && k.value == ts {
+                        return Some(at);
+                    }
+                    let next = k.tt >> 4;
+                    if next == 0 {
+                        return None;
+                    }
+                    at = at.wrapping_add_signed(next as isize);
+                }
+            }
+        }
+
+        /// Sets the value of node `n` to the number `x`, in place: what
+        /// `lua_rawset` does for the key there, without finding it. A
+        /// number is not collectable, so no barrier is owed.
+        ///
+        /// # Safety
+        /// As for [`TableRef::field`]; the table is not frozen, and `n` is
+        /// a node of its hash part that holds a number.
+        #[inline(always)]
+        pub unsafe fn set_node_number(self, n: usize, x: f64) {
+            // SAFETY: the function's contract.
+            unsafe {
+                let node = (*self.0).node.add(n) as *mut Node;
+                (*node).value.value = x.to_bits();
+            }
+        }
+    }
+
+    /// Pushes a table kept alive elsewhere, given its address (as
+    /// [`TableRef::address`] answers).
+    ///
+    /// # Safety
+    /// As for [`push_kept_string`]: the table stays reachable from a rooted
+    /// table while it may be on the stack.
+    #[inline(always)]
+    pub unsafe fn push_kept_table(l: *mut ffi::lua_State, address: usize) {
+        // SAFETY: the function's contract.
+        unsafe { push(l, Slot { value: address as u64, extra: 0, tt: ffi::LUA_TTABLE }) }
+    }
+
     /// # Safety
     /// `l` is the running state of a C function with room for one more
     /// value, and the layout holds.
@@ -767,6 +847,42 @@ pub unsafe fn push_kept_string(l: *mut ffi::lua_State, data: usize) -> bool {
     }
     // SAFETY: the function's contract; `raw` only once the layout holds.
     unsafe { raw::push_kept_string(l, data) };
+    true
+}
+
+/// A table read and written in place (see [`in_place_table`]).
+pub type InPlace = raw::TableRef;
+
+/// The table at positive index `i`, to read and write in place: `None`
+/// when the direct readers are off or the value is not a table.
+///
+/// # Safety
+/// `l` is a live state and `i` a positive index of its current frame.
+#[inline(always)]
+pub unsafe fn in_place_table(l: *mut ffi::lua_State, i: c_int) -> Option<InPlace> {
+    if !direct() {
+        return None;
+    }
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe { raw::table(l, i) }
+}
+
+/// Pushes a table kept alive elsewhere, given its address, without the
+/// API: false (nothing pushed) when the direct readers are off. As for
+/// [`push_kept_string`], the thread barrier is skipped, which is sound only
+/// for a table that stays reachable from a rooted table for as long as it
+/// may be on the stack.
+///
+/// # Safety
+/// `l` is a live state with room for one more value; `address` is where
+/// such a table is (`lua_topointer`).
+#[inline(always)]
+pub unsafe fn push_kept_table(l: *mut ffi::lua_State, address: usize) -> bool {
+    if !direct() {
+        return false;
+    }
+    // SAFETY: the function's contract; `raw` only once the layout holds.
+    unsafe { raw::push_kept_table(l, address) };
     true
 }
 

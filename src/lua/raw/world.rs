@@ -327,6 +327,17 @@ fast_fn!(fast_unit_index, |l, st| {
     }))
 });
 
+// Two unit handles compared (`c.unit == target`): Luau calls `__eq` only
+// for two different handles (the same one is equal without a call). Cached
+// handles of units now in their slots are equal when their ids are, as the
+// full `__eq` says; any other pair is the full function's.
+fast_fn!(fast_unit_eq, |l, st| {
+    let w = st.world.try_borrow().ok()?;
+    let a = fast::unit_arg(l, st, &w, 1)?;
+    let b = fast::unit_arg(l, st, &w, 2)?;
+    Some(Out::Bool(a == b || w.units[a].id == w.units[b].id))
+});
+
 // A unit handle's property write (`u.moves_used = 2`): nil, a boolean, a
 // finite number or UTF-8 text under a name that is not a field. The fields
 // (settable or read-only), other values and every error are the full
@@ -393,17 +404,19 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     FAST.iter().map(|(name, _)| name.to_str().expect("ASCII name"))
 }
 
-/// Replaces the world's hot calls, and a unit handle's `__index`, with their fast paths.
+/// Replaces the world's hot calls, and a unit handle's `__index`, `__eq`
+/// and `__newindex`, with their fast paths.
 pub fn install(lua: &Lua, st: &Rc<State>, world: &Table) -> mlua::Result<()> {
     for (name, f) in FAST {
         fast::install(lua, st, world, name, *f)?;
     }
-    // The unit metatable's `__index` and `__newindex`: reached through any handle.
+    // The unit metatable's `__index`, `__eq` and `__newindex`: reached through any handle.
     if st.options.no_fast_paths {
         return Ok(());
     }
     let probe = lua.create_userdata(UnitRef { idx: usize::MAX, id: Rc::from(""), st: st.clone() })?;
     replace_metamethod(lua, st, &probe, c"__index", fast_unit_index)?;
+    replace_metamethod(lua, st, &probe, c"__eq", fast_unit_eq)?;
     replace_metamethod(lua, st, &probe, c"__newindex", fast_unit_newindex)
 }
 

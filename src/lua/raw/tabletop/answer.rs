@@ -62,9 +62,63 @@ keys! {
 /// How many keys [`KEYS`] has (`State::tabletop_keys` holds one address each).
 pub const KEY_COUNT: usize = KEYS.len();
 
-/// Where each key's pinned string keeps its bytes (`State::tabletop_keys`;
-/// 0 for one not pinned, pushed through the API then).
-pub type Keys = [Cell<usize>; KEY_COUNT];
+/// What the pushers need of the state (`State::tabletop_keys`): where each
+/// key's pinned string keeps its bytes (0 for one not pinned, pushed
+/// through the API then), and the kept template of each [`Form`].
+pub struct Keys {
+    pub strings: [Cell<usize>; KEY_COUNT],
+    pub forms: [Cell<Template>; FORMS.len()],
+}
+
+impl Default for Keys {
+    fn default() -> Self {
+        Keys { strings: std::array::from_fn(|_| Cell::new(0)), forms: Default::default() }
+    }
+}
+
+/// The answer tables made by cloning a kept template (`lua_clonetable`,
+/// one copy of its nodes) and writing the numbers into the copy's nodes in
+/// place, instead of setting each key (`lua_rawset` finds the key's node and
+/// links it in, about 150 instructions a key). The template is built by the
+/// same pushes with every number 0, so the copy's nodes are laid out as a
+/// table built key by key would be (the same `pairs` order, and the same
+/// room for keys a script adds).
+#[derive(Clone, Copy, Debug)]
+pub enum Form {
+    /// `{x=, y=}`.
+    Point,
+    /// `{x=, y=, facing=, width=, depth=}`.
+    Base,
+    /// `{left=, right=, bearing=, angle=}`.
+    Arc,
+    /// `{kind="line", from=, to=}`.
+    Line,
+    /// `{kind="zone", from=, bearing=, width=, length=}`.
+    Zone,
+    /// `through`'s row: `{unit=, base=, from=, to=, amount=}`.
+    Crossing,
+}
+
+/// Every [`Form`], in order, with its keys in the order they are set.
+const FORMS: [(Form, &[K]); 6] = [
+    (Form::Point, &[K::X, K::Y]),
+    (Form::Base, &[K::X, K::Y, K::Facing, K::Width, K::Depth]),
+    (Form::Arc, &[K::Left, K::Right, K::Bearing, K::Angle]),
+    (Form::Line, &[K::Kind, K::From, K::To]),
+    (Form::Zone, &[K::Kind, K::From, K::Bearing, K::Width, K::Length]),
+    (Form::Crossing, &[K::Unit, K::Base, K::From, K::To, K::Amount]),
+];
+
+/// A kept template: its table's address (0: none kept) and the node of
+/// each of its form's keys, in the form's order.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Template {
+    table: usize,
+    nodes: [u8; 5],
+}
+
+/// The registry name of the table that keeps the templates alive.
+pub(super) const KEPT_FORMS: &str = "sandtable.tabletop_forms";
 
 /// The registry name of the table that pins [`KEYS`].
 pub(super) const PINNED_KEYS: &str = "sandtable.tabletop_keys";
@@ -130,11 +184,134 @@ pub fn table(lua: &Lua, g: &Geo) -> mlua::Result<Table> {
     }
 }
 
-/// The host state's key addresses (all 0, keys pushed through the API,
-/// for a Lua state without one).
+/// The host state's key addresses and templates (none, keys pushed
+/// through the API and tables built key by key, for a Lua state without one).
 fn host_keys(lua: &Lua) -> Keys {
-    let st = lua.app_data_ref::<Rc<State>>();
-    std::array::from_fn(|k| Cell::new(st.as_ref().map_or(0, |s| s.tabletop_keys[k].get())))
+    let Some(st) = lua.app_data_ref::<Rc<State>>() else {
+        return Keys::default();
+    };
+    let kept = &st.tabletop_keys;
+    Keys {
+        strings: std::array::from_fn(|k| Cell::new(kept.strings[k].get())),
+        forms: std::array::from_fn(|f| Cell::new(kept.forms[f].get())),
+    }
+}
+
+/// Builds and keeps every form's template (`install`, once the key strings
+/// are pinned and noted in `keys`), in a table the registry holds.
+pub(super) fn keep_forms(lua: &Lua, keys: &Keys) -> mlua::Result<()> {
+    let kept = lua.create_table()?;
+    for (f, (form, order)) in FORMS.iter().enumerate() {
+        // SAFETY: a protected call; `push_form_keys` pushes one table, which
+        // is returned; the nodes are read from it while it is on the stack.
+        let template: Table = unsafe {
+            lua.exec_raw((), |l| {
+                push_form_keys(l, keys, *form);
+                let mut t = Template { table: ffi::lua_topointer(l, -1) as usize, nodes: [0; 5] };
+                if let Some(table) = stack::in_place_table(l, ffi::lua_gettop(l)) {
+                    for (n, k) in t.nodes.iter_mut().zip(order.iter()) {
+                        let at = keys.strings[*k as usize].get();
+                        match (at != 0).then(|| table.node_of(at)).flatten().and_then(|i| u8::try_from(i).ok()) {
+                            Some(i) => *n = i,
+                            None => t.table = 0,
+                        }
+                    }
+                } else {
+                    t.table = 0;
+                }
+                keys.forms[f].set(t);
+            })?
+        };
+        kept.raw_push(template)?;
+    }
+    lua.set_named_registry_value(KEPT_FORMS, kept)
+}
+
+/// Pushes a table of form `f` built key by key, every number 0 (and `kind`
+/// its text): a template, and what [`clone_form`] copies.
+///
+/// # Safety
+/// As for [`push`].
+unsafe fn push_form_keys(l: *mut ffi::lua_State, keys: &Keys, f: Form) {
+    let zero = Point::new(0.0, 0.0);
+    // SAFETY: the caller's contract.
+    unsafe {
+        match f {
+            Form::Point => push_point_keys(l, keys, zero),
+            Form::Base => push_base_keys(l, keys, &Base::new(zero, 0.0, 0.0, 0.0)),
+            Form::Arc => {
+                ffi::lua_createtable(l, 0, 4);
+                set_num(l, keys, K::Left, 0.0);
+                set_num(l, keys, K::Right, 0.0);
+                set_num(l, keys, K::Bearing, 0.0);
+                set_num(l, keys, K::Angle, 0.0);
+            }
+            Form::Line => {
+                ffi::lua_createtable(l, 0, 3);
+                set_str(l, keys, K::Kind, "line");
+                set_num(l, keys, K::From, 0.0);
+                set_num(l, keys, K::To, 0.0);
+            }
+            Form::Zone => {
+                ffi::lua_createtable(l, 0, 5);
+                set_str(l, keys, K::Kind, "zone");
+                set_num(l, keys, K::From, 0.0);
+                set_num(l, keys, K::Bearing, 0.0);
+                set_num(l, keys, K::Width, 0.0);
+                set_num(l, keys, K::Length, 0.0);
+            }
+            Form::Crossing => {
+                ffi::lua_createtable(l, 0, 5);
+                set_num(l, keys, K::Unit, 0.0);
+                set_num(l, keys, K::Base, 0.0);
+                set_num(l, keys, K::From, 0.0);
+                set_num(l, keys, K::To, 0.0);
+                set_num(l, keys, K::Amount, 0.0);
+            }
+        }
+    }
+}
+
+/// A copy of a form's template on top of the stack, its numbers still to
+/// write ([`Fresh::num`]); its other fields are set with [`set_table`].
+#[derive(Clone, Copy)]
+struct Fresh {
+    table: stack::InPlace,
+    nodes: [u8; 5],
+}
+
+impl Fresh {
+    /// Writes number `x` as the value of the form's `i`th key.
+    ///
+    /// # Safety
+    /// The copy is alive and not frozen (it is the newest answer, on the stack).
+    unsafe fn num(self, i: usize, x: f64) {
+        // SAFETY: the caller's contract; the node holds the template's 0.
+        unsafe { self.table.set_node_number(self.nodes[i] as usize, x) }
+    }
+}
+
+/// Pushes a copy of form `f`'s template, when one is kept and Luau's
+/// layout is trusted (else nothing: build the table key by key).
+///
+/// # Safety
+/// As for [`push`].
+unsafe fn clone_form(l: *mut ffi::lua_State, keys: &Keys, f: Form) -> Option<Fresh> {
+    let t = keys.forms[f as usize].get();
+    if t.table == 0 {
+        return None;
+    }
+    // SAFETY: the caller's contract; the template is kept alive by the
+    // registry's table of forms, and no script can reach it.
+    unsafe {
+        if !stack::push_kept_table(l, t.table) {
+            return None;
+        }
+        ffi::lua_clonetable(l, -1);
+        ffi::lua_replace(l, -2);
+        let table = stack::in_place_table(l, ffi::lua_gettop(l))?;
+        Some(Fresh { table, nodes: t.nodes })
+    }
 }
 
 /// Makes the Lua table for `g`, frozen (read-only, and every table inside
@@ -221,40 +398,76 @@ pub unsafe fn push(l: *mut ffi::lua_State, keys: &Keys, g: &Geo) -> c_int {
             }
             Geo::Bases(list, ids) => push_bases(l, keys, list, ids),
             Geo::Shape(s) => push_bases(l, keys, &s.bases, &s.ids),
-            Geo::Arc(a) => {
-                ffi::lua_createtable(l, 0, 4);
-                set_point(l, keys, K::Left, a.left);
-                set_point(l, keys, K::Right, a.right);
-                set_num(l, keys, K::Bearing, a.bearing);
-                set_num(l, keys, K::Angle, a.angle);
-            }
-            Geo::Path(Path::Line(s)) => {
-                ffi::lua_createtable(l, 0, 3);
-                set_str(l, keys, K::Kind, "line");
-                set_point(l, keys, K::From, s.a);
-                set_point(l, keys, K::To, s.b);
-            }
-            Geo::Path(Path::Zone { from, bearing, width, length }) => {
-                ffi::lua_createtable(l, 0, 5);
-                set_str(l, keys, K::Kind, "zone");
-                set_point(l, keys, K::From, *from);
-                set_num(l, keys, K::Bearing, *bearing);
-                set_num(l, keys, K::Width, *width);
-                set_num(l, keys, K::Length, *length);
-            }
+            Geo::Arc(a) => match clone_form(l, keys, Form::Arc) {
+                Some(c) => {
+                    c.num(2, a.bearing);
+                    c.num(3, a.angle);
+                    set_point(l, keys, K::Left, a.left);
+                    set_point(l, keys, K::Right, a.right);
+                }
+                None => {
+                    ffi::lua_createtable(l, 0, 4);
+                    set_point(l, keys, K::Left, a.left);
+                    set_point(l, keys, K::Right, a.right);
+                    set_num(l, keys, K::Bearing, a.bearing);
+                    set_num(l, keys, K::Angle, a.angle);
+                }
+            },
+            Geo::Path(Path::Line(s)) => match clone_form(l, keys, Form::Line) {
+                Some(_) => {
+                    set_point(l, keys, K::From, s.a);
+                    set_point(l, keys, K::To, s.b);
+                }
+                None => {
+                    ffi::lua_createtable(l, 0, 3);
+                    set_str(l, keys, K::Kind, "line");
+                    set_point(l, keys, K::From, s.a);
+                    set_point(l, keys, K::To, s.b);
+                }
+            },
+            Geo::Path(Path::Zone { from, bearing, width, length }) => match clone_form(l, keys, Form::Zone) {
+                Some(c) => {
+                    c.num(2, *bearing);
+                    c.num(3, *width);
+                    c.num(4, *length);
+                    set_point(l, keys, K::From, *from);
+                }
+                None => {
+                    ffi::lua_createtable(l, 0, 5);
+                    set_str(l, keys, K::Kind, "zone");
+                    set_point(l, keys, K::From, *from);
+                    set_num(l, keys, K::Bearing, *bearing);
+                    set_num(l, keys, K::Width, *width);
+                    set_num(l, keys, K::Length, *length);
+                }
+            },
             Geo::Crossings(rows) => {
                 let n = rows.len() as c_int;
                 let first = ffi::lua_gettop(l) - n + 1;
                 ffi::lua_createtable(l, n, 0);
                 for (i, &(base, from, to, amount)) in rows.iter().enumerate() {
-                    ffi::lua_createtable(l, 0, 5);
-                    push_key(l, keys, K::Unit);
-                    ffi::lua_pushvalue(l, first + i as c_int);
-                    ffi::lua_rawset(l, -3);
-                    set_num(l, keys, K::Base, (base + 1) as f64);
-                    set_num(l, keys, K::From, from);
-                    set_num(l, keys, K::To, to);
-                    set_num(l, keys, K::Amount, amount);
+                    match clone_form(l, keys, Form::Crossing) {
+                        Some(c) => {
+                            c.num(1, (base + 1) as f64);
+                            c.num(2, from);
+                            c.num(3, to);
+                            c.num(4, amount);
+                            // The handle, a collectable value, through the API (its barrier).
+                            push_key(l, keys, K::Unit);
+                            ffi::lua_pushvalue(l, first + i as c_int);
+                            ffi::lua_rawset(l, -3);
+                        }
+                        None => {
+                            ffi::lua_createtable(l, 0, 5);
+                            push_key(l, keys, K::Unit);
+                            ffi::lua_pushvalue(l, first + i as c_int);
+                            ffi::lua_rawset(l, -3);
+                            set_num(l, keys, K::Base, (base + 1) as f64);
+                            set_num(l, keys, K::From, from);
+                            set_num(l, keys, K::To, to);
+                            set_num(l, keys, K::Amount, amount);
+                        }
+                    }
                     ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
                 }
                 // The answer alone: the handles it was built from go.
@@ -290,7 +503,7 @@ fn edge_key(e: Edge) -> K {
 /// # Safety
 /// A live state with a free slot, where raising is allowed.
 unsafe fn push_key(l: *mut ffi::lua_State, keys: &Keys, k: K) {
-    let data = keys[k as usize].get();
+    let data = keys.strings[k as usize].get();
     // SAFETY: the caller's contract; `data` is where a string pinned by
     // `install` keeps its bytes (the registry keeps it alive and reachable).
     unsafe {
@@ -344,6 +557,23 @@ unsafe fn set_point(l: *mut ffi::lua_State, keys: &Keys, k: K, p: Point) {
 unsafe fn push_point(l: *mut ffi::lua_State, keys: &Keys, p: Point) {
     // SAFETY: the caller's contract.
     unsafe {
+        match clone_form(l, keys, Form::Point) {
+            Some(c) => {
+                c.num(0, p.x);
+                c.num(1, p.y);
+            }
+            None => push_point_keys(l, keys, p),
+        }
+    }
+}
+
+/// [`push_point`] key by key.
+///
+/// # Safety
+/// As for [`push_point`].
+unsafe fn push_point_keys(l: *mut ffi::lua_State, keys: &Keys, p: Point) {
+    // SAFETY: the caller's contract.
+    unsafe {
         ffi::lua_createtable(l, 0, 2);
         set_num(l, keys, K::X, p.x);
         set_num(l, keys, K::Y, p.y);
@@ -353,6 +583,26 @@ unsafe fn push_point(l: *mut ffi::lua_State, keys: &Keys, p: Point) {
 /// # Safety
 /// As for [`push`], with three free slots.
 unsafe fn push_base(l: *mut ffi::lua_State, keys: &Keys, b: &Base) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        match clone_form(l, keys, Form::Base) {
+            Some(c) => {
+                c.num(0, b.centre.x);
+                c.num(1, b.centre.y);
+                c.num(2, b.facing);
+                c.num(3, b.width);
+                c.num(4, b.depth);
+            }
+            None => push_base_keys(l, keys, b),
+        }
+    }
+}
+
+/// [`push_base`] key by key.
+///
+/// # Safety
+/// As for [`push_base`].
+unsafe fn push_base_keys(l: *mut ffi::lua_State, keys: &Keys, b: &Base) {
     // SAFETY: the caller's contract.
     unsafe {
         ffi::lua_createtable(l, 0, 6);

@@ -47,7 +47,7 @@ use crate::unit::Position;
 
 mod answer;
 mod memo;
-pub use answer::{crossings_table, frozen_table, push, table, AreaRow, Geo, KEY_COUNT};
+pub use answer::{crossings_table, frozen_table, push, table, AreaRow, Geo, Keys, KEY_COUNT};
 use answer::{K, KEYS, PINNED_KEYS};
 use memo::{arc_bits, path_bits, Arg, Call, Found, Key, Query};
 pub use memo::{push_keep, Keep, Memo};
@@ -150,7 +150,7 @@ impl<'call> Plain<'call> {
 
 /// Where key `k`'s pinned string keeps its bytes (0 before `install`).
 fn key_ptr(st: &State, k: K) -> usize {
-    st.tabletop_keys[k as usize].get()
+    st.tabletop_keys.strings[k as usize].get()
 }
 
 /// An argument as `tabletop_api::shape` reads it (a point, one base, or a
@@ -642,7 +642,7 @@ pub fn install(lua: &Lua, st: &Rc<State>, tabletop: &Table) -> mlua::Result<()> 
     // onto the stack and popped.
     unsafe {
         lua.exec_raw::<()>((&pinned,), |l| {
-            for (k, slot) in st.tabletop_keys.iter().enumerate() {
+            for (k, slot) in st.tabletop_keys.strings.iter().enumerate() {
                 ffi::lua_rawgeti(l, 1, k as ffi::lua_Integer + 1);
                 slot.set(stack::string_ptr(l, 2));
                 ffi::lua_settop(l, 1);
@@ -651,6 +651,7 @@ pub fn install(lua: &Lua, st: &Rc<State>, tabletop: &Table) -> mlua::Result<()> 
         })?;
     }
     lua.set_named_registry_value(PINNED_KEYS, pinned)?;
+    answer::keep_forms(lua, &st.tabletop_keys)?;
     for (name, f) in FAST {
         fast::install(lua, st, tabletop, name, *f)?;
     }
