@@ -214,6 +214,65 @@ fn a_units_pos_is_read_only_and_follows_the_unit() {
     }
 }
 
+/// Every answer the tabletop builds is a fresh table of its own, though
+/// the core copies it from a kept template (`raw::tabletop::answer::Form`):
+/// a script that changes one (a field set, one added, one removed) changes
+/// neither the next answer nor the template behind it; and its keys come in
+/// the order of the same table written as a constructor, so `pairs` walks it
+/// as it walked a table built key by key. With and without fast paths.
+#[test]
+fn fresh_answers_are_each_their_own_table() {
+    for no_fast_paths in [false, true] {
+        let h = Host::new(HostOptions { no_fast_paths, ..Default::default() }).unwrap();
+        h.load_scenario(&write("fresh.yaml", GOOD), &ScenarioOverrides::default()).unwrap();
+        let script = r#"
+            local f1, a1 = world:unit('f1'), world:unit('a1')
+            local function keys(t)
+              local out = {}
+              for k in pairs(t) do table.insert(out, k) end
+              return table.concat(out, ' ')
+            end
+            local calls = {
+              { 'point', function() return tabletop.point(3, 4) end, { x = 0, y = 0 } },
+              { 'travel', function() return tabletop.travel(tabletop.point(3, 4), 90, 2) end, { x = 0, y = 0 } },
+              { 'footprint', function() return tabletop.footprint(f1) end,
+                { x = 0, y = 0, facing = 0, width = 0, depth = 0 } },
+              { 'arc', function() return tabletop.arc_of_fire(a1, 45) end,
+                { left = 0, right = 0, bearing = 0, angle = 0 } },
+              { 'line', function() return tabletop.centre_line(a1, 90, 40) end, { kind = 0, from = 0, to = 0 } },
+              { 'zone', function() return tabletop.frontage_zone(a1, 90, 40) end,
+                { kind = 0, from = 0, bearing = 0, width = 0, length = 0 } },
+              { 'row', function() return tabletop.through(tabletop.centre_line(a1, 270, 80))[1] end,
+                { unit = 0, base = 0, from = 0, to = 0, amount = 0 } },
+            }
+            local out = {}
+            for _, c in ipairs(calls) do
+              local name, call, shape = c[1], c[2], c[3]
+              local a = call()
+              local before = keys(a)
+              local first = {}
+              for k, v in pairs(a) do first[k] = v end
+              for k in pairs(shape) do a[k] = 'changed' end
+              a.extra = true
+              local b = call()
+              local same = true
+              for k, v in pairs(first) do
+                if b[k] ~= v and type(v) ~= 'table' then same = false end
+              end
+              a.x, a.kind, a.unit = nil, nil, nil
+              local c2 = call()
+              table.insert(out, string.format('%s %s %s %s %s %s', name, tostring(same), tostring(rawequal(a, b)),
+                tostring(b.extra), tostring(before == keys(shape)), tostring(keys(c2) == before)))
+            end
+            return table.concat(out, '; ')"#;
+        let out = h.exec(script, "fresh.lua").unwrap();
+        let text = out.front().and_then(|v| v.to_string().ok()).unwrap();
+        for name in ["point", "travel", "footprint", "arc", "line", "zone", "row"] {
+            assert!(text.contains(&format!("{name} true false nil true true")), "{no_fast_paths}:\n{text}");
+        }
+    }
+}
+
 /// A unit placed off the table is refused, as an off-board hex is, and
 /// stays where it was; the table's edges are on it.
 #[test]
