@@ -228,89 +228,76 @@ pub(super) fn keep_forms(lua: &Lua, keys: &Keys) -> mlua::Result<()> {
 }
 
 /// Pushes a table of form `f` built key by key, every number 0 (and `kind`
-/// its text): a template, and what [`clone_form`] copies.
+/// its text): a template, or an answer when no template is kept.
 ///
 /// # Safety
 /// As for [`push`].
 unsafe fn push_form_keys(l: *mut ffi::lua_State, keys: &Keys, f: Form) {
-    let zero = Point::new(0.0, 0.0);
+    let (_, order) = FORMS[f as usize];
+    // The room the answers were always made with: a base's has one more,
+    // for the `id` a unit's bases carry.
+    let room = if matches!(f, Form::Base) { 6 } else { order.len() };
     // SAFETY: the caller's contract.
     unsafe {
-        match f {
-            Form::Point => push_point_keys(l, keys, zero),
-            Form::Base => push_base_keys(l, keys, &Base::new(zero, 0.0, 0.0, 0.0)),
-            Form::Arc => {
-                ffi::lua_createtable(l, 0, 4);
-                set_num(l, keys, K::Left, 0.0);
-                set_num(l, keys, K::Right, 0.0);
-                set_num(l, keys, K::Bearing, 0.0);
-                set_num(l, keys, K::Angle, 0.0);
-            }
-            Form::Line => {
-                ffi::lua_createtable(l, 0, 3);
-                set_str(l, keys, K::Kind, "line");
-                set_num(l, keys, K::From, 0.0);
-                set_num(l, keys, K::To, 0.0);
-            }
-            Form::Zone => {
-                ffi::lua_createtable(l, 0, 5);
-                set_str(l, keys, K::Kind, "zone");
-                set_num(l, keys, K::From, 0.0);
-                set_num(l, keys, K::Bearing, 0.0);
-                set_num(l, keys, K::Width, 0.0);
-                set_num(l, keys, K::Length, 0.0);
-            }
-            Form::Crossing => {
-                ffi::lua_createtable(l, 0, 5);
-                set_num(l, keys, K::Unit, 0.0);
-                set_num(l, keys, K::Base, 0.0);
-                set_num(l, keys, K::From, 0.0);
-                set_num(l, keys, K::To, 0.0);
-                set_num(l, keys, K::Amount, 0.0);
+        ffi::lua_createtable(l, 0, room as c_int);
+        for &k in order {
+            match (f, k) {
+                (Form::Line, K::Kind) => set_str(l, keys, k, "line"),
+                (Form::Zone, K::Kind) => set_str(l, keys, k, "zone"),
+                _ => set_num(l, keys, k, 0.0),
             }
         }
     }
 }
 
-/// A copy of a form's template on top of the stack, its numbers still to
-/// write ([`Fresh::num`]); its other fields are set with [`set_table`].
+/// A new table of some [`Form`] on top of the stack, every number 0 until
+/// written with [`Fresh::num`] (its other fields are set by key).
 #[derive(Clone, Copy)]
 struct Fresh {
-    table: stack::InPlace,
+    /// The copy of the template, written in place; `None` for a table
+    /// built key by key (no template kept, or Luau's layout not trusted).
+    copy: Option<stack::InPlace>,
     nodes: [u8; 5],
+    form: Form,
 }
 
 impl Fresh {
-    /// Writes number `x` as the value of the form's `i`th key.
+    /// Sets the form's `i`th key to the number `x`.
     ///
     /// # Safety
-    /// The copy is alive and not frozen (it is the newest answer, on the stack).
-    unsafe fn num(self, i: usize, x: f64) {
-        // SAFETY: the caller's contract; the node holds the template's 0.
-        unsafe { self.table.set_node_number(self.nodes[i] as usize, x) }
+    /// The table is alive and not frozen (the newest answer, on the stack);
+    /// for a table built key by key, as for [`set_num`] with it on top.
+    unsafe fn num(self, l: *mut ffi::lua_State, keys: &Keys, i: usize, x: f64) {
+        // SAFETY: the caller's contract; a copy's node holds the template's 0.
+        unsafe {
+            match self.copy {
+                Some(t) => t.set_node_number(self.nodes[i] as usize, x),
+                None => set_num(l, keys, FORMS[self.form as usize].1[i], x),
+            }
+        }
     }
 }
 
-/// Pushes a copy of form `f`'s template, when one is kept and Luau's
-/// layout is trusted (else nothing: build the table key by key).
+/// Pushes a new table of form `f`: a copy of its template when one is kept
+/// and Luau's layout is trusted, else built key by key.
 ///
 /// # Safety
 /// As for [`push`].
-unsafe fn clone_form(l: *mut ffi::lua_State, keys: &Keys, f: Form) -> Option<Fresh> {
+unsafe fn push_form(l: *mut ffi::lua_State, keys: &Keys, f: Form) -> Fresh {
     let t = keys.forms[f as usize].get();
-    if t.table == 0 {
-        return None;
-    }
     // SAFETY: the caller's contract; the template is kept alive by the
     // registry's table of forms, and no script can reach it.
     unsafe {
-        if !stack::push_kept_table(l, t.table) {
-            return None;
+        if t.table != 0 && stack::push_kept_table(l, t.table) {
+            ffi::lua_clonetable(l, -1);
+            ffi::lua_replace(l, -2);
+            if let Some(copy) = stack::in_place_table(l, ffi::lua_gettop(l)) {
+                return Fresh { copy: Some(copy), nodes: t.nodes, form: f };
+            }
+            ffi::lua_pop(l, 1);
         }
-        ffi::lua_clonetable(l, -1);
-        ffi::lua_replace(l, -2);
-        let table = stack::in_place_table(l, ffi::lua_gettop(l))?;
-        Some(Fresh { table, nodes: t.nodes })
+        push_form_keys(l, keys, f);
+        Fresh { copy: None, nodes: t.nodes, form: f }
     }
 }
 
@@ -398,76 +385,39 @@ pub unsafe fn push(l: *mut ffi::lua_State, keys: &Keys, g: &Geo) -> c_int {
             }
             Geo::Bases(list, ids) => push_bases(l, keys, list, ids),
             Geo::Shape(s) => push_bases(l, keys, &s.bases, &s.ids),
-            Geo::Arc(a) => match clone_form(l, keys, Form::Arc) {
-                Some(c) => {
-                    c.num(2, a.bearing);
-                    c.num(3, a.angle);
-                    set_point(l, keys, K::Left, a.left);
-                    set_point(l, keys, K::Right, a.right);
-                }
-                None => {
-                    ffi::lua_createtable(l, 0, 4);
-                    set_point(l, keys, K::Left, a.left);
-                    set_point(l, keys, K::Right, a.right);
-                    set_num(l, keys, K::Bearing, a.bearing);
-                    set_num(l, keys, K::Angle, a.angle);
-                }
-            },
-            Geo::Path(Path::Line(s)) => match clone_form(l, keys, Form::Line) {
-                Some(_) => {
-                    set_point(l, keys, K::From, s.a);
-                    set_point(l, keys, K::To, s.b);
-                }
-                None => {
-                    ffi::lua_createtable(l, 0, 3);
-                    set_str(l, keys, K::Kind, "line");
-                    set_point(l, keys, K::From, s.a);
-                    set_point(l, keys, K::To, s.b);
-                }
-            },
-            Geo::Path(Path::Zone { from, bearing, width, length }) => match clone_form(l, keys, Form::Zone) {
-                Some(c) => {
-                    c.num(2, *bearing);
-                    c.num(3, *width);
-                    c.num(4, *length);
-                    set_point(l, keys, K::From, *from);
-                }
-                None => {
-                    ffi::lua_createtable(l, 0, 5);
-                    set_str(l, keys, K::Kind, "zone");
-                    set_point(l, keys, K::From, *from);
-                    set_num(l, keys, K::Bearing, *bearing);
-                    set_num(l, keys, K::Width, *width);
-                    set_num(l, keys, K::Length, *length);
-                }
-            },
+            Geo::Arc(a) => {
+                let t = push_form(l, keys, Form::Arc);
+                t.num(l, keys, 2, a.bearing);
+                t.num(l, keys, 3, a.angle);
+                set_point(l, keys, K::Left, a.left);
+                set_point(l, keys, K::Right, a.right);
+            }
+            Geo::Path(Path::Line(s)) => {
+                push_form(l, keys, Form::Line);
+                set_point(l, keys, K::From, s.a);
+                set_point(l, keys, K::To, s.b);
+            }
+            Geo::Path(Path::Zone { from, bearing, width, length }) => {
+                let t = push_form(l, keys, Form::Zone);
+                t.num(l, keys, 2, *bearing);
+                t.num(l, keys, 3, *width);
+                t.num(l, keys, 4, *length);
+                set_point(l, keys, K::From, *from);
+            }
             Geo::Crossings(rows) => {
                 let n = rows.len() as c_int;
                 let first = ffi::lua_gettop(l) - n + 1;
                 ffi::lua_createtable(l, n, 0);
                 for (i, &(base, from, to, amount)) in rows.iter().enumerate() {
-                    match clone_form(l, keys, Form::Crossing) {
-                        Some(c) => {
-                            c.num(1, (base + 1) as f64);
-                            c.num(2, from);
-                            c.num(3, to);
-                            c.num(4, amount);
-                            // The handle, a collectable value, through the API (its barrier).
-                            push_key(l, keys, K::Unit);
-                            ffi::lua_pushvalue(l, first + i as c_int);
-                            ffi::lua_rawset(l, -3);
-                        }
-                        None => {
-                            ffi::lua_createtable(l, 0, 5);
-                            push_key(l, keys, K::Unit);
-                            ffi::lua_pushvalue(l, first + i as c_int);
-                            ffi::lua_rawset(l, -3);
-                            set_num(l, keys, K::Base, (base + 1) as f64);
-                            set_num(l, keys, K::From, from);
-                            set_num(l, keys, K::To, to);
-                            set_num(l, keys, K::Amount, amount);
-                        }
-                    }
+                    let t = push_form(l, keys, Form::Crossing);
+                    t.num(l, keys, 1, (base + 1) as f64);
+                    t.num(l, keys, 2, from);
+                    t.num(l, keys, 3, to);
+                    t.num(l, keys, 4, amount);
+                    // The handle, a collectable value, through the API (its barrier).
+                    push_key(l, keys, K::Unit);
+                    ffi::lua_pushvalue(l, first + i as c_int);
+                    ffi::lua_rawset(l, -3);
                     ffi::lua_rawseti(l, -2, i as ffi::lua_Integer + 1);
                 }
                 // The answer alone: the handles it was built from go.
@@ -557,26 +507,9 @@ unsafe fn set_point(l: *mut ffi::lua_State, keys: &Keys, k: K, p: Point) {
 unsafe fn push_point(l: *mut ffi::lua_State, keys: &Keys, p: Point) {
     // SAFETY: the caller's contract.
     unsafe {
-        match clone_form(l, keys, Form::Point) {
-            Some(c) => {
-                c.num(0, p.x);
-                c.num(1, p.y);
-            }
-            None => push_point_keys(l, keys, p),
-        }
-    }
-}
-
-/// [`push_point`] key by key.
-///
-/// # Safety
-/// As for [`push_point`].
-unsafe fn push_point_keys(l: *mut ffi::lua_State, keys: &Keys, p: Point) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        ffi::lua_createtable(l, 0, 2);
-        set_num(l, keys, K::X, p.x);
-        set_num(l, keys, K::Y, p.y);
+        let t = push_form(l, keys, Form::Point);
+        t.num(l, keys, 0, p.x);
+        t.num(l, keys, 1, p.y);
     }
 }
 
@@ -585,32 +518,10 @@ unsafe fn push_point_keys(l: *mut ffi::lua_State, keys: &Keys, p: Point) {
 unsafe fn push_base(l: *mut ffi::lua_State, keys: &Keys, b: &Base) {
     // SAFETY: the caller's contract.
     unsafe {
-        match clone_form(l, keys, Form::Base) {
-            Some(c) => {
-                c.num(0, b.centre.x);
-                c.num(1, b.centre.y);
-                c.num(2, b.facing);
-                c.num(3, b.width);
-                c.num(4, b.depth);
-            }
-            None => push_base_keys(l, keys, b),
+        let t = push_form(l, keys, Form::Base);
+        for (i, x) in [b.centre.x, b.centre.y, b.facing, b.width, b.depth].into_iter().enumerate() {
+            t.num(l, keys, i, x);
         }
-    }
-}
-
-/// [`push_base`] key by key.
-///
-/// # Safety
-/// As for [`push_base`].
-unsafe fn push_base_keys(l: *mut ffi::lua_State, keys: &Keys, b: &Base) {
-    // SAFETY: the caller's contract.
-    unsafe {
-        ffi::lua_createtable(l, 0, 6);
-        set_num(l, keys, K::X, b.centre.x);
-        set_num(l, keys, K::Y, b.centre.y);
-        set_num(l, keys, K::Facing, b.facing);
-        set_num(l, keys, K::Width, b.width);
-        set_num(l, keys, K::Depth, b.depth);
     }
 }
 
@@ -662,6 +573,19 @@ unsafe fn push_area(l: *mut ffi::lua_State, keys: &Keys, r: &AreaRow) {
             set_num(l, keys, K::From, from);
             set_num(l, keys, K::To, to);
             set_num(l, keys, K::Amount, amount);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forms_are_listed_in_their_order_with_room_for_their_numbers() {
+        for (i, (form, order)) in FORMS.iter().enumerate() {
+            assert_eq!(*form as usize, i, "{form:?}");
+            assert!(order.len() <= Template::default().nodes.len(), "{form:?}");
         }
     }
 }
