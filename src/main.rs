@@ -289,7 +289,7 @@ struct StrengthArgs {
           value_parser = sandtable::analysis::cli::parse_positive::<usize>)]
     jobs: Option<usize>,
     /// Time budget of one spec case under one mutant, in milliseconds (--mutate;
-    /// default: ten times the file's slowest case in the clean run, at least a second;
+    /// default: ten times what the case took in the clean run, at least a second;
     /// 1 or more). A mutant past it counts as killed only when that case took at most a
     /// quarter of it.
     #[arg(long, value_name = "MS", requires = "mutate", value_parser = sandtable::analysis::cli::parse_positive::<u64>)]

@@ -207,7 +207,7 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     let before_los_rule: Value = lua.named_registry_value(keys::LOS_RULE)?;
     let mode = st.decision_mode.replace(DecisionMode::Strict);
     let saved_deadline = st.guard.deadline.get();
-    st.guard.deadline.set(Some(Instant::now() + Duration::from_millis(st.limits.get().time_ms)));
+    st.guard.deadline.set(Some(Instant::now() + Duration::from_millis(case_ms(st, index))));
     st.guard.tripped.set(None);
     lua.set_named_registry_value(keys::ANSWERS, lua.create_table()?)?;
     st.world.borrow_mut().dice.clear_forced();
@@ -231,7 +231,7 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
         (Ok(_), _) => None,
         // Kept a `TimeLimit`: a mutation run tells a loop that never ends
         // from a failing case by it.
-        (Err(_), Some(t)) => Some(super::trip_error(t, st)),
+        (Err(_), Some(t)) => Some(tripped_case(t, st, index)),
         (Err(e), None) => Some(ScriptError::from_lua(&e)),
     };
     if error.is_none() {
@@ -287,6 +287,21 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
     let passed = error.is_none();
     st.spec.borrow_mut().cases.push(CaseResult { name: full, error, index: Some(index), hits, reads, took });
     Ok(passed)
+}
+
+/// The time budget of case `index`: its own ([`HostOptions::case_time_ms`](super::HostOptions::case_time_ms)),
+/// else the limits'.
+fn case_ms(st: &State, index: usize) -> u64 {
+    st.options.case_time_ms.as_ref().and_then(|b| b.get(&index).copied()).unwrap_or(st.limits.get().time_ms)
+}
+
+/// The error of case `index` that tripped the guard: a `TimeLimit` names
+/// the case's own budget.
+fn tripped_case(t: super::Trip, st: &State, index: usize) -> ScriptError {
+    match super::trip_error(t, st) {
+        ScriptError::TimeLimit { .. } => ScriptError::TimeLimit { ms: case_ms(st, index) },
+        e => e,
+    }
 }
 
 /// Every loaded module chunk's hits by line (with coverage on), in the

@@ -358,6 +358,12 @@ pub struct HostOptions {
     /// calls (0: the first); the others are skipped, not reported. How a
     /// mutant runs only the cases that ran its line.
     pub cases: Option<std::sync::Arc<std::collections::BTreeSet<usize>>>,
+    /// Specs: the time budget of a case, in milliseconds, by its place
+    /// among the file's `it` calls; a case not named here gets the limits'.
+    /// A mutation run gives each case ten times what it took clean, so that
+    /// a mutant looping in a quick case is stopped long before one slow
+    /// case's budget.
+    pub case_time_ms: Option<std::sync::Arc<std::collections::HashMap<usize, u64>>>,
     /// Rulesets and scenarios already parsed, shared by the hosts of a run
     /// whose files and `sources` stay as they are (a mutation run gives one
     /// share to every mutant of the Lua, and one of its own to each of the data).

@@ -240,10 +240,11 @@ pub struct FileRun {
     pub coverage: Coverage,
     /// How long the file took (with coverage on).
     pub took: std::time::Duration,
-    /// Its longest stretch under one time limit (with coverage on): its
-    /// slowest case, or all it ran outside its cases (the host, the ruleset,
-    /// the file's top level), if that took longer.
-    pub longest_call: std::time::Duration,
+    /// What each case took (by its place), and all the file ran outside
+    /// its cases (the host, the ruleset, the file's top level), with
+    /// coverage on: a mutation run's time budgets.
+    pub case_took: std::collections::HashMap<usize, std::time::Duration>,
+    pub outside_took: std::time::Duration,
     /// Each case's place among the file's `it` calls and the (file, line)
     /// pairs it ran.
     pub cases: Vec<(usize, BTreeSet<(String, u32)>)>,
@@ -325,9 +326,10 @@ fn run_one(
             }
         }
     }
-    let longest_call = report.slowest_case.max(took.saturating_sub(report.cases_took));
+    let outside_took = took.saturating_sub(report.cases_took);
     FileRun {
-        longest_call,
+        case_took: report.case_took.iter().copied().collect(),
+        outside_took,
         path: spec.path.clone(),
         passed: report.passed(),
         failed: report.failed(),

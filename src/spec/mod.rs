@@ -36,8 +36,9 @@ pub struct FileReport {
     pub outside_reads: std::collections::BTreeSet<String>,
     /// The place among the file's `it` calls of its first failing case.
     pub first_failed: Option<usize>,
-    /// How long its slowest case ran, and all its cases together.
-    pub slowest_case: std::time::Duration,
+    /// How long each case ran, by its place among the file's `it` calls.
+    pub case_took: Vec<(usize, std::time::Duration)>,
+    /// How long all its cases ran together.
     pub cases_took: std::time::Duration,
 }
 
@@ -261,7 +262,7 @@ pub fn run_spec_source(
         case_reads: Vec::new(),
         outside_reads: Default::default(),
         first_failed: None,
-        slowest_case: std::time::Duration::ZERO,
+        case_took: Vec::new(),
         cases_took: std::time::Duration::ZERO,
     };
     if !source.map_or_else(|| is_spec(path), is_spec_text) {
@@ -311,9 +312,9 @@ pub fn run_spec_source(
     }
     let results = std::mem::take(&mut *host.state.spec.borrow_mut());
     for c in results.cases {
-        report.slowest_case = report.slowest_case.max(c.took);
         report.cases_took += c.took;
         if let Some(i) = c.index {
+            report.case_took.push((i, c.took));
             if c.error.is_some() && report.first_failed.is_none() {
                 report.first_failed = Some(i);
             }

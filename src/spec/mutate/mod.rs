@@ -25,22 +25,25 @@
 //! read (through the tables the host builds) and the Rust read on the
 //! ruleset's behalf (a scenario's units and areas, a unit's strength, line
 //! of sight's terrain); a mutant of another section (`dice`, `los`,
-//! `stacking`), or of a datum no case read, runs every case. Up to three
-//! cases run first, each alone: the one that killed the last mutant of the
-//! same line, of the same file (for data, of the same datum), then those
-//! that killed the most; then the rest, the spec files that have killed
-//! the most first. Spec files are read once, at the start. Which files and
-//! lines are mutated is the [`Scope`]'s call (`--changed` keeps the lines
-//! changed since a git revision).
+//! `stacking`), or of a datum no case read, runs every case. The plan says
+//! which cases run; the order only how soon a killer is found, so a
+//! survivor runs its whole plan. Up to four cases run first: those that
+//! killed the last mutant of the same line, function (for data, table) and
+//! file (datum), then the most frequent killers of each; then, in a file
+//! that runs every case because the line (datum) is reached outside them,
+//! the cases that reached it themselves; then the rest, the spec files that
+//! killed most of the same function, file, and of all first (`Run::order`).
+//! Spec files are read once, at the start. Which files and lines are
+//! mutated is the [`Scope`]'s call (`--changed` keeps the lines changed
+//! since a git revision).
 //!
 //! Each case of a mutant (and what its file runs outside the cases) runs
-//! under a time budget: ten times the file's longest case in the clean run
-//! (or all it ran outside its cases, if longer), at least a second, or
-//! `--mutant-budget`. A mutant that runs past it (a loop that never ends)
-//! counts as killed only when that clean time was at most a quarter of the
-//! budget; otherwise the timeout says nothing about the mutant, only about
-//! the machine's load, and the mutant is reported apart and counted as
-//! surviving.
+//! under its own time budget: ten times what it took in the clean run, at
+//! least a second, or `--mutant-budget`. A mutant that runs past it (a loop
+//! that never ends) counts as killed only when that clean time was at most
+//! a quarter of the budget; otherwise the timeout says nothing about the
+//! mutant, only about the machine's load, and the mutant is reported apart
+//! and counted as surviving.
 
 pub mod data;
 pub mod lua;
@@ -146,7 +149,7 @@ pub struct Settings {
     /// Worker threads (default: every core).
     pub jobs: usize,
     /// Most time one spec case may take under a mutant (default: ten times
-    /// the file's longest case in the clean run, at least a second).
+    /// what the case took in the clean run, at least a second).
     pub budget: Option<Duration>,
     /// Mutate only the lines changed since this git revision.
     pub changed: Option<String>,
@@ -293,12 +296,9 @@ pub fn run(
         scope = scope.changed_since(rev)?;
     }
     // A budget per case (and for what a file runs outside its cases): a
-    // mutant that loops for ever is stopped after ten times the file's
-    // longest case, not ten times the whole file.
-    let budgets: Vec<Duration> = runs
-        .iter()
-        .map(|r| settings.budget.unwrap_or_else(|| (r.longest_call * 10).max(Duration::from_secs(1))))
-        .collect();
+    // mutant that loops for ever is stopped after ten times what that case
+    // took clean, not ten times the file's slowest case.
+    let budgets: Vec<Budgets> = runs.iter().map(|r| Budgets::of(r, settings.budget, options.time_ms)).collect();
 
     let mut rs = Ruleset::load(&scope.dir.display().to_string()).map_err(|e| e.to_string())?;
     if let Some(v) = &overrides.variant {
@@ -317,12 +317,12 @@ pub fn run(
 
     let reached = Reached::new(&runs);
     let plans: Vec<Option<Plan>> = mutants.iter().map(|m| plan_of(m, &reached, &runs, &cov)).collect();
+    let sites: Vec<Sites> = mutants.iter().map(|m| Sites::of(m, &cov)).collect();
     let stats = Kills::new(&runs);
     let next = AtomicUsize::new(0);
     let outcomes: Mutex<Vec<Option<Outcome>>> = Mutex::new(vec![None; mutants.len()]);
     let spent: Mutex<Vec<Spent>> = Mutex::new(vec![Spent::default(); mutants.len()]);
     let jobs = settings.jobs.max(1);
-    let clean: Vec<Duration> = runs.iter().map(|r| r.longest_call).collect();
     // The Lua and param mutants leave the manifests as they are: they share
     // the parsed ruleset and scenarios. A data mutant parses its own ruleset.
     let parsed = crate::lua::ParseShare::new();
@@ -332,8 +332,9 @@ pub fn run(
         options,
         overrides,
         budgets: &budgets,
-        clean: &clean,
         runs: &runs,
+        reached: &reached,
+        cov: &cov,
         stats: &stats,
         parsed,
     };
@@ -357,7 +358,7 @@ pub fn run(
                 } else {
                     Some(match &plans[i] {
                         None => Outcome::NotRun,
-                        Some(plan) => run.mutant(m, text, plan, &mut cost),
+                        Some(plan) => run.mutant(m, &sites[i], text, plan, &mut cost),
                     })
                 };
                 if let (Ok(mut o), Ok(mut s)) = (outcomes.lock(), spent.lock()) {
@@ -551,31 +552,97 @@ fn data_plan(datum: Option<&str>, runs: &[coverage::FileRun]) -> Plan {
     }
 }
 
-/// A mutant's group (its file; for data, its file and datum), and its line
-/// (none: the group as a whole).
-type Site = (String, Option<u32>);
+/// The time budgets of one spec file's runs under a mutant.
+struct Budgets {
+    /// For what the file runs outside its cases (the host, the ruleset,
+    /// its top level), and what that took clean.
+    outside: Duration,
+    outside_clean: Duration,
+    /// Each case's, in milliseconds, by its place.
+    cases: Arc<HashMap<usize, u64>>,
+}
 
-/// Mutants of one line, and of one file (of one datum), tend to die on the
-/// same case.
-fn group_of(m: &Mutant) -> String {
-    match &m.datum {
-        Some(d) => format!("{}#{d}", m.file),
-        None => m.file.clone(),
+impl Budgets {
+    /// Ten times what each part took in the clean run, at least a second;
+    /// `fixed` (`--mutant-budget`) for every part; never more than the
+    /// run's `--time-limit` (`limit`).
+    fn of(run: &coverage::FileRun, fixed: Option<Duration>, limit: Option<u64>) -> Budgets {
+        let budget = |clean: Duration| {
+            let b = fixed.unwrap_or_else(|| (clean * 10).max(Duration::from_secs(1)));
+            limit.map_or(b, |ms| b.min(Duration::from_millis(ms)))
+        };
+        let ms = |d: Duration| (d.as_millis() as u64).max(1);
+        Budgets {
+            outside: budget(run.outside_took),
+            outside_clean: run.outside_took,
+            cases: Arc::new(run.case_took.iter().map(|(c, took)| (*c, ms(budget(*took)))).collect()),
+        }
     }
 }
 
-/// How many cases a mutant tries alone before the rest of its plan.
-const GUESSES: usize = 3;
+/// Where a mutant sits, from the narrowest to the widest: its line, the
+/// function around it (for data, the table around the cell), and its
+/// group (its file; for data, its file and datum). Mutants of one site
+/// tend to die on the same case.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Site {
+    Line(String, u32),
+    Near(String, String),
+    Group(String),
+}
 
-/// Which spec files and cases have killed mutants so far: mutants die
-/// mostly on the first case that runs them, so a good first guess saves
-/// the rest.
+/// A mutant's three sites, narrowest first.
+struct Sites([Site; 3]);
+
+impl Sites {
+    fn of(m: &Mutant, cov: &coverage::Coverage) -> Sites {
+        let group = match &m.datum {
+            Some(d) => format!("{}#{d}", m.file),
+            None => m.file.clone(),
+        };
+        let near = match m.kind {
+            // The table around the cell: `charts.fire_points.heavy[3]: 3 -> 4`
+            // is near the other cells of `charts.fire_points.heavy`.
+            Kind::Data => {
+                let path = m.change.split(": ").next().unwrap_or_default();
+                path.rfind(['.', '[']).map_or(path, |i| &path[..i]).to_string()
+            }
+            // The innermost function that holds the statement.
+            Kind::Code | Kind::Message => cov
+                .files
+                .get(&m.file)
+                .and_then(|f| {
+                    let line = f.statement_of(m.line)?;
+                    f.functions.iter().filter(|(_, lines)| lines.contains_key(&line)).map(|((at, _), _)| *at).max()
+                })
+                .map_or_else(String::new, |at| at.to_string()),
+        };
+        Sites([Site::Line(group.clone(), m.line), Site::Near(group.clone(), near), Site::Group(group)])
+    }
+}
+
+/// How many cases a mutant tries before the rest of its plan: the first
+/// alone, the others by spec file.
+const GUESSES: usize = 4;
+
+/// What the mutants of one site died on so far.
+#[derive(Default)]
+struct Seen {
+    /// The case that killed the last of them.
+    last: Option<(usize, usize)>,
+    /// Kills by (spec file, case), and by spec file.
+    cases: HashMap<(usize, usize), usize>,
+    files: HashMap<usize, usize>,
+}
+
+/// Which spec files and cases have killed mutants so far, in all and by
+/// site: mutants die mostly on the first case that runs them, so a good
+/// first guess saves the rest.
 struct Kills {
     by_file: Vec<AtomicUsize>,
     /// By file, then by the case's place.
     by_case: Vec<Vec<AtomicUsize>>,
-    /// The case that killed the last mutant of a (group, line), and of a group.
-    last: Mutex<HashMap<Site, (usize, usize)>>,
+    by_site: Mutex<HashMap<Site, Seen>>,
 }
 
 impl Kills {
@@ -589,65 +656,81 @@ impl Kills {
                     (0..n).map(|_| AtomicUsize::new(0)).collect()
                 })
                 .collect(),
-            last: Mutex::new(HashMap::new()),
+            by_site: Mutex::new(HashMap::new()),
         }
     }
 
-    fn record(&self, m: &Mutant, file: usize, case: Option<usize>) {
+    fn record(&self, sites: &Sites, file: usize, case: Option<usize>) {
         self.by_file[file].fetch_add(1, Ordering::Relaxed);
-        let Some(case) = case else { return };
-        if let Some(n) = self.by_case[file].get(case) {
+        if let Some(n) = case.and_then(|c| self.by_case[file].get(c)) {
             n.fetch_add(1, Ordering::Relaxed);
         }
-        if let Ok(mut last) = self.last.lock() {
-            let group = group_of(m);
-            last.insert((group.clone(), Some(m.line)), (file, case));
-            last.insert((group, None), (file, case));
+        if let Ok(mut by_site) = self.by_site.lock() {
+            for site in &sites.0 {
+                let seen = by_site.entry(site.clone()).or_default();
+                *seen.files.entry(file).or_default() += 1;
+                if let Some(c) = case {
+                    seen.last = Some((file, c));
+                    *seen.cases.entry((file, c)).or_default() += 1;
+                }
+            }
         }
     }
 
-    /// The cases of `plan` to try first, each alone, most likely first:
-    /// the one that killed the last mutant of the same line, of the same
-    /// group, then those that killed most; at most [`GUESSES`].
-    fn guesses(&self, m: &Mutant, plan: &Plan, runs: &[coverage::FileRun]) -> Vec<(usize, usize)> {
-        let in_plan = |(f, c): (usize, usize)| {
-            plan.iter().any(|(pf, cases)| {
-                *pf == f
-                    && match cases {
-                        Cases::All => runs[f].cases.iter().any(|(i, _)| *i == c),
-                        Cases::Only(s) => s.contains(&c),
-                    }
-            })
-        };
+    /// The cases of `places` (by spec file, the cases it may run) to try
+    /// first, most likely first: the ones that killed the last mutant of
+    /// the same line, function (table) and file, then those that killed
+    /// the most of the same function, of the same file, of any; at most
+    /// [`GUESSES`].
+    fn guesses(&self, sites: &Sites, places: &[(usize, BTreeSet<usize>)]) -> Vec<(usize, usize)> {
+        let in_plan = |(f, c): (usize, usize)| places.iter().any(|(pf, s)| *pf == f && s.contains(&c));
         let mut out: Vec<(usize, usize)> = Vec::new();
-        if let Ok(last) = self.last.lock() {
-            let group = group_of(m);
-            for key in [(group.clone(), Some(m.line)), (group, None)] {
-                if let Some(&fc) = last.get(&key).filter(|&&fc| in_plan(fc)) {
-                    if !out.contains(&fc) {
-                        out.push(fc);
+        let add = |fc: (usize, usize), out: &mut Vec<(usize, usize)>| {
+            if out.len() < GUESSES && in_plan(fc) && !out.contains(&fc) {
+                out.push(fc);
+            }
+        };
+        if let Ok(by_site) = self.by_site.lock() {
+            let seen: Vec<&Seen> = sites.0.iter().filter_map(|s| by_site.get(s)).collect();
+            for fc in seen.iter().filter_map(|s| s.last) {
+                add(fc, &mut out);
+            }
+            // The near site's and the group's most frequent killers.
+            for s in seen.iter().skip(1) {
+                let mut ranked: Vec<(&(usize, usize), &usize)> = s.cases.iter().collect();
+                ranked.sort_by_key(|(fc, n)| (std::cmp::Reverse(**n), **fc));
+                for (fc, _) in ranked {
+                    add(*fc, &mut out);
+                }
+            }
+        }
+        if out.len() < GUESSES {
+            let mut ranked: Vec<((usize, usize), usize)> = Vec::new();
+            for (f, cases) in places {
+                for &c in cases {
+                    let n = self.by_case[*f].get(c).map_or(0, |n| n.load(Ordering::Relaxed));
+                    if n > 0 {
+                        ranked.push(((*f, c), n));
                     }
                 }
             }
-        }
-        let mut ranked: Vec<((usize, usize), usize)> = Vec::new();
-        for (f, cases) in plan {
-            let places: Vec<usize> = match cases {
-                Cases::All => runs[*f].cases.iter().map(|(c, _)| *c).collect(),
-                Cases::Only(s) => s.iter().copied().collect(),
-            };
-            for c in places {
-                let n = self.by_case[*f].get(c).map_or(0, |n| n.load(Ordering::Relaxed));
-                if n > 0 && !out.contains(&(*f, c)) {
-                    ranked.push(((*f, c), n));
-                }
+            // Most kills first; among equals, the plan's order.
+            ranked.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+            for (fc, _) in ranked {
+                add(fc, &mut out);
             }
         }
-        // Most kills first; among equals, the plan's order.
-        ranked.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
-        out.extend(ranked.into_iter().map(|(fc, _)| fc));
-        out.truncate(GUESSES);
         out
+    }
+
+    /// How likely spec file `f` kills a mutant of these sites: its kills of
+    /// the same function (table), of the same group, of any mutant.
+    fn rank(&self, sites: &Sites, f: usize) -> (usize, usize, usize) {
+        let of = |by_site: &HashMap<Site, Seen>, s: &Site| {
+            by_site.get(s).and_then(|seen| seen.files.get(&f).copied()).unwrap_or(0)
+        };
+        let (near, group) = self.by_site.lock().map(|b| (of(&b, &sites.0[1]), of(&b, &sites.0[2]))).unwrap_or_default();
+        (near, group, self.by_file[f].load(Ordering::Relaxed))
     }
 }
 
@@ -658,9 +741,10 @@ struct Run<'a> {
     texts: &'a [Arc<str>],
     options: &'a HostOptions,
     overrides: &'a ScenarioOverrides,
-    budgets: &'a [Duration],
-    clean: &'a [Duration],
+    budgets: &'a [Budgets],
     runs: &'a [coverage::FileRun],
+    reached: &'a Reached,
+    cov: &'a coverage::Coverage,
     stats: &'a Kills,
     /// The ruleset and scenarios as parsed for the mutants of the Lua.
     parsed: crate::lua::ParseShare,
@@ -668,19 +752,112 @@ struct Run<'a> {
 
 impl Run<'_> {
     /// Runs the cases of `plan` against one mutant until one fails: first
-    /// the cases most likely to kill it ([`Kills::guesses`]), each alone,
-    /// then the rest file by file, the files that killed most first (among equals,
-    /// the quickest). Each file stops at its first failing case, and the
-    /// modules run without the native code generator (a spec file is too
-    /// short for native code to pay off).
-    fn mutant(&self, m: &Mutant, text: Option<(PathBuf, String)>, plan: &Plan, cost: &mut Spent) -> Outcome {
+    /// the cases most likely to kill it ([`Kills::guesses`]), the first
+    /// alone; then, where the plan runs every case of a file because the
+    /// mutant's line (datum) is reached outside any case, the cases that
+    /// ran it (read it) themselves; then the rest. Each pass goes file by
+    /// file, the files most likely to kill first ([`Kills::rank`]; among
+    /// equals, the quickest). Each file stops at its first failing case,
+    /// and the modules run without the native code generator (a spec file
+    /// is too short for native code to pay off).
+    fn mutant(
+        &self,
+        m: &Mutant,
+        sites: &Sites,
+        text: Option<(PathBuf, String)>,
+        plan: &Plan,
+        cost: &mut Spent,
+    ) -> Outcome {
         let started = Instant::now();
-        let outcome = self.mutant_runs(m, text, plan, cost);
+        let outcome = self.mutant_runs(m, sites, text, plan, cost);
         cost.busy = started.elapsed();
         outcome
     }
 
-    fn mutant_runs(&self, m: &Mutant, text: Option<(PathBuf, String)>, plan: &Plan, cost: &mut Spent) -> Outcome {
+    /// The places of every case of spec file `f`.
+    fn every_case(&self, f: usize) -> BTreeSet<usize> {
+        self.runs[f].cases.iter().map(|(c, _)| *c).collect()
+    }
+
+    /// The cases of spec file `f` that ran mutant `m`'s statement (read its
+    /// datum) themselves, not only through what the file ran outside them.
+    fn direct(&self, m: &Mutant, f: usize) -> BTreeSet<usize> {
+        if m.kind == Kind::Data {
+            let Some(d) = &m.datum else { return BTreeSet::new() };
+            return self.runs[f].case_reads.iter().filter(|(_, r)| r.contains(d)).map(|(c, _)| *c).collect();
+        }
+        let line = self.cov.files.get(&m.file).and_then(|h| h.statement_of(m.line));
+        line.and_then(|l| self.reached.0.get(&(m.file.clone(), l)))
+            .map(|at| at.iter().filter(|(pf, _)| *pf == f).filter_map(|(_, c)| *c).collect())
+            .unwrap_or_default()
+    }
+
+    /// The runs of one mutant, in order: (spec file, its cases).
+    fn order(&self, m: &Mutant, sites: &Sites, plan: &Plan) -> Vec<(usize, Cases)> {
+        let mut left: Vec<(usize, BTreeSet<usize>)> = plan
+            .iter()
+            .map(|(f, cases)| match cases {
+                Cases::All => (*f, self.every_case(*f)),
+                Cases::Only(s) => (*f, s.clone()),
+            })
+            .collect();
+        let guesses = self.stats.guesses(sites, &left);
+        for (gf, gc) in &guesses {
+            for (f, s) in &mut left {
+                if f == gf {
+                    s.remove(gc);
+                }
+            }
+        }
+        let mut order: Vec<(usize, Cases)> = Vec::new();
+        if let Some(&(f, c)) = guesses.first() {
+            order.push((f, Cases::Only(BTreeSet::from([c]))));
+        }
+        for &(f, c) in guesses.iter().skip(1) {
+            match order.iter_mut().skip(1).find(|(of, _)| *of == f) {
+                Some((_, Cases::Only(s))) => {
+                    s.insert(c);
+                }
+                _ => order.push((f, Cases::Only(BTreeSet::from([c])))),
+            }
+        }
+        // The rest, the files likeliest to kill first; among equals the
+        // quickest (what the cases to run took clean).
+        let cost = |f: usize, s: &BTreeSet<usize>| {
+            let r = &self.runs[f];
+            s.iter().filter_map(|c| r.case_took.get(c)).sum::<Duration>() + r.outside_took
+        };
+        left.sort_by_key(|(f, s)| {
+            let (near, group, any) = self.stats.rank(sites, *f);
+            (std::cmp::Reverse(near), std::cmp::Reverse(group), std::cmp::Reverse(any), cost(*f, s))
+        });
+        // A file that runs every case because the statement (datum) is
+        // reached outside them: first the cases that reached it themselves.
+        for (f, s) in &mut left {
+            if plan.iter().any(|(pf, c)| pf == f && *c == Cases::All) {
+                let direct: BTreeSet<usize> = self.direct(m, *f).intersection(s).copied().collect();
+                if !direct.is_empty() && direct.len() < s.len() {
+                    s.retain(|c| !direct.contains(c));
+                    order.push((*f, Cases::Only(direct)));
+                }
+            }
+        }
+        for (f, s) in left {
+            if !s.is_empty() {
+                order.push((f, Cases::Only(s)));
+            }
+        }
+        order
+    }
+
+    fn mutant_runs(
+        &self,
+        m: &Mutant,
+        sites: &Sites,
+        text: Option<(PathBuf, String)>,
+        plan: &Plan,
+        cost: &mut Spent,
+    ) -> Outcome {
         // A data mutant changes the manifest: its own parse of the ruleset,
         // the scenarios shared.
         let parsed = if m.kind == Kind::Data && matches!(m.what, What::Edit { .. }) {
@@ -702,37 +879,10 @@ impl Run<'_> {
         if let What::Param(set) = &m.what {
             overrides.set.push(set.clone());
         }
-        let mut order = plan.clone();
-        order.sort_by_key(|(f, _)| (std::cmp::Reverse(self.stats.by_file[*f].load(Ordering::Relaxed)), self.clean[*f]));
-        let first_of = |(f, cases): &(usize, Cases)| match cases {
-            Cases::All => self.runs[*f].cases.iter().map(|(c, _)| *c).min().map(|c| (*f, c)),
-            Cases::Only(s) => s.first().map(|c| (*f, *c)),
-        };
-        // The guesses alone, each taken out of the rest; unless the plan's
-        // first run starts with the first guess anyway.
-        let guesses = self.stats.guesses(m, plan, self.runs);
-        if guesses.first().is_some_and(|g| order.first().and_then(first_of) != Some(*g)) {
-            for &(gf, gc) in &guesses {
-                for (f, cases) in &mut order {
-                    if *f == gf {
-                        let mut rest = match cases {
-                            Cases::All => self.runs[gf].cases.iter().map(|(c, _)| *c).collect(),
-                            Cases::Only(s) => s.clone(),
-                        };
-                        rest.remove(&gc);
-                        *cases = Cases::Only(rest);
-                    }
-                }
-            }
-            order.retain(|(_, cases)| cases != &Cases::Only(BTreeSet::new()));
-            for (k, &(gf, gc)) in guesses.iter().enumerate() {
-                order.insert(k, (gf, Cases::Only(BTreeSet::from([gc]))));
-            }
-        }
-        for (i, cases) in order {
-            let budget = self.budgets[i];
-            let ms = budget.as_millis().max(1) as u64;
-            options.time_ms = Some(self.options.time_ms.map_or(ms, |t| t.min(ms)));
+        for (i, cases) in self.order(m, sites, plan) {
+            let budgets = &self.budgets[i];
+            options.time_ms = Some((budgets.outside.as_millis() as u64).max(1));
+            options.case_time_ms = Some(budgets.cases.clone());
             options.cases = match cases {
                 Cases::All => None,
                 Cases::Only(s) => Some(Arc::new(s)),
@@ -743,16 +893,25 @@ impl Run<'_> {
             cost.in_cases += report.cases_took;
             if report.failed() > 0 {
                 let shown = crate::lua::display_path(&self.files[i].path);
-                let timed_out = report.cases.iter().any(|(_, e)| matches!(e, Some(ScriptError::TimeLimit { .. })));
-                if timed_out {
-                    // Well inside the budget: the clean case took at most a quarter of it.
-                    if self.clean[i] * 4 <= budget {
-                        self.stats.record(m, i, report.first_failed);
+                // The run stops at its first failure: a case's (the first
+                // failing one), or what the file runs outside its cases.
+                let first = report.cases.iter().find_map(|(_, e)| e.as_ref());
+                if matches!(first, Some(ScriptError::TimeLimit { .. })) {
+                    let (clean, budget) = match report.first_failed {
+                        Some(c) => (
+                            self.runs[i].case_took.get(&c).copied().unwrap_or_default(),
+                            Duration::from_millis(budgets.cases.get(&c).copied().unwrap_or(1)),
+                        ),
+                        None => (budgets.outside_clean, budgets.outside),
+                    };
+                    // Well inside the budget: the clean run took at most a quarter of it.
+                    if clean * 4 <= budget {
+                        self.stats.record(sites, i, report.first_failed);
                         return Outcome::TimedOut(shown);
                     }
                     return Outcome::Undecided(shown);
                 }
-                self.stats.record(m, i, report.first_failed);
+                self.stats.record(sites, i, report.first_failed);
                 return Outcome::Killed(shown);
             }
         }

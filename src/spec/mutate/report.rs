@@ -85,7 +85,7 @@ impl Report {
                 let note = match o {
                     Outcome::NotRun => "  [not covered: no spec runs the line]".to_string(),
                     Outcome::Undecided(f) => format!(
-                        "  [timed out in {f}, whose slowest clean case took over a quarter of the budget: not counted; raise --mutant-budget]"
+                        "  [timed out in {f}, where the part that timed out took over a quarter of its budget clean: not counted; raise --mutant-budget]"
                     ),
                     _ => String::new(),
                 };

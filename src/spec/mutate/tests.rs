@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::data::{data_mutants, param_mutants};
 use super::lua::{compiles, lua_mutants, Reach};
-use super::{plan_of, run, Cases, Kind, Mutant, Reached, Settings, What};
+use super::{plan_of, run, Budgets, Cases, Kills, Kind, Mutant, Reached, Run, Settings, Sites, What};
 use crate::lua::{HostOptions, ScenarioOverrides};
 use crate::ruleset::Ruleset;
 use crate::spec::{coverage, SpecFile};
@@ -315,6 +315,117 @@ fn a_mutant_that_loops_for_ever_is_stopped_by_the_budget_of_a_case_and_counted_s
     assert!(matches!(outcome("`<` -> `<=`"), super::Outcome::Killed(_)), "{:?}", outcome("`<` -> `<=`"));
     assert!(report.results.iter().all(|(_, o)| !matches!(o, super::Outcome::Undecided(_))));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The order a mutant's cases run in: only the cases of its plan, each
+/// once, so that a survivor has run every case that reached its line; the
+/// killer of the last mutant of the same site first, on its own.
+#[test]
+fn a_mutant_tries_only_its_plan_each_case_once_the_likeliest_killer_first() {
+    let dir = case_ruleset("order");
+    let files = vec![SpecFile::of(dir.join("spec/m_spec.lua"))];
+    let scope = coverage::scope_of(&files, false).unwrap().unwrap();
+    let overrides = ScenarioOverrides::default();
+    let runs =
+        coverage::run_files(&files, Some(&scope), &HostOptions { track_data: true, ..Default::default() }, &overrides);
+    let cov = coverage::total(&runs, Some(&scope));
+    let reached = Reached::new(&runs);
+    let texts = super::read_specs(&files).unwrap();
+    let budgets: Vec<Budgets> = runs.iter().map(|r| Budgets::of(r, None, None)).collect();
+    let stats = Kills::new(&runs);
+    let options = HostOptions::default();
+    let run = Run {
+        files: &files,
+        texts: &texts,
+        options: &options,
+        overrides: &overrides,
+        budgets: &budgets,
+        runs: &runs,
+        reached: &reached,
+        cov: &cov,
+        stats: &stats,
+        parsed: crate::lua::ParseShare::new(),
+    };
+    let module = crate::lua::display_path(&crate::layers::files::canonical(&dir.join("m.lua")));
+    let at = |line: u32, kind: Kind, datum: Option<&str>, change: &str| Mutant {
+        file: module.clone(),
+        line,
+        col: 1,
+        change: change.to_string(),
+        kind,
+        shown: String::new(),
+        what: What::Edit { path: PathBuf::new(), start: 0, end: 0, with: String::new() },
+        datum: datum.map(str::to_string),
+    };
+    let order_of = |m: &Mutant| run.order(m, &Sites::of(m, &cov), &plan_of(m, &reached, &runs, &cov).expect("reached"));
+    let cases_in = |order: &[(usize, Cases)]| -> Vec<usize> {
+        let mut all: Vec<usize> = order
+            .iter()
+            .flat_map(|(f, c)| match c {
+                Cases::All => run.every_case(*f).into_iter().collect::<Vec<_>>(),
+                Cases::Only(s) => s.iter().copied().collect(),
+            })
+            .collect();
+        all.sort_unstable();
+        all
+    };
+    let one = |c: usize| (0, Cases::Only(BTreeSet::from([c])));
+
+    // Line 3 (`n * 2`) runs in the first case only: that case alone, even
+    // after another case killed a mutant of the same line.
+    let double = at(3, Kind::Code, None, "`*` -> `/`");
+    assert_eq!(order_of(&double), vec![one(0)]);
+    stats.record(&Sites::of(&double, &cov), 0, Some(4));
+    assert_eq!(order_of(&double), vec![one(0)]);
+
+    // A die face reaches every case: the case that killed the last mutant
+    // of the same die runs first, on its own, then every other case once.
+    let face = |change: &str| at(5, Kind::Data, Some("dice"), change);
+    assert_eq!(cases_in(&order_of(&face("die d6: face 1 1 -> 2"))), vec![0, 1, 2, 3, 4]);
+    stats.record(&Sites::of(&face("die d6: face 1 1 -> 2"), &cov), 0, Some(2));
+    let order = order_of(&face("die d6: face 2 2 -> 3"));
+    assert_eq!(order[0], one(2), "{order:?}");
+    assert_eq!(cases_in(&order), vec![0, 1, 2, 3, 4], "every case once: {order:?}");
+
+    // The module's first line runs while it loads, outside any case: every
+    // case of the file, those that ran it themselves (loading the scenario
+    // again) before the others.
+    let first = at(1, Kind::Code, None, "`{}` -> `nil`");
+    let order = order_of(&first);
+    assert_eq!(cases_in(&order), vec![0, 1, 2, 3, 4], "{order:?}");
+    let direct = run.direct(&first, 0);
+    if !direct.is_empty() {
+        assert_eq!(order[0], (0, Cases::Only(direct)), "{order:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each case's budget is ten times what it took clean, at least a second:
+/// a loop in a quick case stops long before ten times a slow case.
+#[test]
+fn each_case_gets_ten_times_its_own_clean_time_at_least_a_second() {
+    use std::time::Duration;
+    let run = coverage::FileRun {
+        path: PathBuf::from("spec/x_spec.lua"),
+        passed: 2,
+        failed: 0,
+        coverage: coverage::Coverage::default(),
+        took: Duration::from_millis(3250),
+        case_took: [(0, Duration::from_millis(5)), (1, Duration::from_millis(3000))].into_iter().collect(),
+        outside_took: Duration::from_millis(245),
+        cases: Vec::new(),
+        outside: BTreeSet::new(),
+        case_reads: Vec::new(),
+        outside_reads: BTreeSet::new(),
+    };
+    let b = Budgets::of(&run, None, None);
+    assert_eq!((b.cases[&0], b.cases[&1]), (1000, 30000));
+    assert_eq!(b.outside, Duration::from_secs(1));
+    // `--mutant-budget` for every part; `--time-limit` caps them all.
+    let b = Budgets::of(&run, Some(Duration::from_millis(300)), None);
+    assert_eq!((b.cases[&0], b.cases[&1], b.outside), (300, 300, Duration::from_millis(300)));
+    let b = Budgets::of(&run, None, Some(2000));
+    assert_eq!((b.cases[&0], b.cases[&1], b.outside), (1000, 2000, Duration::from_secs(1)));
 }
 
 /// The whole mutation run of one spec file, on one thread.
