@@ -2,17 +2,8 @@
 -- the Government (bottom baseline) fires up the board at the Jacobites (top
 -- baseline); g1, a regular, stands at hex(5,8) unless a case says otherwise.
 
-local add = require("spec/support/units").add
-
-local function gov(id, kind, at, extra) return add(id, "government", kind, at, extra) end
-local function jac(id, kind, at, extra) return add(id, "jacobite", kind, at, extra) end
-
--- A firer ordered this turn.
-local function firer(id, kind, at, extra)
-  local u = gov(id, kind, at, extra)
-  u.ordered = true
-  return u
-end
+local units = require("spec/support/units")
+local gov, jac, firer = units.gov, units.jac, units.firer
 
 scenario("scenarios/field.yaml")
 

@@ -6,16 +6,7 @@
 -- at hex(5,6), whose hexes back are hex(4,7) and hex(5,7).
 
 local units = require("spec/support/units")
-local add, attacker = units.add, units.attacker
-
-local function gov(id, kind, at, extra) return add(id, "government", kind, at, extra) end
-local function jac(id, kind, at, extra) return add(id, "jacobite", kind, at, extra) end
-
-local function firer(id, kind, at, extra)
-  local u = gov(id, kind, at, extra)
-  u.ordered = true
-  return u
-end
+local attacker, gov, jac, firer = units.attacker, units.gov, units.jac, units.firer
 
 scenario("scenarios/field.yaml")
 

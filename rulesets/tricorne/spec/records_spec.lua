@@ -5,13 +5,7 @@
 -- Jacobite attacker of a melee stands at hex(5,5), its target at hex(5,6).
 
 local units = require("spec/support/units")
-local add, attacker = units.add, units.attacker
-
-local function firer(id, kind, at, extra)
-  local u = add(id, "government", kind, at, extra)
-  u.ordered = true
-  return u
-end
+local add, attacker, firer = units.add, units.attacker, units.firer
 
 local function lines(...)
   return table.concat({ ... }, "\n")

@@ -14,6 +14,23 @@ function units.add(id, side, kind, at, extra)
   return world:add_unit(spec)
 end
 
+-- A Government unit (bottom baseline) or a Jacobite one (top): units.add
+-- with the side.
+function units.gov(id, kind, at, extra)
+  return units.add(id, "government", kind, at, extra)
+end
+
+function units.jac(id, kind, at, extra)
+  return units.add(id, "jacobite", kind, at, extra)
+end
+
+-- A Government unit ordered this turn: the firer of the fire specs.
+function units.firer(id, kind, at, extra)
+  local u = units.gov(id, kind, at, extra)
+  u.ordered = true
+  return u
+end
+
 -- The Jacobite unit "a" at hex(5, 5), ordered this turn: the attacker of the
 -- melee specs (its targets stand beside it).
 function units.attacker(kind, extra)
