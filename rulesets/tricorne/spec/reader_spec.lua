@@ -71,17 +71,6 @@ describe("[Fire R4] [Fire R6] dice and hits a reader counts by hand", function()
     expect(rec.hits):to_be(1)
     expect(world:unit("c").strength):to_be(3)
   end)
-
-  it("hits beyond the target's blocks have no effect: one victory banner", function()
-    firer("g1", "regular", hex(5, 8))
-    jac("t", "regular", hex(5, 6), { strength = 2 })
-    dice.force("battle", { "infantry", "infantry", "infantry" })
-    local rec = ranged.fire{ unit = "g1", target = "t" }
-    expect(rec.hits):to_be(3)
-    expect(rec.removed):to_be(2)
-    expect(rec.eliminated):to_be(true)
-    expect(world:pool("government", "medals")):to_be(1)
-  end)
 end)
 
 describe("[Ground] [Bonus] what a reader tries after a melee", function()
