@@ -62,15 +62,6 @@ describe("[Fire R4] [Fire R6] dice and hits a reader counts by hand", function()
     expect(rec.dice.total):to_be(1) -- 1 die at 3 hexes
     expect(world:unit("t").strength):to_be(3)
   end)
-
-  it("only the target's own symbol hits: sabres miss at range even for a unit whose sabres hit in melee", function()
-    firer("g1", "regular", hex(5, 8))
-    jac("c", "battle_cavalry", hex(5, 6))
-    dice.force("battle", { "infantry", "cavalry", "sabre" })
-    local rec = ranged.fire{ unit = "g1", target = "c" }
-    expect(rec.hits):to_be(1)
-    expect(world:unit("c").strength):to_be(3)
-  end)
 end)
 
 describe("[Ground] [Bonus] what a reader tries after a melee", function()
