@@ -764,7 +764,24 @@ fn enumerate(
         }
         top_output.get_or_insert(out.top_output);
     }
-    let metrics = dists
+    Ok(Ok((
+        ExactResult {
+            setup: setup.clone(),
+            leaves: sh.leaves.load(Ordering::Relaxed) - cut_paths,
+            metrics: metrics_of(dists),
+            unexplored,
+            cut_paths,
+            cutoff,
+            vs: None,
+        },
+        top_output.unwrap_or_default(),
+    )))
+}
+
+/// Each metric's distribution given that it was returned, from the summed
+/// leaf weights per value (a metric no leaf returned is left out).
+fn metrics_of(dists: BTreeMap<String, BTreeMap<u64, BigRational>>) -> BTreeMap<String, ExactMetric> {
+    dists
         .into_iter()
         .filter_map(|(name, dist)| {
             let present = dist.values().fold(BigRational::zero(), |a, b| a + b);
@@ -774,19 +791,58 @@ fn enumerate(
             let dist = dist.into_iter().filter(|(_, p)| !p.is_zero()).map(|(k, p)| (k, p / &present)).collect();
             Some((name, ExactMetric { dist, present }))
         })
-        .collect();
-    Ok(Ok((
-        ExactResult {
-            setup: setup.clone(),
-            leaves: sh.leaves.load(Ordering::Relaxed) - cut_paths,
-            metrics,
-            unexplored,
-            cut_paths,
-            cutoff,
-            vs: None,
-        },
-        top_output.unwrap_or_default(),
-    )))
+        .collect()
+}
+
+/// Why [`walk_in_place`] stopped.
+pub enum WalkStop<E> {
+    /// An execution failed: its error, and the outcome path that led to it.
+    Failed(E, Vec<u32>),
+    /// More than this many leaves.
+    TooManyLeaves(u64),
+    /// A pool too large to enumerate.
+    Overflow,
+}
+
+/// Walks every leaf of a tree in one thread, depth first, as the workers of
+/// `exact` do, for a caller that runs the executions itself (the spec helper
+/// `exact_odds`, on the world as it stands). `leaf(walk, values)` runs one
+/// execution along `walk` (with the world's dice in enumeration mode: see
+/// [`Source::Enumerate`]) and hands the walk back with the leaf's metric
+/// values in `values` (by slot, NaN where absent); on an error it hands back
+/// the walk when it has it. Returns each metric (named by `names` after the
+/// walk) and the number of leaves.
+pub fn walk_in_place<E>(
+    max_leaves: u64,
+    mut leaf: impl FnMut(Enumeration, &mut Vec<f64>) -> Result<Enumeration, (Option<Enumeration>, E)>,
+    names: impl FnOnce() -> Vec<String>,
+) -> Result<(BTreeMap<String, ExactMetric>, u64), WalkStop<E>> {
+    let mut tally = Tally::default();
+    let mut values = Vec::new();
+    let mut walk = Enumeration::default();
+    let mut leaves = 0u64;
+    loop {
+        walk.restart();
+        walk = match leaf(walk, &mut values) {
+            Ok(w) => w,
+            Err((w, _)) if w.as_ref().is_some_and(|w| w.overflow) => return Err(WalkStop::Overflow),
+            Err((w, e)) => {
+                let path = w.map(|w| w.path[..w.pos.min(w.path.len())].to_vec()).unwrap_or_default();
+                return Err(WalkStop::Failed(e, path));
+            }
+        };
+        record(&values, &walk, &mut tally);
+        leaves += 1;
+        if !walk.advance() {
+            break;
+        }
+        if leaves >= max_leaves {
+            return Err(WalkStop::TooManyLeaves(max_leaves));
+        }
+    }
+    let Tally { metrics, dens, .. } = tally;
+    let dists = names().into_iter().zip(metrics).map(|(name, s)| (name, s.into_dist(&dens))).collect();
+    Ok((metrics_of(dists), leaves))
 }
 
 /// A pruned tree with at most this many paths is small: `--epsilon` then

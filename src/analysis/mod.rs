@@ -535,86 +535,93 @@ impl Worker {
         }
     }
 
-    fn slot(&mut self, name: &[u8]) -> Result<usize, ScriptError> {
-        if let Some(i) = self.names.find(name) {
-            return Ok(i);
-        }
-        let s = std::str::from_utf8(name)
-            .map_err(|_| ScriptError::plain("trial() returned a metric whose name is not UTF-8"))?
-            .to_string();
-        if s.is_empty() {
-            return Err(ScriptError::plain("trial() returned a metric with an empty name"));
-        }
-        let i = self.names.add(&s).ok_or_else(|| {
-            ScriptError::plain(format!(
-                "trial() returned more than {MAX_METRICS} metrics (the next was '{s}'); return the ones to report"
-            ))
-        })?;
-        self.values.push(f64::NAN);
-        Ok(i)
-    }
-
-    fn put(&mut self, name: &[u8], v: &Value) -> Result<(), ScriptError> {
-        let x = match v {
-            Value::Integer(i) => *i as f64,
-            Value::Number(x) => *x,
-            Value::Boolean(b) => f64::from(u8::from(*b)),
-            Value::Nil => return Ok(()),
-            // Inside trials a roll is a light userdata handle (lua::raw::roll).
-            Value::LightUserData(_) => {
-                return Err(ScriptError::plain(format!(
-                    "trial() returned a roll for metric '{}'; metrics are numbers or booleans: \
-                     return what you read from it (r:count(face), r.total)",
-                    String::from_utf8_lossy(name)
-                )))
-            }
-            other => {
-                return Err(ScriptError::plain(format!(
-                    "trial() returned {} for metric '{}'; metrics are numbers or booleans",
-                    other.type_name(),
-                    String::from_utf8_lossy(name)
-                )))
-            }
-        };
-        if !x.is_finite() || x.abs() > stats::MAX_ABS_VALUE {
-            return Err(ScriptError::plain(format!(
-                "trial() returned {x} for metric '{}'; metrics are finite numbers within ±1e12",
-                String::from_utf8_lossy(name)
-            )));
-        }
-        let i = self.slot(name)?;
-        self.values[i] = x;
-        Ok(())
-    }
-
-    /// Reads a trial's result as metrics: the safe reader, and the one place
-    /// that says what is wrong with a result that is not a set of metrics.
+    /// Reads a trial's result as metrics (see [`read_metrics`]).
     fn read_metrics(&mut self, v: Value) -> Result<(), ScriptError> {
-        values_unset(&mut self.values);
-        match v {
-            Value::Table(t) => {
-                for pair in t.pairs::<Value, Value>() {
-                    let (k, v) = pair.map_err(|e| ScriptError::from_lua(&e))?;
-                    match k {
-                        Value::String(s) => {
-                            let name = s.as_bytes();
-                            self.put(&name, &v)?;
-                        }
-                        other => {
-                            return Err(ScriptError::plain(format!(
-                                "trial() returned a table with a {} key; name each metric, e.g. return {{ hits = h, crater = c }}",
-                                other.type_name()
-                            )))
-                        }
+        read_metrics(&mut self.names, &mut self.values, v, "trial()")
+    }
+}
+
+/// The slot of metric `name`, given one if it is new (its value NaN until set).
+fn slot(names: &mut MetricNames, values: &mut Vec<f64>, name: &[u8], who: &str) -> Result<usize, ScriptError> {
+    if let Some(i) = names.find(name) {
+        return Ok(i);
+    }
+    let s = std::str::from_utf8(name)
+        .map_err(|_| ScriptError::plain(format!("{who} returned a metric whose name is not UTF-8")))?
+        .to_string();
+    if s.is_empty() {
+        return Err(ScriptError::plain(format!("{who} returned a metric with an empty name")));
+    }
+    let i = names.add(&s).ok_or_else(|| {
+        ScriptError::plain(format!(
+            "{who} returned more than {MAX_METRICS} metrics (the next was '{s}'); return the ones to report"
+        ))
+    })?;
+    values.push(f64::NAN);
+    Ok(i)
+}
+
+fn put(names: &mut MetricNames, values: &mut Vec<f64>, name: &[u8], v: &Value, who: &str) -> Result<(), ScriptError> {
+    let x = match v {
+        Value::Integer(i) => *i as f64,
+        Value::Number(x) => *x,
+        Value::Boolean(b) => f64::from(u8::from(*b)),
+        Value::Nil => return Ok(()),
+        // Inside trials a roll is a light userdata handle (lua::raw::roll).
+        Value::LightUserData(_) => {
+            return Err(ScriptError::plain(format!(
+                "{who} returned a roll for metric '{}'; metrics are numbers or booleans: \
+                 return what you read from it (r:count(face), r.total)",
+                String::from_utf8_lossy(name)
+            )))
+        }
+        other => {
+            return Err(ScriptError::plain(format!(
+                "{who} returned {} for metric '{}'; metrics are numbers or booleans",
+                other.type_name(),
+                String::from_utf8_lossy(name)
+            )))
+        }
+    };
+    if !x.is_finite() || x.abs() > stats::MAX_ABS_VALUE {
+        return Err(ScriptError::plain(format!(
+            "{who} returned {x} for metric '{}'; metrics are finite numbers within ±1e12",
+            String::from_utf8_lossy(name)
+        )));
+    }
+    let i = slot(names, values, name, who)?;
+    values[i] = x;
+    Ok(())
+}
+
+/// Reads what `who` (a trial, `exact_odds`'s function) returned as metrics
+/// into `values` by slot (NaN where absent): the safe reader, and the one
+/// place that says what is wrong with a result that is not a set of metrics.
+pub fn read_metrics(names: &mut MetricNames, values: &mut Vec<f64>, v: Value, who: &str) -> Result<(), ScriptError> {
+    values_unset(values);
+    match v {
+        Value::Table(t) => {
+            for pair in t.pairs::<Value, Value>() {
+                let (k, v) = pair.map_err(|e| ScriptError::from_lua(&e))?;
+                match k {
+                    Value::String(s) => {
+                        let name = s.as_bytes();
+                        put(names, values, &name, &v, who)?;
+                    }
+                    other => {
+                        return Err(ScriptError::plain(format!(
+                            "{who} returned a table with a {} key; name each metric, e.g. return {{ hits = h, crater = c }}",
+                            other.type_name()
+                        )))
                     }
                 }
-                Ok(())
             }
-            Value::Nil => Err(ScriptError::plain(
-                "trial() returned nothing; return a number, a boolean or a table of named numbers",
-            )),
-            other => self.put(b"value", &other),
+            Ok(())
         }
+        Value::Nil => Err(ScriptError::plain(format!(
+            "{who} returned nothing; return a number, a boolean or a table of named numbers"
+        ))),
+        other => put(names, values, b"value", &other, who),
     }
 }
 

@@ -148,6 +148,11 @@ pub fn install(api: &mut Api) -> mlua::Result<()> {
         "a rule's quiet (fast) path must leave the same battlefield and record numbers as its full path, on random boards with seeded dice and decisions",
         crate::spec::same_paths::same_paths,
     )?;
+    api.function(
+        "exact_odds(fn, opts?)",
+        "each metric fn returns, its exact mean over every outcome of the dice fn looks at (as `exact` enumerates them), on copies of the world; also the fractions, distributions and leaves",
+        crate::spec::exact_odds::exact_odds,
+    )?;
     Ok(())
 }
 
@@ -343,7 +348,7 @@ fn lines_run(st: &State, before: &[std::collections::HashMap<u32, u64>]) -> Vec<
 
 /// A copy of a registry table (one level deeper with `nested`: the
 /// subscriptions are lists per event), to put back after a case.
-pub(super) fn copy_registry(lua: &Lua, key: &str, nested: bool) -> mlua::Result<mlua::Table> {
+pub(crate) fn copy_registry(lua: &Lua, key: &str, nested: bool) -> mlua::Result<mlua::Table> {
     match lua.named_registry_value::<Option<mlua::Table>>(key)? {
         Some(t) => copy_table(lua, &t, nested),
         None => lua.create_table(),
@@ -351,7 +356,7 @@ pub(super) fn copy_registry(lua: &Lua, key: &str, nested: bool) -> mlua::Result<
 }
 
 /// A copy of `t` (one level deeper with `nested`).
-pub(super) fn copy_table(lua: &Lua, t: &mlua::Table, nested: bool) -> mlua::Result<mlua::Table> {
+pub(crate) fn copy_table(lua: &Lua, t: &mlua::Table, nested: bool) -> mlua::Result<mlua::Table> {
     let out = lua.create_table()?;
     for pair in t.pairs::<Value, Value>() {
         let (k, v) = pair?;

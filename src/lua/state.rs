@@ -30,6 +30,12 @@ impl Guard {
             self.deadline.set(Some(d + by));
         }
     }
+
+    /// True once the running call ran out of time or was cancelled: its
+    /// error is then the guard's, to pass on as it is.
+    pub fn tripped(&self) -> bool {
+        self.tripped.get().is_some()
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -6,6 +6,7 @@
 
 pub mod base;
 pub mod coverage;
+pub mod exact_odds;
 pub mod mutate;
 pub mod same_paths;
 pub mod scope;

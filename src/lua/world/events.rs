@@ -22,6 +22,9 @@ use crate::unit::Position;
 pub struct HandlerLists {
     table: Option<Table>,
     lists: rustc_hash::FxHashMap<Box<str>, Rc<[Function]>>,
+    /// How many times the lists were emptied: it moves whenever a
+    /// subscription comes or goes (`exact_odds` puts them back then).
+    pub changes: u64,
 }
 
 impl HandlerLists {
@@ -29,6 +32,7 @@ impl HandlerLists {
     pub fn clear(&mut self) {
         self.table = None;
         self.lists.clear();
+        self.changes += 1;
     }
 }
 
