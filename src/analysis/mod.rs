@@ -609,10 +609,11 @@ pub fn read_metrics(names: &mut MetricNames, values: &mut Vec<f64>, v: Value, wh
                         put(names, values, &name, &v, who)?;
                     }
                     other => {
+                        let kind = other.type_name();
+                        let a = if kind.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
                         return Err(ScriptError::plain(format!(
-                            "{who} returned a table with a {} key; name each metric, e.g. return {{ hits = h, crater = c }}",
-                            other.type_name()
-                        )))
+                            "{who} returned a table with {a} {kind} key; name each metric, e.g. return {{ hits = h, crater = c }}"
+                        )));
                     }
                 }
             }
