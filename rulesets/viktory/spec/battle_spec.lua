@@ -330,3 +330,54 @@ describe("a battle on real dice, its decisions answered by policies [Base]", fun
     end
   end)
 end)
+
+-- The odds of a battle, over every outcome of its dice (`exact_odds`
+-- enumerates them as `exact` does). One die per unit, a hit on hit_max (3)
+-- or less: each die hits with probability 1/2. A round in which no die hits
+-- changes nothing and is rolled again, so the rounds that count are those
+-- with hits: under `exact` the record's `rounds` counts just those
+-- (viktory.roll_round, and the README's rule table).
+describe("the odds of a battle, over every outcome of its dice [Base]", function()
+  it("one infantry against one cavalry on the plain: each side wins a third, and both fall a third", function()
+    world:place("b_inf2", hex(6, 6))
+    -- A round with hits: B hits alone, A hits alone, or both hit, each
+    -- 1/4 of all rolls and so 1/3 of the rounds with hits. The first
+    -- round with hits ends the battle; when both fall, A keeps the hex.
+    local odds, d = exact_odds(function()
+      local rec = battle.attack{ target = CAV, attackers = { "b_inf2" } }
+      return {
+        b_wins = rec.winner == "B",
+        a_holds = rec.winner == "A",
+        both_fall = not world:unit("b_inf2").alive and not world:unit("a_cav").alive,
+        rounds = rec.rounds,
+      }
+    end)
+    expect(d.fraction.b_wins):to_be("1/3")
+    expect(d.fraction.a_holds):to_be("2/3")
+    expect(d.fraction.both_fall):to_be("1/3")
+    expect(d.fraction.rounds):to_be("1")
+    -- the world is as it was: the attack was run on copies
+    expect(world:unit("a_cav").alive):to_be(true)
+    expect(world:unit("b_inf2").hex):to_be(hex(6, 6))
+  end)
+
+  it("one infantry against two units: A holds 20 times in 21, in 8/7 rounds with hits on average", function()
+    world:add_unit{ id = "a_inf3", side = "A", type = "infantry", hex = CAV }
+    world:place("b_inf2", hex(6, 6))
+    policy("viktory.casualty", function(options) return options[1] end)
+    -- Round 1, given some hit among B's 1 die and A's 2 (no hit: 1/2 x 1/4
+    -- = 1/8, so each outcome is weighed by 8/7): A hits at least once
+    -- (3/4 -> 6/7) and b_inf2 falls; or only B hits (1/2 x 1/4 = 1/8 ->
+    -- 1/7) and one A unit falls, leaving one against one: B wins a third
+    -- of those. P(B wins) = 1/7 x 1/3 = 1/21; rounds with hits: 1 with 6/7,
+    -- 2 with 1/7, a mean of 8/7.
+    local odds, d = exact_odds(function()
+      local rec = battle.attack{ target = CAV, attackers = { "b_inf2" } }
+      return { b_wins = rec.winner == "B", rounds = rec.rounds, two_rounds = rec.rounds == 2 }
+    end)
+    expect(d.fraction.b_wins):to_be("1/21")
+    expect(d.fraction.rounds):to_be("8/7")
+    expect(odds.rounds):to_be_close(8 / 7, 1e-12)
+    expect(odds.two_rounds):to_be_close(1 / 7, 1e-12)
+  end)
+end)
