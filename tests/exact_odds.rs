@@ -24,8 +24,7 @@ fn run(text: &str) -> Vec<(String, Option<String>)> {
 /// Every case of `text` must pass; returns how many ran.
 fn all_pass(text: &str) -> usize {
     let cases = run(text);
-    let failed: Vec<String> =
-        cases.iter().filter_map(|(n, e)| e.as_ref().map(|e| format!("{n}:\n{e}"))).collect();
+    let failed: Vec<String> = cases.iter().filter_map(|(n, e)| e.as_ref().map(|e| format!("{n}:\n{e}"))).collect();
     assert!(failed.is_empty(), "{}", failed.join("\n"));
     cases.len()
 }
@@ -208,6 +207,8 @@ it("what exact cannot enumerate", function()
       return rolls[1]:count(1)
     end)
   end, "are forced (dice.force), and exact cannot sum over the repeats")
+  expect_error(function() exact_odds(function() scenario("scenario.yaml"); return 1 end) end,
+    "or loaded a scenario, so its rolls cannot be enumerated")
 end)
 "#,
     );

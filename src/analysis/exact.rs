@@ -814,7 +814,7 @@ pub enum WalkStop<E> {
 /// walk) and the number of leaves.
 pub fn walk_in_place<E>(
     max_leaves: u64,
-    mut leaf: impl FnMut(Enumeration, &mut Vec<f64>) -> Result<Enumeration, (Option<Enumeration>, E)>,
+    mut leaf: impl FnMut(Enumeration, &mut Vec<f64>) -> Result<Enumeration, Box<(Option<Enumeration>, E)>>,
     names: impl FnOnce() -> Vec<String>,
 ) -> Result<(BTreeMap<String, ExactMetric>, u64), WalkStop<E>> {
     let mut tally = Tally::default();
@@ -825,8 +825,9 @@ pub fn walk_in_place<E>(
         walk.restart();
         walk = match leaf(walk, &mut values) {
             Ok(w) => w,
-            Err((w, _)) if w.as_ref().is_some_and(|w| w.overflow) => return Err(WalkStop::Overflow),
-            Err((w, e)) => {
+            Err(b) if b.0.as_ref().is_some_and(|w| w.overflow) => return Err(WalkStop::Overflow),
+            Err(b) => {
+                let (w, e) = *b;
                 let path = w.map(|w| w.path[..w.pos.min(w.path.len())].to_vec()).unwrap_or_default();
                 return Err(WalkStop::Failed(e, path));
             }

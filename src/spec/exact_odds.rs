@@ -96,7 +96,6 @@ struct Saved {
     subscribed: bool,
     policies: Table,
     policy_list: Vec<(Value, Value)>,
-    loaded: Value,
 }
 
 impl Saved {
@@ -108,7 +107,6 @@ impl Saved {
             subscribed: st.subscribed.get(),
             policies: copy_registry(lua, keys::POLICIES, false)?,
             policy_list: policy_list(lua)?,
-            loaded: lua.named_registry_value(keys::LOADED)?,
         })
     }
 
@@ -129,6 +127,13 @@ impl Saved {
     }
 }
 
+/// An execution that failed: its walk (when it has it) and its error.
+type Failed = Box<(Option<Enumeration>, mlua::Error)>;
+
+fn failed(walk: Option<Enumeration>, e: mlua::Error) -> Failed {
+    Box::new((walk, e))
+}
+
 /// Runs `f` once along `walk` on a copy of `template`; its metrics go to `values`.
 fn execution(
     lua: &Lua,
@@ -137,32 +142,37 @@ fn execution(
     template: &crate::battlefield::World,
     names: &mut MetricNames,
     (walk, values): (Enumeration, &mut Vec<f64>),
-) -> Result<Enumeration, (Option<Enumeration>, mlua::Error)> {
+) -> Result<Enumeration, Failed> {
     {
         let mut w = st.world.borrow_mut();
         w.reset_from(template);
         w.dice.set_source(Source::Enumerate(walk));
     }
     let r = call_with_traceback(lua, f, MultiValue::new());
-    let walk = match std::mem::replace(st.world.borrow_mut().dice.source_mut(), Source::Random(rand_pcg::Pcg64Mcg::new(1))) {
-        Source::Enumerate(w) => w,
-        Source::Random(_) => {
-            return Err((
-                None,
-                refused("the function reseeded the dice (dice.seed), so its rolls cannot be enumerated: every roll must come from the dice box"),
-            ))
-        }
-    };
+    let walk =
+        match std::mem::replace(st.world.borrow_mut().dice.source_mut(), Source::Random(rand_pcg::Pcg64Mcg::new(1))) {
+            Source::Enumerate(w) => w,
+            // Reseeded, or a new world (with new dice) from a scenario.
+            Source::Random(_) => {
+                return Err(failed(
+                    None,
+                    refused(
+                        "the function reseeded the dice (dice.seed) or loaded a scenario, so its rolls cannot be \
+                         enumerated: every roll must come from the dice box (load the scenario before exact_odds)",
+                    ),
+                ))
+            }
+        };
     let out = match r {
         // A time-out (the case's budget) stays itself.
-        Err(e) if st.guard.tripped() => return Err((Some(walk), e)),
-        Err(e) => return Err((Some(walk), refused(format!("the function failed: {}", error_line(&e))))),
+        Err(e) if st.guard.tripped() => return Err(failed(Some(walk), e)),
+        Err(e) => return Err(failed(Some(walk), refused(format!("the function failed: {}", error_line(&e))))),
         Ok(v) => v.into_iter().next().unwrap_or(Value::Nil),
     };
-    let fail = |walk: Enumeration, e: String| Err((Some(walk), refused(e)));
+    let fail = |walk: Enumeration, e: String| Err(failed(Some(walk), refused(e)));
     let left = match leftovers(lua, st) {
         Ok(l) => l,
-        Err(e) => return Err((Some(walk), e)),
+        Err(e) => return Err(failed(Some(walk), e)),
     };
     if !left.is_empty() {
         return fail(walk, format!("an execution of the function left {}", left.join("; ")));
@@ -211,13 +221,8 @@ pub fn exact_odds(lua: &Lua, st: &Rc<State>, (f, opts): (Function, Option<Table>
             |walk, values| {
                 let r = execution(lua, st, &f, &template, &mut names.borrow_mut(), (walk, values));
                 let put_back = saved.put_back(lua, st);
-                let loaded: Value = lua.named_registry_value(keys::LOADED).unwrap_or(Value::Nil);
                 match r {
-                    Ok(w) if loaded != saved.loaded => Err((
-                        Some(w),
-                        refused("the function loaded a scenario or ruleset: load it before exact_odds"),
-                    )),
-                    Ok(w) => put_back.map(|()| w).map_err(|e| (None, e)),
+                    Ok(w) => put_back.map(|()| w).map_err(|e| failed(None, e)),
                     Err(e) => Err(e),
                 }
             },
