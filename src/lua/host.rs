@@ -277,23 +277,7 @@ impl Host {
 
     /// Forced dice and queued answers left over (a spec that leaves any fails).
     pub fn leftovers(&self) -> Vec<String> {
-        let mut out: Vec<String> = self
-            .state
-            .world
-            .borrow()
-            .dice
-            .unused_forced()
-            .into_iter()
-            .map(|(k, v)| format!("forced {k} results never rolled: {}", v.join(" ")))
-            .collect();
-        if let Ok(q) = self.lua.named_registry_value::<Table>(keys::ANSWERS) {
-            let n = q.raw_len();
-            if n > 0 {
-                let items: Vec<String> = q.sequence_values::<Value>().flatten().map(|v| display_value(&v)).collect();
-                out.push(format!("answers never used: {}", items.join(", ")));
-            }
-        }
-        out
+        super::spec_api::leftovers(&self.lua, &self.state).unwrap_or_default()
     }
 
     /// Clears forced dice and queued answers.

@@ -65,7 +65,7 @@ pub use dice_api::LuaRoll;
 pub use error::{render_error, ScriptError};
 pub use hex_api::{hex_from_value, hex_value};
 pub use spec_api::SpecReport;
-pub(crate) use spec_api::{copy_registry, copy_table};
+pub(crate) use spec_api::{copy_registry, copy_table, leftovers};
 pub use world::UnitRef;
 
 use crate::battlefield::World;

@@ -240,19 +240,7 @@ fn it(lua: &Lua, st: &Rc<State>, (name, f): (String, Function)) -> mlua::Result<
         (Err(e), None) => Some(ScriptError::from_lua(&e)),
     };
     if error.is_none() {
-        let mut left: Vec<String> = st
-            .world
-            .borrow()
-            .dice
-            .unused_forced()
-            .into_iter()
-            .map(|(k, v)| format!("forced {k} results never rolled: {}", v.join(" ")))
-            .collect();
-        let q: mlua::Table = lua.named_registry_value(keys::ANSWERS)?;
-        if q.raw_len() > 0 {
-            let items: Vec<String> = q.sequence_values::<Value>().flatten().map(|v| super::display_value(&v)).collect();
-            left.push(format!("answers never used: {}", items.join(", ")));
-        }
+        let left = leftovers(lua, st)?;
         if !left.is_empty() {
             error = Some(ScriptError::plain(left.join("; ")));
         }
@@ -307,6 +295,25 @@ fn tripped_case(t: super::Trip, st: &State, index: usize) -> ScriptError {
         ScriptError::TimeLimit { .. } => ScriptError::TimeLimit { ms: case_ms(st, index) },
         e => e,
     }
+}
+
+/// Forced dice and queued answers left over (a case that leaves any fails).
+pub(crate) fn leftovers(lua: &Lua, st: &State) -> mlua::Result<Vec<String>> {
+    let mut left: Vec<String> = st
+        .world
+        .borrow()
+        .dice
+        .unused_forced()
+        .into_iter()
+        .map(|(k, v)| format!("forced {k} results never rolled: {}", v.join(" ")))
+        .collect();
+    if let Some(q) = lua.named_registry_value::<Option<mlua::Table>>(keys::ANSWERS)? {
+        if q.raw_len() > 0 {
+            let items: Vec<String> = q.sequence_values::<Value>().flatten().map(|v| super::display_value(&v)).collect();
+            left.push(format!("answers never used: {}", items.join(", ")));
+        }
+    }
+    Ok(left)
 }
 
 /// Every loaded module chunk's hits by line (with coverage on), in the

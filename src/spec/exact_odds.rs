@@ -25,7 +25,7 @@ use mlua::{Function, Lua, MultiValue, Table, Value};
 use crate::analysis::exact::{ratio_f64, ratio_str, walk_in_place, WalkStop};
 use crate::analysis::{read_metrics, MetricNames};
 use crate::dice::{Enumeration, Source};
-use crate::lua::{call_with_traceback, copy_registry, copy_table, keys, ScriptError, State};
+use crate::lua::{call_with_traceback, copy_registry, copy_table, keys, leftovers, ScriptError, State};
 
 /// Leaves walked at most unless `max_leaves` says otherwise: a spec's odds
 /// come from a small position, and the case's time budget holds anyway.
@@ -57,26 +57,6 @@ fn max_leaves(opts: Option<Table>) -> mlua::Result<u64> {
 fn policy_list(lua: &Lua) -> mlua::Result<Vec<(Value, Value)>> {
     let t: Table = lua.named_registry_value(keys::POLICIES)?;
     t.pairs::<Value, Value>().collect()
-}
-
-/// What an execution left over that a case would fail on: forced dice
-/// never rolled, answers never used.
-fn leftovers(lua: &Lua, st: &State) -> mlua::Result<Vec<String>> {
-    let mut left: Vec<String> = st
-        .world
-        .borrow()
-        .dice
-        .unused_forced()
-        .into_iter()
-        .map(|(k, v)| format!("forced {k} results never rolled: {}", v.join(" ")))
-        .collect();
-    let q: Table = lua.named_registry_value(keys::ANSWERS)?;
-    if q.raw_len() > 0 {
-        let items: Vec<String> =
-            q.sequence_values::<Value>().flatten().map(|v| crate::lua::display_value(&v)).collect();
-        left.push(format!("answers never used: {}", items.join(", ")));
-    }
-    Ok(left)
 }
 
 /// An execution's error as one line: where it was raised and why.
