@@ -358,7 +358,12 @@ pub fn run(
                 } else {
                     Some(match &plans[i] {
                         None => Outcome::NotRun,
-                        Some(plan) => run.mutant(m, &sites[i], text, plan, &mut cost),
+                        Some(plan) => {
+                            let started = Instant::now();
+                            let outcome = run.mutant(m, &sites[i], text, plan, &mut cost);
+                            cost.busy = started.elapsed();
+                            outcome
+                        }
                     })
                 };
                 if let (Ok(mut o), Ok(mut s)) = (outcomes.lock(), spent.lock()) {
@@ -751,29 +756,6 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    /// Runs the cases of `plan` against one mutant until one fails: first
-    /// the cases most likely to kill it ([`Kills::guesses`]), the first
-    /// alone; then, where the plan runs every case of a file because the
-    /// mutant's line (datum) is reached outside any case, the cases that
-    /// ran it (read it) themselves; then the rest. Each pass goes file by
-    /// file, the files most likely to kill first ([`Kills::rank`]; among
-    /// equals, the quickest). Each file stops at its first failing case,
-    /// and the modules run without the native code generator (a spec file
-    /// is too short for native code to pay off).
-    fn mutant(
-        &self,
-        m: &Mutant,
-        sites: &Sites,
-        text: Option<(PathBuf, String)>,
-        plan: &Plan,
-        cost: &mut Spent,
-    ) -> Outcome {
-        let started = Instant::now();
-        let outcome = self.mutant_runs(m, sites, text, plan, cost);
-        cost.busy = started.elapsed();
-        outcome
-    }
-
     /// The places of every case of spec file `f`.
     fn every_case(&self, f: usize) -> BTreeSet<usize> {
         self.runs[f].cases.iter().map(|(c, _)| *c).collect()
@@ -850,7 +832,16 @@ impl Run<'_> {
         order
     }
 
-    fn mutant_runs(
+    /// Runs the cases of `plan` against one mutant until one fails: first
+    /// the cases most likely to kill it ([`Kills::guesses`]), the first
+    /// alone; then, where the plan runs every case of a file because the
+    /// mutant's line (datum) is reached outside any case, the cases that
+    /// ran it (read it) themselves; then the rest. Each pass goes file by
+    /// file, the files most likely to kill first ([`Kills::rank`]; among
+    /// equals, the quickest). Each file stops at its first failing case,
+    /// and the modules run without the native code generator (a spec file
+    /// is too short for native code to pay off).
+    fn mutant(
         &self,
         m: &Mutant,
         sites: &Sites,
