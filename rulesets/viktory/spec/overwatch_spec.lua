@@ -177,6 +177,27 @@ describe("once per enemy player's turn [OW]", function()
     expect(viktory.turn_key()):to_be("2:B")
   end)
 
+  it("takes nothing from the artillery's own turn: spent on B's turn, it bombards on A's and is ready again on B's next", function()
+    world:place("b_inf1", hex(6, 2))
+    dice.force("d6", { 6 })
+    answers{ "now" }
+    turn.move("b_inf1", hex(5, 2)) -- A fires and misses
+    turn.finish() -- C
+    turn.finish() -- A, round 2
+    dice.force("d6", { 4, 2 })
+    local rec = battle.bombard{ unit = "a_art", target = hex(5, 2) }
+    expect(rec.dice):to_be(2)
+    expect(rec.hits):to_be(1)
+    expect(world:unit("b_inf1").alive):to_be(false)
+    turn.finish() -- B, round 2: a_art bombarded on its own turn, and its overwatch is ready
+    world:place("b_inf3", hex(6, 1))
+    answers{ "wait" }
+    turn.move("b_inf3", hex(5, 2))
+    expect(#decisions()):to_be(2)
+    expect(decisions()[2].side):to_be("A")
+    expect(decisions()[2].request.mover):to_be("b_inf3")
+  end)
+
   it("is not triggered by its own player's moves", function()
     turn.finish() -- C
     turn.finish() -- A, round 2
@@ -287,6 +308,40 @@ describe("waiting [OW-wait]", function()
       end
     end
     expect(reasons):to_equal({ "overwatch by a_art at b_inf1", "battle round 1 B", "battle round 1 A" })
+  end)
+
+  -- "If units are already in an adjacent hex and move into the same hex
+  -- to Battle Attack": the artillery's own hex. Overwatch is a bombard
+  -- attack; pre-battle fire is part of the battle, so the artillery that
+  -- fired overwatch still makes it (the document takes neither away).
+  it("strikes units moving into the artillery's own hex before the battle, and the artillery still makes its pre-battle fire", function()
+    world:place("b_inf1", hex(5, 2)) -- both already next to the mountain
+    world:place("b_inf3", hex(4, 4))
+    dice.force("d6", {
+      6, 6, -- overwatch as b_inf1 moves in: two dice (its own hex), both miss
+      1, 6, -- A's pre-battle fire: two dice, one Tactical Victory: A picks b_inf3
+      6, -- round 1: b_inf1's die misses
+      2, 6, -- a_art's die and the mountain's: one hit
+    })
+    answers{ "now", "b_inf3" } -- b_inf3 moves in after: a_art is spent, not asked
+    local rec = battle.attack{ target = MOUNTAIN, attackers = { "b_inf1", "b_inf3" } }
+    local reasons = {}
+    for _, e in ipairs(world:events()) do
+      if e.event == "roll" then
+        table.insert(reasons, e.reason .. " (" .. e.n .. ")")
+      end
+    end
+    expect(reasons):to_equal({ "overwatch by a_art at b_inf1 (2)", "pre-battle fire by A (2)",
+      "battle round 1 B (1)", "battle round 1 A (2)" })
+    local d = decisions()
+    expect(#d):to_be(2)
+    expect(d[1].request.near):to_be("own hex")
+    expect(d[2].request.chooser):to_be("firer")
+    expect(d[2].options):to_equal({ "b_inf1", "b_inf3" })
+    expect(rec.prebattle.defender_dice):to_be(2)
+    expect(rec.lost):to_equal({ "b_inf3", "b_inf1" })
+    expect(rec.winner):to_be("A")
+    expect(world:unit("a_art").alive):to_be(true)
   end)
 end)
 

@@ -36,6 +36,78 @@ describe("moving out [OW-trigger]", function()
   end)
 end)
 
+-- The hexes a unit's moves entered, in order (the log's move events).
+local function steps(id)
+  local out = {}
+  for _, e in ipairs(world:events()) do
+    if e.event == "move" and e.unit == id then
+      table.insert(out, tostring(e.to))
+    end
+  end
+  return out
+end
+
+-- "Overwatch takes place immediately upon a unit triggering it by
+-- movement": every step into a watched hex is a trigger of its own, and a
+-- hit that destroys the mover ends its move there.
+describe("a move through several watched hexes [OW-trigger][OW-wait]", function()
+  it("asks again at each watched hex of one move: A waits at the first and fires at the second", function()
+    world:place("b_inf1", hex(6, 1)) -- two hexes from the mountain
+    dice.force("d6", { 2 })
+    answers{ "wait", "now" } -- (5,2), then B's town (4,2): both next to the mountain
+    expect(turn.move("b_inf1", { hex(5, 2), hex(4, 2) })):to_be(false)
+    local d = decisions()
+    expect(#d):to_be(2)
+    expect(d[1].request.hex):to_be(hex(5, 2))
+    expect(d[2].request.hex):to_be(hex(4, 2))
+    expect(d[2].request.mover):to_be("b_inf1")
+    expect(d[2].request.dice):to_be(1)
+    expect(steps("b_inf1")):to_equal({ "(5,2)", "(4,2)" })
+    expect(events.eliminated()):to_equal({ "b_inf1: overwatch by a_art" })
+  end)
+
+  it("ends the move where a hit destroys the mover: it never takes the rest of its path", function()
+    world:place("b_inf1", hex(6, 1))
+    dice.force("d6", { 1 })
+    answers{ "now" }
+    expect(turn.move("b_inf1", { hex(5, 2), hex(4, 2) })):to_be(false)
+    expect(#decisions()):to_be(1) -- not asked again at (4,2): b_inf1 never got there
+    expect(steps("b_inf1")):to_equal({ "(5,2)" })
+    expect(world:unit("b_inf1").hex):to_be_nil()
+  end)
+
+  it("sinks a frigate in the middle of its move: it and its cargo never reach the next hex", function()
+    turn.finish() -- C's turn; c_frig at (2,6) carries c_inf2 and c_inf3
+    dice.force("d6", { 3 })
+    answers{ "now" } -- (3,4), water next to the mountain: one die, a hit
+    expect(turn.move("c_frig", { hex(2, 5), hex(3, 4), hex(3, 3) })):to_be(false)
+    expect(steps("c_frig")):to_equal({ "(2,5)", "(3,4)" })
+    expect(#decisions()):to_be(1)
+    for _, id in ipairs({ "c_frig", "c_inf2", "c_inf3" }) do
+      expect(world:unit(id).alive):to_be(false)
+    end
+  end)
+
+  it("goes on after a miss; an artillery that fired is not asked again, another player's is asked at its own hex", function()
+    world:add_unit{ id = "c_art", side = "C", type = "artillery", hex = hex(5, 1) }
+    world:place("b_inf1", hex(7, 1)) -- on the road
+    dice.force("d6", { 6, 5 })
+    answers{ "now", "now" }
+    -- (6,1) is next to c_art only; (5,2) next to both c_art and the mountain
+    local arrived, shots = turn.move("b_inf1", { hex(6, 1), hex(5, 2) })
+    expect(arrived):to_be(true)
+    local d = decisions()
+    expect(#d):to_be(2)
+    expect(d[1].side):to_be("C")
+    expect(d[1].request.hex):to_be(hex(6, 1))
+    expect(d[2].side):to_be("A")
+    expect(d[2].request.hex):to_be(hex(5, 2))
+    expect(tostring(shots)):to_be("c_art overwatch at b_inf1 in (6,1): 1 die [6], 0 hits\n"
+      .. "a_art overwatch at b_inf1 in (5,2): 1 die [5], 0 hits")
+    expect(steps("b_inf1")):to_equal({ "(6,1)", "(5,2)" })
+  end)
+end)
+
 describe("roads [OW-trigger]", function()
   it("is triggered by a unit moving along a road past the artillery", function()
     -- three road hexes: infantry moves 2, +1 along a road (turn.road_bonus)
