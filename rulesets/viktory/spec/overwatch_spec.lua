@@ -241,6 +241,16 @@ describe("waiting [OW-wait]", function()
     expect(require("spec/support/events").eliminated()):to_equal({ "b_art: overwatch by a_art" })
   end)
 
+  it("is not triggered by a bombard attack made without moving: only movement triggers it", function()
+    world:place("b_art", hex(5, 2)) -- placed next to the mountain and the town (no move, no trigger)
+    dice.force("d6", { 6, 6 })
+    local rec = battle.bombard{ unit = "b_art", target = TOWN }
+    expect(rec.fired):to_be(true)
+    expect(rec.overwatch):to_be_nil()
+    expect(#decisions()):to_be(0)
+    expect(overwatch.spent(art())):to_be(false)
+  end)
+
   it("when it misses, the mover's bombard attack follows", function()
     world:place("b_art", hex(6, 2))
     dice.force("d6", { 5, 3, 4 })
