@@ -176,6 +176,15 @@ describe("frigates [OW-trigger]", function()
     expect(world:unit("c_inf2").strength):to_be(1)
   end)
 
+  it("is not triggered by a unit next to the artillery boarding a frigate two hexes from it: that is moving out", function()
+    world:add_unit{ id = "b_frig", side = "B", type = "frigate", hex = hex(3, 2) } -- water two hexes from the mountain
+    world:place("b_inf1", hex(4, 2)) -- B's town, next to the mountain and to the frigate
+    expect(turn.load("b_inf1", "b_frig")):to_be(true)
+    expect(#decisions()):to_be(0)
+    expect(world:unit("b_frig").cargo):to_be("b_inf1")
+    expect(overwatch.spent(world:unit("a_art"))):to_be(false)
+  end)
+
   it("lets the owner wait on the loading and sink the frigate as it moves to another adjacent hex", function()
     turn.finish()
     world:place("c_frig", hex(3, 4))
