@@ -27,7 +27,7 @@ describe("bombard attacks [ArtDice][Base]", function()
   it("is made only from an adjacent hex", function()
     expect_error(function()
       battle.bombard{ unit = "b_art", target = TOWN }
-    end, "bombard attacks are made from an adjacent hex")
+    end, "bombard attacks are made from an adjacent hex: (5,3) is not next to (7,3)")
   end)
 
   it("stops the artillery moving afterwards this turn", function()
@@ -36,10 +36,10 @@ describe("bombard attacks [ArtDice][Base]", function()
     expect(tostring(rec)):to_be("bombard at (5,3) by B against A\n  b_art bombards (5,3): 2 dice, 0 hits")
     expect_error(function()
       turn.move("b_art", hex(6, 2))
-    end, "made a bombard attack this turn and cannot move afterwards")
+    end, "b_art made a bombard attack this turn and cannot move afterwards")
     expect_error(function()
       battle.bombard{ unit = "b_art", target = TOWN }
-    end, "has already made its bombard attack this turn")
+    end, "b_art has already made its bombard attack this turn")
   end)
 
   it("may follow a move, the two within the artillery's move", function()

@@ -31,7 +31,7 @@ describe("who attacks [Base]", function()
   end)
 
   it("needs each approach to end beside the target, and enemy pieces on a land hex", function()
-    refused(function() battle.declare{ target = TOWN, attackers = { "b_inf2" }, paths = { b_inf2 = { hex(6, 5) } } } end, "b_inf2 must end its approach beside (5,3)")
+    refused(function() battle.declare{ target = TOWN, attackers = { "b_inf2" }, paths = { b_inf2 = { hex(6, 5) } } } end, "b_inf2 must end its approach beside (5,3) (it would stand at (6,5))")
     refused(function() battle.declare{ target = hex(6, 3), attackers = { "b_inf1" } } end, "(6,3) holds no enemy pieces to attack")
     refused(function() battle.declare{ target = TOWN, attackers = {} } end, "a battle attack needs at least one attacker")
     refused(function() battle.declare{ target = "x", attackers = { "b_inf1" } } end, "battle.declare needs target = a hex")
@@ -43,6 +43,7 @@ describe("who attacks [Base]", function()
     local standing = battle.declare{ target = TOWN, attackers = { "b_inf1" }, paths = { b_inf1 = hex(6, 2) } }
     expect(world:unit("b_inf1").hex):to_be(hex(6, 2))
     expect(#standing):to_be(1)
+    expect(world:log(1)[1]):to_be("B declares an attack on (5,3) by b_inf1")
     -- b_inf3's approach ends at (5,2), next to the mountain: a_art hits it there
     world:place("b_inf3", hex(6, 1))
     dice.force("d6", { 2 })
@@ -50,6 +51,7 @@ describe("who attacks [Base]", function()
     standing = battle.declare{ target = TOWN, attackers = { "b_inf3" }, paths = { b_inf3 = { hex(5, 2) } } }
     expect(#standing):to_be(0)
     expect(world:unit("b_inf3").alive):to_be(false)
+    expect(world:log(1)[1]):to_be("B's attack on (5,3): no attacker reached its hexside")
   end)
 end)
 

@@ -311,6 +311,26 @@ describe("map marks and status", function()
     expect(#world:marks()):to_be(0)
   end)
 
+  it("are redrawn when a shot is fired, not after a wait nor after another unit's step: a mark of a script's own stays till then", function()
+    local function label_at(h)
+      for _, m in ipairs(world:marks()) do
+        if m.hex == h and m.label == "a script's mark" then
+          return m.label
+        end
+      end
+      return nil
+    end
+    world:mark(hex(6, 7), "a script's mark")
+    world:place("b_inf1", hex(6, 2))
+    answers{ "wait" }
+    turn.move("b_inf1", hex(5, 2)) -- a trigger, and A waits
+    expect(label_at(hex(6, 7))):to_be("a script's mark")
+    dice.force("d6", { 6 })
+    answers{ "now" }
+    turn.move("b_inf1", hex(4, 2)) -- A fires: the marks are drawn again
+    expect(label_at(hex(6, 7))):to_be_nil()
+  end)
+
   it("follow an artillery that moves", function()
     world:move("a_art", hex(4, 4)) -- a script moves A's artillery on B's turn
     local labels = {}

@@ -145,3 +145,25 @@ describe("reserve placement [Base]", function()
     refused(function() turn.place_reserve("infantry", hex(5, 3)) end, "holds none of B's")
   end)
 end)
+
+-- viktory.unit, viktory.violation and turn.enter_phase are public: a
+-- designer's script may call them without the level argument the ruleset
+-- passes, and the error must then name the script's line.
+describe("helpers a designer's script may call [Base]", function()
+  it("name the caller's line when given no level: a unit looked up, a rule error", function()
+    refused(function() viktory.unit("b_nobody") end, "no unit with id 'b_nobody'")
+    refused(function() viktory.unit(nil) end, "a unit (or its id) is required")
+    refused(function() viktory.violation("a rule of the designer's own") end, "rule error: a rule of the designer's own")
+  end)
+
+  it("name the caller's line when given no level: a phase after the reserve placement phase", function()
+    turn.place_reserve("infantry", hex(8, 2))
+    refused(function() turn.enter_phase("move") end, "rule error: the reserve placement phase ends the turn: no move after it (call turn.finish())")
+  end)
+
+  it("name the caller's line when given no level: a phase out of the strict order", function()
+    scenario("viktory/mountain_pass.yaml", { variant = "strict_order" })
+    turn.enter_phase("move")
+    refused(function() turn.enter_phase("bombard") end, "rule error: a bombard after the move phase: the turn goes bombard attacks, then battles, then other moves (turn.strict_order)")
+  end)
+end)
