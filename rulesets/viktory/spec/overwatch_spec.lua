@@ -335,13 +335,7 @@ describe("waiting [OW-wait]", function()
     })
     answers{ "now", "b_inf3" } -- b_inf3 moves in after: a_art is spent, not asked
     local rec = battle.attack{ target = MOUNTAIN, attackers = { "b_inf1", "b_inf3" } }
-    local reasons = {}
-    for _, e in ipairs(world:events()) do
-      if e.event == "roll" then
-        table.insert(reasons, e.reason .. " (" .. e.n .. ")")
-      end
-    end
-    expect(reasons):to_equal({ "overwatch by a_art at b_inf1 (2)", "pre-battle fire by A (2)",
+    expect(require("spec/support/events").rolls()):to_equal({ "overwatch by a_art at b_inf1 (2)", "pre-battle fire by A (2)",
       "battle round 1 B (1)", "battle round 1 A (2)" })
     local d = decisions()
     expect(#d):to_be(2)
