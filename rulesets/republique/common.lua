@@ -176,9 +176,10 @@ function common.unit(u, what)
   return u
 end
 
--- The cover class that half or more of a unit is in (the best such class),
--- and whether half or more is in full cover or outside open terrain. Only
--- terrain with a cover class covers (a hill does not).
+-- The cover class that half or more of a unit is in (the heaviest such
+-- class, counting heavier cover as in it), and whether half or more is in
+-- full cover or outside open terrain. Only terrain with a cover class
+-- covers (a hill does not).
 function common.cover(u)
   local by_class, full, closed = {}, 0, 0
   for _, a in ipairs(tabletop.cover(u)) do
@@ -193,10 +194,19 @@ function common.cover(u)
       closed += a.fraction
     end
   end
+  -- "half or more ... in solid or heavy cover": a class counts the parts of
+  -- the unit in it or in heavier cover (a unit a quarter in a farm and a
+  -- quarter in a wood is half in solid cover or better), and the heaviest
+  -- class half the unit reaches is the one it is in.
   local best, best_mod = nil, 0
   for _, class in ipairs(charts.cover_classes) do
-    local mod = charts.cover_modifier[class]
-    if common.at_least(by_class[class] or 0, 0.5) and (best == nil or mod < best_mod) then
+    local mod, inside = charts.cover_modifier[class], 0
+    for other, fraction in pairs(by_class) do
+      if charts.cover_modifier[other] <= mod then
+        inside += fraction
+      end
+    end
+    if common.at_least(inside, 0.5) and (best == nil or mod < best_mod) then
       best, best_mod = class, mod
     end
   end

@@ -276,8 +276,23 @@ end
 -- Secondary targets
 ------------------------------------------------------------------------------
 
+-- [3.4 Skirmishers] A light regiment "with one skirmisher per combat base
+-- deployed": its `skirmishers_out` when given, otherwise its skirmish
+-- markers on the table (those whose `parent` it is), at least its bases.
 local function deployed_light(u)
-  return common.type_of(u).light and (u.skirmishers_out or 0) >= u.strength
+  if not common.type_of(u).light then
+    return false
+  end
+  local out = u.skirmishers_out
+  if out == nil then
+    out = 0
+    for _, m in ipairs(world:units{ side = u.side }) do
+      if m.parent == u.id and common.arm(m) == "skirmish" then
+        out += 1
+      end
+    end
+  end
+  return out >= u.strength
 end
 targets.deployed_light = deployed_light
 

@@ -220,6 +220,29 @@ describe("die modifiers", function()
     expect(modifier(artillery.fire{ battery = "b" }, "skirmishers")):to_be(-2)
   end)
 
+  it("counts a light regiment's markers on the table (their parent) when skirmishers_out is not given", function()
+    -- three markers of the three-base regiment a, out on the flank beyond
+    -- the battery's arc: one skirmisher per combat base deployed
+    local _, a = duel("light_infantry")
+    for i = 1, 3 do
+      add("sk" .. i, "austrian", "skirmishers", 90 + 3 * i, 50, 90, { parent = "a" })
+    end
+    add("other", "austrian", "skirmishers", 90, 40, 90, { parent = "elsewhere" })
+    expect(a.skirmishers_out):to_be_nil()
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "skirmishers")):to_be(-2)
+    -- a marker gone: two out for three bases is not fully deployed
+    world:eliminate(world:unit("sk3"))
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "skirmishers")):to_be(0)
+    -- skirmishers_out, when given, is the count
+    a.skirmishers_out = 3
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    expect(modifier(artillery.fire{ battery = "b" }, "skirmishers")):to_be(-2)
+  end)
+
   it("takes 1 for each full elevation level between battery and target", function()
     add("b", "french", "foot_battery", 20, 70, 270) -- on the hill, level 1
     add("t", "austrian", "line_infantry", 20, 55, 90, nil, 1)
@@ -970,6 +993,27 @@ describe("cover, more", function()
     add("b", "french", "foot_battery", 7.5, 20, 270)
     local rec = units.fire("b", 1)
     expect(modifier(rec, "cover")):to_be(0)
+  end)
+
+  units.each_cover_layout("counts half the unit in solid or heavy cover together: a farm and a wood make solid cover", function(s)
+    -- a four-base line, x -24..-8: a base in the open, a base half in the
+    -- farm, a base in the farm, a base in the wood: 3/8 solid and 1/4
+    -- heavy, so "half or more ... in solid or heavy cover" (5/8): the solid
+    -- -1, not the heavy -2 (only a quarter is in heavy cover); the centre
+    -- of fire on the farm base (x -14)
+    local b = s.add("b", "french", "foot_battery", -14, 12, 270)
+    local t = s.add("t", "austrian", "line_infantry", -16, -5.5, 90)
+    expect(common.cover(t).class):to_be("solid")
+    local rec = units.fire(b, 1)
+    expect(rec.target):to_be("t")
+    expect(modifier(rec, "solid cover")):to_be(-1)
+    expect(rec.die_modifier):to_be(-1)
+    -- a centimetre further from the wood, x -27..-11: two bases in the
+    -- open, then 3/4 of a base and 3/4 of a base in the farm and 1/4 of one
+    -- in the wood: 7/16 in solid or heavy cover, under half
+    world:eliminate(t)
+    s.add("t2", "austrian", "line_infantry", -19, -5.5, 90)
+    expect(common.cover(world:unit("t2")).class):to_be(nil)
   end)
 
   units.each_cover_layout("counts a base exactly half in the wood as covered: no choice of uncovered bases", function(s)

@@ -87,6 +87,60 @@ describe("main targets (worked example)", function()
   end)
 end)
 
+-- [3.5 Main] "Any individual or massed artillery battery with a qualified
+-- artillery leader attached to it may selectively or wholly converge fire
+-- onto any enemy targets which are in the closest threat bracket."
+describe("a massed battery's leader lets its batteries converge selectively", function()
+  -- A (x 32..48) and B (x 50..66) in the medium bracket; m1 (x 45..50)
+  -- must fire at A, m2 (x 50..55), touching it, at B; the artillery
+  -- officer l is attached to m1
+  local function setup(m2_x)
+    add("A", "austrian", "line_infantry", 40, 40, 90)
+    add("B", "austrian", "line_infantry", 58, 40, 90)
+    add("m1", "french", "foot_battery", 47.5, 60, 270)
+    add("m2", "french", "foot_battery", m2_x or 52.5, 60, 270)
+    add("l", "french", "general", 47.5, 63, 270, { artillery_officer = true, rating = 1, attached_to = "m1" })
+    artillery.begin_phase()
+    expect(artillery.main_target(world:unit("m1")).id):to_be("A")
+    expect(artillery.main_target(world:unit("m2")).id):to_be("B")
+  end
+
+  it("each battery of the mass may fire alone at a unit of the closest bracket, with the leader's +1", function()
+    setup()
+    dice.force("d10", { 1, 1 })
+    local r2 = artillery.fire{ battery = "m2", target = "A" }
+    expect(r2.target):to_be("A")
+    expect(units.modifier(r2, "artillery leader l")):to_be(1)
+    local r1 = artillery.fire{ battery = "m1", target = "B" }
+    expect(r1.target):to_be("B")
+    expect(units.modifier(r1, "artillery leader l")):to_be(1)
+  end)
+
+  it("the whole mass may converge on either", function()
+    setup()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ batteries = { "m2", "m1" }, target = "B" }
+    expect(rec.target):to_be("B")
+    expect(rec.points):to_be(4)
+    expect(units.modifier(rec, "artillery leader l")):to_be(1)
+  end)
+
+  it("a battery half a centimetre from the leader's battery is no part of its mass", function()
+    setup(53)
+    expect_error(function() artillery.fire{ battery = "m2", target = "A" } end, "must fire at its main target B")
+    dice.force("d10", { 1 })
+    expect(units.modifier(artillery.fire{ battery = "m2" }, "artillery leader")):to_be(0)
+  end)
+
+  it("an enemy battery touching the leader's battery is not of its mass", function()
+    setup()
+    local e = add("e", "austrian", "foot_battery", 42.5, 60, 270) -- x 40..45
+    expect(tabletop.distance(e, world:unit("m1"))):to_be_close(0, 1e-9)
+    expect(artillery.leader_for({ e })):to_be_nil()
+    expect(artillery.leader_for({ world:unit("m2") })):to_be(world:unit("l"))
+  end)
+end)
+
 describe("secondary targets (worked examples)", function()
   -- A (one base) straight ahead of the battery; C behind it, its front 3 cm
   -- behind A's; B beside A, inside the frontage zone. All in the close bracket.
@@ -413,9 +467,13 @@ describe("secondary targets, more", function()
   it("takes the regiment touching a skirmish marker's rear as a tandem target when the marker is the main target", function()
     local b = add("bat", "french", "heavy_battery", 60, 60, 270)
     local S = add("S", "austrian", "skirmishers", 60, 45, 90, { parent = "C" }) -- y 44.5..45.5
-    add("C", "austrian", "light_infantry", 60, 43.75, 90, nil, 1)                -- front y 44.5: 1 cm behind S's front
+    -- two bases, one marker out: not fully deployed
+    local C = add("C", "austrian", "light_infantry", 60, 43.75, 90, nil, 2)     -- front y 44.5: 1 cm behind S's front
     local tandem = artillery.secondary_targets(b, S, zone_of(b), 2)
     expect(units.ids(tandem)):to_equal({ "C" })
+    -- down to one base, its one marker out is one per base: fully deployed, no tandem target
+    world:hit(C, { tabletop.bases(C)[2].id }, "a spec")
+    expect(#artillery.secondary_targets(b, S, zone_of(b), 2)):to_be(0)
   end)
 
   it("takes an adjacent target exactly 2 cm from the main target, not 2.5", function()
