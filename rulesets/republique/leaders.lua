@@ -5,7 +5,8 @@
 --   [3.6 Risk]    leaders within risk_cm of a unit fired upon (artillery with
 --                 a modified chance of a hit, or skirmishers) roll 1D10
 --   [3.6 Mods]    emergency rally, near units hit by skirmishers, attached,
---                 each friendly base lost nearby, in cover
+--                 each friendly base lost nearby (lose_bases for losses
+--                 outside this chapter's fire), in cover
 --   [3.6 Result]  killed or injured leaders leave the game
 --   [3.6 Panic]   morale hits on units that began the phase demoralized are
 --                 panic hits, executed after the injury tests: 1D10 each on
@@ -65,6 +66,31 @@ function leaders.bases_lost_near(l)
     end
   end
   return n
+end
+
+-- [3.6 Mods] Bases lost "due to base hits or capture" outside this
+-- chapter's fire (an assault's losses and captures, chapter 4): removes
+-- them as world:hit does (`bases` a count, the highest-numbered first, or
+-- a list of base ids) and remembers where they stood (trace "lost"), so
+-- that leaders nearby count them this player turn. Returns what world:hit
+-- returns.
+function leaders.lose_bases(u, bases, reason)
+  u = common.unit(u, "leaders.lose_bases")
+  local ids = bases
+  if type(bases) == "number" then
+    ids = {}
+    for _, base in ipairs(tabletop.bases(u)) do
+      table.insert(ids, base.id)
+    end
+    table.sort(ids, function(x, y)
+      return x > y
+    end)
+    for i = #ids, bases + 1, -1 do
+      table.remove(ids, i)
+    end
+  end
+  tabletop.trace(u, "lost", ids)
+  return world:hit(u, ids, reason or "bases lost")
 end
 
 -- [3.6 Mods] The injury die modifiers of a leader, as a list of {name,

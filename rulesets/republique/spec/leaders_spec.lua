@@ -330,6 +330,34 @@ describe("bases lost nearby: each base where it stood", function()
     expect(modifier(leaders.modifiers(l), "lost nearby")):to_be(0)
   end)
 
+  it("counts bases lost to capture or an assault, recorded with leaders.lose_bases", function()
+    -- a four-base line x 52..68 facing down the table (base 1, its left,
+    -- at x 64..68, base 4 at x 52..56); the leader 5 cm beyond base 4
+    local a = add("a", "austrian", "line_infantry", 60, 50, 90)
+    local l = add("l", "austrian", "general", 46.25, 50, 90)
+    expect(units.ids(tabletop.bases(a))):to_equal({ 1, 2, 3, 4 })
+    expect(tabletop.distance(l, tabletop.bases(a)[4])):to_be_close(5, 1e-9)
+    expect(tabletop.distance(l, tabletop.bases(a)[1]) > 8):to_be(true)
+    expect(leaders.lose_bases(a, 1, "captured")):to_be(1)
+    expect(units.ids(tabletop.bases(a))):to_equal({ 1, 2, 3 })
+    expect(modifier(leaders.modifiers(l), "lost nearby")):to_be(1)
+    -- by id: base 1, 13 cm and more away, is not nearby
+    leaders.lose_bases("a", { 1 }, "captured")
+    expect(units.ids(tabletop.bases(a))):to_equal({ 2, 3 })
+    expect(modifier(leaders.modifiers(l), "lost nearby")):to_be(1)
+    -- none, or more than it has: as world:hit
+    leaders.lose_bases(a, 0)
+    expect(a.strength):to_be(2)
+    leaders.lose_bases(a, 5, "overrun")
+    expect(a.alive):to_be(false)
+    local lost = 0
+    for _, t in ipairs(tabletop.traces("lost", a)) do
+      lost += #t.bases
+    end
+    expect(lost):to_be(4)
+    expect(modifier(leaders.modifiers(l), "lost nearby")):to_be(1) -- base 3 (x 56..60) was 9 cm away
+  end)
+
   it("counts bases that deserted in a panic hit: base hits", function()
     local a = add("a", "austrian", "line_infantry", 60, 50, 90, { morale = "demoralized", panic_hits = 1,
       began_demoralized = true })
