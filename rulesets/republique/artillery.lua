@@ -224,62 +224,53 @@ function artillery.assault_contact(list, contact)
   return bonus, with
 end
 
--- Adds to the set `joined` each battery of `list` that touches one already
--- in it, one to the next. Returns the set.
-local function join_touching(joined, list)
-  local grew = true
-  while grew do
-    grew = false
+-- Adds to `members` (a list of batteries) each battery of `list` that
+-- touches one of them, one to the next. Returns the list.
+local function join_touching(members, list)
+  local joined = {}
+  for _, m in ipairs(members) do
+    joined[m] = true
+  end
+  local i = 1
+  while i <= #members do
     for _, b in ipairs(list) do
-      if not joined[b] then
-        for other in pairs(joined) do
-          if common.at_most(tabletop.distance(b, other), 0) then
-            joined[b], grew = true, true
-            break
-          end
-        end
+      if not joined[b] and common.at_most(tabletop.distance(b, members[i]), 0) then
+        joined[b] = true
+        table.insert(members, b)
       end
     end
+    i += 1
   end
-  return joined
+  return members
 end
 
 -- Massed batteries "must have bases touching": one group, each battery
 -- touching another of it, one to the next.
 local function touching_mass(batteries)
-  local joined = join_touching({ [batteries[1]] = true }, batteries)
-  for _, b in ipairs(batteries) do
-    if not joined[b] then
-      return false
-    end
-  end
-  return true
+  return #join_touching({ batteries[1] }, batteries) == #batteries
 end
 
 -- The ids of the massed battery a touching group of batteries stands in:
--- the group and every battery of its side touching it, one to the next.
+-- every battery of its side touching it, one to the next.
 local function massed_battery(batteries)
-  local joined, side = {}, {}
-  for _, b in ipairs(batteries) do
-    joined[b] = true
-  end
+  local side = {}
   for _, u in ipairs(world:units{ side = batteries[1].side }) do
     if common.is_battery(u) then
       table.insert(side, u)
     end
   end
   local ids = {}
-  for b in pairs(join_touching(joined, side)) do
+  for _, b in ipairs(join_touching({ batteries[1] }, side)) do
     ids[b.id] = true
   end
   return ids
 end
 
 -- [3.4 Leader][3.5 Main] The good artillery leader attached to the firing
--- batteries: an artillery officer rated 1 or better, attached to one of
--- them or to a battery of the massed battery they fire from (batteries
--- touching them, one to the next: "a qualified artillery leader attached
--- to a massed battery" lets its batteries "selectively or wholly converge
+-- batteries: an artillery officer rated 1 or better, attached to a battery
+-- of the massed battery they fire from (they and the batteries touching
+-- them, one to the next: "a qualified artillery leader attached to a
+-- massed battery" lets its batteries "selectively or wholly converge
 -- fire"), in the chain of command (its `command`) of half or more of the
 -- firing batteries; massed batteries must touch one another.
 function artillery.leader_for(batteries)
@@ -289,20 +280,14 @@ function artillery.leader_for(batteries)
   local mass = nil -- the massed battery's ids, found when first needed
   for _, l in ipairs(world:units{}) do
     if common.arm(l) == "leader" and l.artillery_officer and (l.rating or 0) >= 1 then
-      local attached, in_chain = false, 0
+      mass = mass or massed_battery(batteries)
+      local in_chain = 0
       for _, b in ipairs(batteries) do
-        if l.attached_to == b.id then
-          attached = true
-        end
         if l.command == nil or l.command == b.command then
           in_chain += 1
         end
       end
-      if not attached and l.attached_to ~= nil then
-        mass = mass or massed_battery(batteries)
-        attached = mass[l.attached_to] == true
-      end
-      if attached and in_chain * 2 >= #batteries then
+      if mass[l.attached_to] and in_chain * 2 >= #batteries then
         return l
       end
     end

@@ -70,23 +70,17 @@ end
 
 -- [3.6 Mods] Bases lost "due to base hits or capture" outside this
 -- chapter's fire (an assault's losses and captures, chapter 4): removes
--- them as world:hit does (`bases` a count, the highest-numbered first, or
--- a list of base ids) and remembers where they stood (trace "lost"), so
--- that leaders nearby count them this player turn. Returns what world:hit
--- returns.
+-- them (`bases` a count, the last in place order first, or a list of base
+-- ids) and remembers where they stood (trace "lost"), so that leaders
+-- nearby count them this player turn. Returns what world:hit returns.
 function leaders.lose_bases(u, bases, reason)
   u = common.unit(u, "leaders.lose_bases")
   local ids = bases
   if type(bases) == "number" then
+    local list = tabletop.bases(u)
     ids = {}
-    for _, base in ipairs(tabletop.bases(u)) do
-      table.insert(ids, base.id)
-    end
-    table.sort(ids, function(x, y)
-      return x > y
-    end)
-    for i = #ids, bases + 1, -1 do
-      table.remove(ids, i)
+    for i = math.max(1, #list - bases + 1), #list do
+      table.insert(ids, list[i].id)
     end
   end
   tabletop.trace(u, "lost", ids)

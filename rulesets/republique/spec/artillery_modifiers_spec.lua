@@ -241,6 +241,15 @@ describe("die modifiers", function()
     artillery.begin_phase()
     dice.force("d10", { 1 })
     expect(modifier(artillery.fire{ battery = "b" }, "skirmishers")):to_be(-2)
+    -- a line regiment is no light infantry, whatever markers name it
+    world:eliminate(a)
+    add("line", "austrian", "line_infantry", 60, 50, 90, nil, 1)
+    add("sk4", "austrian", "skirmishers", 90, 45, 90, { parent = "line" })
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ battery = "b" }
+    expect(rec.target):to_be("line")
+    expect(modifier(rec, "skirmishers")):to_be(0)
   end)
 
   it("takes 1 for each full elevation level between battery and target", function()

@@ -338,6 +338,7 @@ describe("bases lost nearby: each base where it stood", function()
     expect(units.ids(tabletop.bases(a))):to_equal({ 1, 2, 3, 4 })
     expect(tabletop.distance(l, tabletop.bases(a)[4])):to_be_close(5, 1e-9)
     expect(tabletop.distance(l, tabletop.bases(a)[1]) > 8):to_be(true)
+    expect_error(function() leaders.lose_bases("nobody", 1) end, "leaders.lose_bases: no unit 'nobody'")
     expect(leaders.lose_bases(a, 1, "captured")):to_be(1)
     expect(units.ids(tabletop.bases(a))):to_equal({ 1, 2, 3 })
     expect(modifier(leaders.modifiers(l), "lost nearby")):to_be(1)
@@ -348,7 +349,14 @@ describe("bases lost nearby: each base where it stood", function()
     -- none, or more than it has: as world:hit
     leaders.lose_bases(a, 0)
     expect(a.strength):to_be(2)
-    leaders.lose_bases(a, 5, "overrun")
+    leaders.lose_bases(a, 5)
+    local hits = {}
+    for _, e in ipairs(world:events()) do
+      if e.event == "hit" then
+        table.insert(hits, e.reason)
+      end
+    end
+    expect(hits):to_equal({ "captured", "captured", "bases lost", "bases lost" }) -- none, then the last two
     expect(a.alive):to_be(false)
     local lost = 0
     for _, t in ipairs(tabletop.traces("lost", a)) do
