@@ -280,14 +280,21 @@ function artillery.leader_for(batteries)
   local mass = nil -- the massed battery's ids, found when first needed
   for _, l in ipairs(world:units{}) do
     if common.arm(l) == "leader" and l.artillery_officer and (l.rating or 0) >= 1 then
-      mass = mass or massed_battery(batteries)
-      local in_chain = 0
+      local attached, in_chain = false, 0
       for _, b in ipairs(batteries) do
+        if l.attached_to == b.id then
+          attached = true
+        end
         if l.command == nil or l.command == b.command then
           in_chain += 1
         end
       end
-      if mass[l.attached_to] and in_chain * 2 >= #batteries then
+      -- (a speed guard: the massed battery holds the firing batteries too)
+      if not attached then
+        mass = mass or massed_battery(batteries)
+        attached = mass[l.attached_to] == true
+      end
+      if attached and in_chain * 2 >= #batteries then
         return l
       end
     end
