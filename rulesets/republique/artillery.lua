@@ -767,6 +767,8 @@ end }
 -- die_modifier, roll, modified, result, morale_hits, base_hits,
 -- could_hit, tandem, adjacent, hits.
 -- spec: { battery= | batteries={...}, target=?, passing=bool?, quiet=bool? }
+-- (a massed fire is directed by the battery named first: its centre of
+-- fire, frontage zone and level).
 function artillery.fire(spec)
   local group = artillery.firing_group(spec)
   local leader = artillery.leader_for(group)

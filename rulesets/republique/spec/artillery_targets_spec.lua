@@ -141,6 +141,30 @@ describe("a massed battery's leader lets its batteries converge selectively", fu
   end)
 end)
 
+-- Our reading: the document gives each battery a centre of fire, but not
+-- a massed battery; the battery named first directs the massed fire (its
+-- centre of fire, frontage zone and elevation), so the firing player
+-- chooses by the order of `batteries`.
+describe("the battery named first directs a massed fire", function()
+  it("takes its elevation: on the hill first, 1 off; the one beside the hill first, nothing", function()
+    add("h", "french", "foot_battery", 37.5, 62, 270) -- on the hill (level 1), x 35..40
+    add("o", "french", "foot_battery", 42.5, 62, 270) -- touching it, off the hill
+    add("t", "austrian", "line_infantry", 40, 45, 90)
+    artillery.begin_phase()
+    expect(tabletop.level(world:unit("h"))):to_be(1)
+    expect(tabletop.level(world:unit("o"))):to_be(0)
+    dice.force("d10", { 1 })
+    local rec = artillery.fire{ batteries = { "h", "o" } }
+    expect(rec.points):to_be(6) -- 3 + 3 at close range
+    expect(units.modifier(rec, "elevation")):to_be(-1)
+    artillery.begin_phase()
+    dice.force("d10", { 1 })
+    rec = artillery.fire{ batteries = { "o", "h" } }
+    expect(rec.points):to_be(6)
+    expect(units.modifier(rec, "elevation")):to_be(0)
+  end)
+end)
+
 describe("secondary targets (worked examples)", function()
   -- A (one base) straight ahead of the battery; C behind it, its front 3 cm
   -- behind A's; B beside A, inside the frontage zone. All in the close bracket.
