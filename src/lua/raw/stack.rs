@@ -271,8 +271,9 @@ unsafe fn table_layout_holds(l: *mut ffi::lua_State) -> bool {
 /// twenty named values (so nodes share chains) with one removed, and for a
 /// key it lacks; numbers written in place (`TableRef::set_node_number`)
 /// must be what the API reads; the table pushed by its address
-/// (`push_kept_table`) must be the same; and its metatable must be seen
-/// once it has one.
+/// (`push_kept_table`) must be the same; a table of two keys alone must be
+/// read as that pair (`TableRef::only_pair`), one of three not; and its
+/// metatable must be seen once it has one.
 ///
 /// # Safety
 /// As for [`table_layout_holds`].
@@ -332,6 +333,30 @@ unsafe fn fields_found_in_place(l: *mut ffi::lua_State) -> bool {
         ffi::lua_settop(l, t);
         raw::push_kept_table(l, tbl.address());
         ok &= ffi::lua_rawequal(l, t, t + 1) != 0;
+        ffi::lua_settop(l, t);
+        // A table of two keys alone is read as a pair, either way round; a
+        // third key, or a table of more room, is not.
+        ffi::lua_pushstring(l, names[0].as_ptr());
+        ffi::lua_pushstring(l, names[1].as_ptr());
+        let (a, b) = (raw::string_ptr(l, t + 1), raw::string_ptr(l, t + 2));
+        ok &= tbl.only_pair(a, b).is_none();
+        for third in [false, true] {
+            ffi::lua_createtable(l, 0, 2);
+            ffi::lua_pushnumber(l, 1.5);
+            ffi::lua_rawsetfield(l, t + 3, names[1].as_ptr());
+            ffi::lua_pushnumber(l, -2.5);
+            ffi::lua_rawsetfield(l, t + 3, names[0].as_ptr());
+            if third {
+                ffi::lua_pushboolean(l, 1);
+                ffi::lua_rawsetfield(l, t + 3, names[2].as_ptr());
+            }
+            let pair = raw::table(l, t + 3).and_then(|p| p.only_pair(a, b));
+            ok &= match pair {
+                Some((x, y)) => !third && x.number() == Some(-2.5) && y.number() == Some(1.5),
+                None => third,
+            };
+            ffi::lua_settop(l, t + 2);
+        }
         ffi::lua_settop(l, t);
         ffi::lua_setreadonly(l, t, 1);
         ok &= tbl.frozen();
@@ -730,6 +755,37 @@ pub mod raw {
                         return None;
                     }
                     at = at.wrapping_add_signed(next as isize);
+                }
+            }
+        }
+
+        /// The values of string keys `a` and `b` (given as for
+        /// [`TableRef::field`]) when they are the table's only keys: no
+        /// array part, and a hash part of two nodes holding these two keys
+        /// (either way round), so that no other key can be there. `None`
+        /// for any other table (read it field by field).
+        ///
+        /// # Safety
+        /// As for [`TableRef::field`].
+        #[inline(always)]
+        pub unsafe fn only_pair(self, a: usize, b: usize) -> Option<(Value, Value)> {
+            // SAFETY: the function's contract: a hash part of 2^1 nodes.
+            unsafe {
+                let t = &*self.0;
+                if t.sizearray != 0 || t.lsizenode != 1 {
+                    return None;
+                }
+                let (n0, n1) = (&*t.node, &*t.node.add(1));
+                let is = |n: &Node, k: usize| {
+                    (n.key.tt & 0xF) == ffi::LUA_TSTRING && n.key.value == (k - STRING_DATA) as u64
+                };
+                let value = |n: &Node| Value { bits: n.value.value, tt: n.value.tt };
+                if is(n0, a) && is(n1, b) {
+                    Some((value(n0), value(n1)))
+                } else if is(n0, b) && is(n1, a) {
+                    Some((value(n1), value(n0)))
+                } else {
+                    None
                 }
             }
         }

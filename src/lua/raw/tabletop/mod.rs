@@ -116,7 +116,21 @@ impl<'call> Plain<'call> {
 
     /// A point `{x=, y=}` (finite numbers, within the table's reach).
     fn point(self, st: &State) -> Option<Point> {
-        check_point(Point::new(self.finite(st, K::X)?, self.finite(st, K::Y)?)).ok()
+        in_reach(Point::new(self.finite(st, K::X)?, self.finite(st, K::Y)?))
+    }
+
+    /// A table of `x` and `y` alone, read in one look at its two nodes (the
+    /// commonest point, `{x=, y=}` made by a rule): no `width` can be
+    /// there, so it is a point. `None` for any other table, or numbers a
+    /// point cannot have (read field by field then, as before).
+    fn bare_point(self, st: &State) -> Option<Point> {
+        let (x, y) = (key_ptr(st, K::X), key_ptr(st, K::Y));
+        if x == 0 || y == 0 {
+            return None;
+        }
+        // SAFETY: see `new`; the key strings are pinned by `install`.
+        let (x, y) = unsafe { self.t.only_pair(x, y)? };
+        in_reach(Point::new(x.number()?, y.number()?))
     }
 
     /// A point table held in field `k`.
@@ -146,6 +160,14 @@ impl<'call> Plain<'call> {
     fn point_unchecked(self, st: &State) -> Option<Point> {
         Some(Point::new(self.finite(st, K::X)?, self.finite(st, K::Y)?))
     }
+}
+
+/// `p` when it is a point a call may take: `check_point`'s test (finite
+/// numbers within `MAX_CM` of the corner; NaN fails both comparisons)
+/// without its message.
+#[inline(always)]
+fn in_reach(p: Point) -> Option<Point> {
+    (p.x.abs() <= tabletop::MAX_CM && p.y.abs() <= tabletop::MAX_CM).then_some(p)
 }
 
 /// Where key `k`'s pinned string keeps its bytes (0 before `install`).
@@ -195,6 +217,9 @@ fn given_arg(f: Frame<'_>, st: &State, w: &World, i: c_int, strict: bool) -> Opt
         return Some(Given::Base(b));
     }
     if let Some(t) = plain_table(f, i) {
+        if let Some(p) = t.bare_point(st) {
+            return Some(Given::Point(p));
+        }
         if t.is_nil(st, K::Width)? {
             return t.point(st).map(Given::Point);
         }
@@ -224,6 +249,9 @@ fn centre_arg(f: Frame<'_>, st: &State, w: &World, i: c_int) -> Option<Point> {
         return Some(b.centre);
     }
     if let Some(t) = plain_table(f, i) {
+        if let Some(p) = t.bare_point(st) {
+            return Some(p);
+        }
         if t.is_nil(st, K::Width)? {
             return t.point(st);
         }
@@ -571,7 +599,8 @@ tabletop_fn!(fast_through, |l, st| {
     let exclude = exclude_arg(l, st, &w, 2)?.map(|i| w.units[i].id.clone());
     let candidates = crate::lua::tabletop_api::through_candidates(&w, exclude.as_deref());
     let q = Query::Through(path_bits(&path), candidates.iter().map(|(i, s)| (*i, Rc::as_ptr(s) as usize)).collect());
-    let shapes = candidates.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>();
+    // The shapes to keep alive with a new answer (cloned only then).
+    let shapes = candidates.iter().map(|(_, s)| s.clone());
     let Found::Crossings(found) = asked(st, &w, q, shapes, || {
         Found::Crossings(crate::lua::tabletop_api::through_rows(&path, &candidates).into())
     })?
