@@ -49,27 +49,39 @@ function turn.enter_phase(name, level)
 end
 
 -- [Base] Starts a player's turn: by default the next player in seat order
--- after the current one (a new round after the last seat). Resets the
--- phase, and emits `turn_started(side)`.
+-- after the current one; `side` names the player instead. Either way it is
+-- that player's next turn, so the round goes on by the seat order: a new
+-- round after the last seat, or when `side` sits before the current player
+-- (the current player named again restarts its own turn: same round).
+-- Per-turn state (overwatch spent, moves, bombard attacks) is keyed by the
+-- round and the side, so a new turn of a player starts it afresh. Resets
+-- the phase, and emits `turn_started(side)`.
 function turn.start(side)
   local players = viktory.players()
+  if #players == 0 then
+    viktory.violation("there is no player to start a turn for: the scenario has no sides (Viktory has 2 to 8 players)", 2)
+  end
+  local cur = world:current_side()
+  local at, to = 0, nil
+  for i, s in ipairs(players) do
+    if s == cur then
+      at = i
+    end
+    if s == side then
+      to = i
+    end
+  end
   if side == nil then
-    if #players == 0 then
-      viktory.violation("there is no player to start a turn for: the scenario has no sides (Viktory has 2 to 8 players)", 2)
-    end
-    local cur = world:current_side()
-    local at = 0
-    for i, s in ipairs(players) do
-      if s == cur then
-        at = i
-      end
-    end
     if at == #players then
       world:set_turn(world:turn() + 1)
       side = players[1]
     else
       side = players[at + 1]
     end
+  elseif to == nil then
+    viktory.violation("there is no player '" .. tostring(side) .. "' (the players: " .. table.concat(players, ", ") .. ")", 2)
+  elseif to < at then
+    world:set_turn(world:turn() + 1)
   end
   world:set_current_side(side)
   world:set_pool(side, "phase", 1)

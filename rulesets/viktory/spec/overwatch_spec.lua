@@ -198,6 +198,19 @@ describe("once per enemy player's turn [OW]", function()
     expect(decisions()[2].request.mover):to_be("b_inf3")
   end)
 
+  it("is ready again on the player's next turn however it is started: turn.start(side) too", function()
+    world:place("b_inf1", hex(6, 2))
+    dice.force("d6", { 6 })
+    answers{ "now" }
+    turn.move("b_inf1", hex(5, 2)) -- A fires and misses
+    turn.start("A")
+    turn.start("B") -- B's next turn
+    expect(overwatch.spent(art())):to_be(false)
+    answers{ "wait", "wait" }
+    turn.move("b_inf1", { hex(4, 2), hex(5, 2) }) -- a new turn: two hexes again, next to the mountain at each
+    expect(#decisions()):to_be(3)
+  end)
+
   it("is not triggered by its own player's moves", function()
     turn.finish() -- C
     turn.finish() -- A, round 2

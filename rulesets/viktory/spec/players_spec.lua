@@ -45,6 +45,21 @@ describe("seat order [Base]", function()
     refused(function() turn.start() end, "there is no player to start a turn for: the scenario has no sides (Viktory has 2 to 8 players)")
   end)
 
+  it("starts a named player's next turn: a new round when it sits before the current player, the same round after it", function()
+    -- seats A 1, B 2, C 3; round 1, B to play
+    expect(turn.start("C")):to_be("C")
+    expect(world:turn()):to_be(1)
+    expect(turn.start("A")):to_be("A")
+    expect(world:turn()):to_be(2)
+    turn.move("a_cav", hex(5, 7))
+    expect(world:pool("A", "phase")):to_be(3)
+    expect(turn.start("A")):to_be("A") -- the current player again: its own turn restarted, the same round
+    expect(world:turn()):to_be(2)
+    expect(world:pool("A", "phase")):to_be(1)
+    expect(turn.moves_used(world:unit("a_cav"))):to_be(1)
+    refused(function() turn.start("D") end, "rule error: there is no player 'D' (the players: A, B, C)")
+  end)
+
   it("starts each player's turn in the bombard phase, and leaves the last one in reserve placement", function()
     turn.move("b_inf2", hex(6, 5))
     expect(world:pool("B", "phase")):to_be(3)
