@@ -32,19 +32,38 @@ local function gun(b)
   return common.type_of(b).gun
 end
 
+-- The corners worked out for each base from tabletop.bases (keys weak: a
+-- base the core no longer keeps goes). Such a base is read-only and a unit
+-- that moves, turns or loses a base gets new ones, so its corners never
+-- change: a fire asks for the same corners many times, and every trial of
+-- a `sim` again.
+local kept_corners = setmetatable({}, { __mode = "k" })
+
 -- The four corners of a base table (front-left, front-right, rear-right,
--- rear-left), as the core lays them out.
+-- rear-left), as the core lays them out. Read-only: copy to change.
 local function corners(b)
+  local kept = kept_corners[b]
+  if kept then
+    return kept
+  end
   local r = math.rad(b.facing)
   local fx, fy = math.cos(r), math.sin(r)
   local rx, ry = -fy, fx
   local h, w = b.depth / 2, b.width / 2
-  return {
-    { x = b.x + fx * h - rx * w, y = b.y + fy * h - ry * w },
-    { x = b.x + fx * h + rx * w, y = b.y + fy * h + ry * w },
-    { x = b.x - fx * h + rx * w, y = b.y - fy * h + ry * w },
-    { x = b.x - fx * h - rx * w, y = b.y - fy * h - ry * w },
+  local x, y = b.x, b.y
+  local list = {
+    { x = x + fx * h - rx * w, y = y + fy * h - ry * w },
+    { x = x + fx * h + rx * w, y = y + fy * h + ry * w },
+    { x = x - fx * h + rx * w, y = y - fy * h + ry * w },
+    { x = x - fx * h - rx * w, y = y - fy * h - ry * w },
   }
+  if table.isfrozen(b) then
+    for _, c in ipairs(list) do
+      table.freeze(c)
+    end
+    kept_corners[b] = table.freeze(list)
+  end
+  return list
 end
 targets.corners = corners
 
@@ -66,16 +85,22 @@ function targets.front_mid(b)
   return tabletop.point((e.a.x + e.b.x) / 2, (e.a.y + e.b.y) / 2)
 end
 
+-- [3.2 step 1] The range bracket (1 = nearest) of a distance on a gun's
+-- range lines (charts.ranges[gun]); nil beyond range.
+local function bracket_at(ranges, d)
+  for i, limit in ipairs(ranges) do
+    if common.at_most(d, limit) then
+      return i
+    end
+  end
+  return nil
+end
+
 -- [3.2 step 1] The range bracket (1 = nearest) of a target from a battery,
 -- by the closest points of their bases, and the distance; nil beyond range.
 function targets.bracket(b, target)
   local d = tabletop.distance(b, target)
-  for i, limit in ipairs(charts.ranges[gun(b)]) do
-    if common.at_most(d, limit) then
-      return i, d
-    end
-  end
-  return nil, d
+  return bracket_at(charts.ranges[gun(b)], d), d
 end
 
 ------------------------------------------------------------------------------
@@ -118,13 +143,14 @@ function targets.spotted(b, u)
   local from = targets.front_mid(b)
   local depth = params.artillery.cover_depth_cm
   for _, base in ipairs(bases) do
-    local points = corners(base)
-    local _, nearest = tabletop.closest_points(from, base)
-    table.insert(points, nearest)
-    for _, p in ipairs(points) do
+    for _, p in ipairs(corners(base)) do
       if common.at_most(targets.depth_in_cover(from, p), depth) then
         return true
       end
+    end
+    local _, nearest = tabletop.closest_points(from, base)
+    if common.at_most(targets.depth_in_cover(from, nearest), depth) then
+      return true
     end
   end
   return false
@@ -140,17 +166,23 @@ end
 -- counts), else the least angle to one of its corners. (A unit it is asked
 -- of lies in the arc of fire, ahead of the battery.)
 function targets.swing(b, u, mid)
-  local to_frame = frame(mid, b.facing)
-  local best = math.huge
-  for _, base in ipairs(tabletop.bases(u)) do
+  local facing = b.facing
+  local to_frame = frame(mid, facing)
+  local bases = tabletop.bases(u)
+  for _, base in ipairs(bases) do
     local lo, hi = math.huge, -math.huge
     for _, c in ipairs(corners(base)) do
       local _, across = to_frame(c)
       lo, hi = math.min(lo, across), math.max(hi, across)
-      best = math.min(best, tabletop.angle_between(tabletop.bearing(mid, c), b.facing))
     end
     if common.at_most(lo, 0) and common.at_least(hi, 0) then
       return 0
+    end
+  end
+  local best = math.huge
+  for _, base in ipairs(bases) do
+    for _, c in ipairs(corners(base)) do
+      best = math.min(best, tabletop.angle_between(tabletop.bearing(mid, c), facing))
     end
   end
   return best
@@ -165,10 +197,12 @@ end
 function targets.candidates(b)
   local arc = tabletop.arc_of_fire(b, params.artillery.arc)
   local mid = targets.front_mid(b)
+  local side, ranges = b.side, charts.ranges[gun(b)]
   local out = {}
   for _, u in ipairs(world:units{}) do
-    if u.side ~= b.side and u.pos and common.arm(u) ~= "leader" then
-      local bracket, d = targets.bracket(b, u)
+    if u.side ~= side and u.pos and common.arm(u) ~= "leader" then
+      local d = tabletop.distance(b, u)
+      local bracket = bracket_at(ranges, d)
       if bracket and common.more_than(tabletop.area_in_arc(arc, u), 0) and targets.spotted(b, u) then
         table.insert(out, { unit = u, bracket = bracket, distance = d, swing = targets.swing(b, u, mid) })
       end
@@ -191,11 +225,11 @@ function targets.main_target(b)
   return c[1] and c[1].unit or nil, c[1]
 end
 
-local function clamp_bearing(b, bearing)
+local function clamp_bearing(facing, bearing)
   local half = params.artillery.arc / 2
-  local off = ((bearing - b.facing + 540) % 360) - 180
+  local off = ((bearing - facing + 540) % 360) - 180
   off = math.max(-half, math.min(half, off))
-  return (b.facing + off) % 360
+  return (facing + off) % 360
 end
 
 -- [3.5 Zone] The bearing of the centre of fire at a target: straight ahead
@@ -204,18 +238,19 @@ end
 -- swung no further than the arc of fire allows.
 function targets.aim(b, target)
   local mid = targets.front_mid(b)
+  local facing = b.facing
   if targets.swing(b, target, mid) == 0 then
-    return b.facing, mid
+    return facing, mid
   end
   local best, bd, bs = nil, math.huge, math.huge
   for _, base in ipairs(tabletop.bases(target)) do
     local d = tabletop.distance(b, base)
-    local s = tabletop.angle_between(tabletop.bearing(mid, base), b.facing)
+    local s = tabletop.angle_between(tabletop.bearing(mid, base), facing)
     if common.less_than(d, bd) or (common.at_most(d, bd) and common.less_than(s, bs)) then
       best, bd, bs = base, d, s
     end
   end
-  return clamp_bearing(b, tabletop.bearing(mid, best)), mid
+  return clamp_bearing(facing, tabletop.bearing(mid, best)), mid
 end
 
 ------------------------------------------------------------------------------
@@ -259,9 +294,10 @@ function targets.blocked_by(b, target)
   end
   local beyond = beyond_far_side(b, target)
   local arc = tabletop.arc_of_fire(b, params.artillery.arc)
+  local side = b.side
   for _, c in ipairs(crossed) do
     local u = c.unit
-    if u.side == b.side and common.more_than(c.amount, 0) and common.arm(u) ~= "leader" then
+    if u.side == side and common.more_than(c.amount, 0) and common.arm(u) ~= "leader" then
       local base = tabletop.bases(u)[c.base]
       if common.less_than(c.from, far) and not beyond(base)
         and common.more_than(tabletop.area_in_arc(arc, base), 0) then
@@ -321,27 +357,30 @@ function targets.secondary_targets(b, main, zone, bracket)
     return lo, hi, ahead
   end
   local mlo, mhi = extent(main)
+  local side, ranges = b.side, charts.ranges[gun(b)]
   local seen, tandem, adjacent = {}, {}, {}
   local behind_of, near_of = {}, {}
   for _, c in ipairs(tabletop.through(zone, { exclude = b })) do
     local u = c.unit
-    if u ~= main and not seen[u.id] and common.more_than(c.amount, 0) and u.side ~= b.side
-      and common.arm(u) ~= "leader" then
-      seen[u.id] = true
-      if targets.bracket(b, u) == bracket then
-        local lo, hi, ahead = extent(u)
-        local behind = front - ahead
-        if common.more_than(math.min(hi, mhi) - math.max(lo, mlo), 0) then
-          if common.more_than(behind, 0) and common.at_most(behind, params.artillery.tandem_cm) and common.cover(u).open
-            and not deployed_light(u) and common.arm(u) ~= "skirmish" then
-            behind_of[u.id] = behind
-            table.insert(tandem, u)
-          end
-        else
-          local d = tabletop.distance(u, main)
-          if common.at_most(d, params.artillery.adjacent_cm) then
-            near_of[u.id] = d
-            table.insert(adjacent, u)
+    if u ~= main and common.more_than(c.amount, 0) then
+      local id = u.id
+      if not seen[id] and u.side ~= side and common.arm(u) ~= "leader" then
+        seen[id] = true
+        if bracket_at(ranges, tabletop.distance(b, u)) == bracket then
+          local lo, hi, ahead = extent(u)
+          local behind = front - ahead
+          if common.more_than(math.min(hi, mhi) - math.max(lo, mlo), 0) then
+            if common.more_than(behind, 0) and common.at_most(behind, params.artillery.tandem_cm) and common.cover(u).open
+              and not deployed_light(u) and common.arm(u) ~= "skirmish" then
+              behind_of[id] = behind
+              table.insert(tandem, u)
+            end
+          else
+            local d = tabletop.distance(u, main)
+            if common.at_most(d, params.artillery.adjacent_cm) then
+              near_of[id] = d
+              table.insert(adjacent, u)
+            end
           end
         end
       end
@@ -421,12 +460,13 @@ end
 function targets.deep_target(b, bearing, bracket)
   local line = tabletop.centre_line(b, bearing, DEEP_LINE)
   local first_obstacle = targets.obstacle_crossed(b, bearing)
+  local side, ranges = b.side, charts.ranges[gun(b)]
   local count, units = 0, {}
   for _, c in ipairs(tabletop.through(line, { exclude = b })) do
     local u = c.unit
-    if u.side ~= b.side and common.is_combat(u) and common.more_than(c.amount, 0) then
+    if u.side ~= side and common.is_combat(u) and common.more_than(c.amount, 0) then
       local base = tabletop.bases(u)[c.base]
-      if targets.bracket(b, base) == bracket then
+      if bracket_at(ranges, tabletop.distance(b, base)) == bracket then
         if not common.base_in_open(base) or common.at_least(c.from, first_obstacle) then
           return false, {}
         end
