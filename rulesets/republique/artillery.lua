@@ -131,17 +131,18 @@ end
 -- batteries wait until end_phase.
 function artillery.begin_phase()
   for _, u in ipairs(world:units{}) do
+    local morale = common.morale(u)
     if common.is_battery(u) then
       u.fired = nil
       u.saving = nil
       u.passing_rest = u.passed_fire or nil
       u.passed_fire = nil
-      u.began_step = common.morale(u) -- [3.3] the morale that halves its fire this phase
+      u.began_step = morale -- [3.3] the morale that halves its fire this phase
     end
     -- [3.6 Panic] who began the phase demoralized, unless the skirmish
     -- step opened the phase already
     if not u.phase_open then
-      u.began_demoralized = common.morale(u) == "demoralized" or nil
+      u.began_demoralized = morale == "demoralized" or nil
     end
   end
   common.set_turn_step("artillery")
@@ -280,12 +281,13 @@ function artillery.leader_for(batteries)
   local mass = nil -- the massed battery's ids, found when first needed
   for _, l in ipairs(world:units{}) do
     if common.arm(l) == "leader" and l.artillery_officer and (l.rating or 0) >= 1 then
+      local attached_to, command = l.attached_to, l.command
       local attached, in_chain = false, 0
       for _, b in ipairs(batteries) do
-        if l.attached_to == b.id then
+        if attached_to == b.id then
           attached = true
         end
-        if l.command == nil or l.command == b.command then
+        if command == nil or command == b.command then
           in_chain += 1
         end
       end
@@ -429,8 +431,9 @@ function artillery.die_modifiers(f)
   end
   local all_cavalry, all_skirmish = true, true
   for _, u in ipairs(involved(f)) do
-    all_cavalry = all_cavalry and common.arm(u) == "cavalry"
-    all_skirmish = all_skirmish and (common.arm(u) == "skirmish" or targets.deployed_light(u))
+    local arm = common.arm(u)
+    all_cavalry = all_cavalry and arm == "cavalry"
+    all_skirmish = all_skirmish and (arm == "skirmish" or targets.deployed_light(u))
   end
   if all_cavalry then
     add("cavalry", p.cavalry)
@@ -702,22 +705,25 @@ end
 function artillery.total_fire_points(f)
   local rec = f.rec
   local points = 0
-  for _, b in ipairs(f.group) do
+  f.crossed = {} -- what each battery's frontage zone passes through
+  for i, b in ipairs(f.group) do
+    local id = b.id
     local base, br = artillery.range_points(b, f.target)
     if base == nil then
-      error(string.format("artillery.fire: %s is out of %s's range", f.target.id, b.id), 3)
+      error(string.format("artillery.fire: %s is out of %s's range", f.target.id, id), 3)
     end
     f.bracket = f.bracket and math.min(f.bracket, br) or br
-    local friend, bearing, zone = targets.blocked_by(b, f.target)
+    local friend, bearing, zone, crossed = targets.blocked_by(b, f.target)
     if friend then
       error(string.format("artillery.fire: %s may not fire through or over friendly %s (in its frontage zone)",
-        b.id, friend.id), 3)
+        id, friend.id), 3)
     end
     local modified, why = artillery.point_modifiers(b, f.target, base, f.passing)
-    table.insert(why, 1, string.format("%s %s at %s range: %d", b.id, gun(b), BRACKETS[br], base))
+    table.insert(why, 1, string.format("%s %s at %s range: %d", id, gun(b), BRACKETS[br], base))
     points += modified
+    f.crossed[i] = crossed
     table.insert(rec.notes, table.concat(why, ", "))
-    local entry = { id = b.id, bearing = bearing, zone = zone, points = modified,
+    local entry = { id = id, bearing = bearing, zone = zone, points = modified,
       reach = tabletop.distance(b, f.target) + 10 }
     if not f.quiet then
       -- for the maps: the target's enfilade arc on the edge this battery sees
@@ -778,7 +784,7 @@ function artillery.fire(spec)
   artillery.total_fire_points(f)
   -- [3.5 Sec][3.4 Deep] who else the fire falls on (compound targets)
   local first = f.rec.batteries[1]
-  f.tandem, f.adjacent = targets.secondary_targets(group[1], target, first.zone, f.bracket)
+  f.tandem, f.adjacent = targets.secondary_targets(group[1], target, first.zone, f.bracket, f.crossed[1])
   f.deep, f.deep_units = false, {}
   if common.cover(target).open then
     f.deep, f.deep_units = targets.deep_target(group[1], first.bearing, f.bracket)

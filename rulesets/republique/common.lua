@@ -150,13 +150,14 @@ function common.morale_hits(u, hits, reason)
   local step = common.morale_step(u)
   local new = math.min(step + hits, #common.LADDER)
   local panic = step + hits - new
-  u.morale = common.LADDER[new]
+  local morale = common.LADDER[new]
+  u.morale = morale
   if panic > 0 then
     u.panic_hits = (u.panic_hits or 0) + panic
   end
   world:note(string.format("%s takes %d morale hit%s (%s): now %s%s", u.id, hits, hits == 1 and "" or "s",
-    reason, u.morale, panic > 0 and string.format(", %d panic hit%s", panic, panic == 1 and "" or "s") or ""))
-  return u.morale
+    reason, morale, panic > 0 and string.format(", %d panic hit%s", panic, panic == 1 and "" or "s") or ""))
+  return morale
 end
 
 -- One d10 (0 reads 10: the die's faces are 1..10).

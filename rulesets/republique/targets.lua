@@ -277,7 +277,9 @@ end
 
 -- [3.2][3.5 Zone] The friendly unit in the battery's frontage zone (aimed
 -- at the target) that the fire would pass through or over, or nil; and the
--- bearing and zone of the fire. A friendly base blocks when it lies in the
+-- bearing and zone of the fire, and (when nothing blocks) what the zone
+-- passes through (tabletop.through, for secondary_targets). A friendly
+-- base blocks when it lies in the
 -- zone and in the arc of fire, short of the target: not beyond it along
 -- the zone, nor wholly beyond the target's far side.
 function targets.blocked_by(b, target)
@@ -305,7 +307,7 @@ function targets.blocked_by(b, target)
       end
     end
   end
-  return nil, bearing, zone
+  return nil, bearing, zone, crossed
 end
 
 ------------------------------------------------------------------------------
@@ -342,7 +344,9 @@ targets.deployed_light = deployed_light
 -- its bases within adjacent_cm of the main target's ("next to"). Tandem
 -- targets nearest the front first; adjacent ones nearest the main target
 -- first (then by id), with their distances in `adjacent.distance`.
-function targets.secondary_targets(b, main, zone, bracket)
+-- `crossed`: what the zone passes through, when the caller has it already
+-- (blocked_by's rows); measured here otherwise.
+function targets.secondary_targets(b, main, zone, bracket, crossed)
   local fp = tabletop.footprint(main)
   local to_frame = frame(fp, fp.facing)
   local front = fp.depth / 2
@@ -360,7 +364,7 @@ function targets.secondary_targets(b, main, zone, bracket)
   local side, ranges = b.side, charts.ranges[gun(b)]
   local seen, tandem, adjacent = {}, {}, {}
   local behind_of, near_of = {}, {}
-  for _, c in ipairs(tabletop.through(zone, { exclude = b })) do
+  for _, c in ipairs(crossed or tabletop.through(zone, { exclude = b })) do
     local u = c.unit
     if u ~= main and common.more_than(c.amount, 0) then
       local id = u.id
