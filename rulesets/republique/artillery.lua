@@ -705,8 +705,8 @@ end
 function artillery.total_fire_points(f)
   local rec = f.rec
   local points = 0
-  f.crossed = {} -- what each battery's frontage zone passes through
-  for i, b in ipairs(f.group) do
+  f.zone_rows = {} -- what each frontage zone passes through, by zone
+  for _, b in ipairs(f.group) do
     local id = b.id
     local base, br = artillery.range_points(b, f.target)
     if base == nil then
@@ -721,7 +721,7 @@ function artillery.total_fire_points(f)
     local modified, why = artillery.point_modifiers(b, f.target, base, f.passing)
     table.insert(why, 1, string.format("%s %s at %s range: %d", id, gun(b), BRACKETS[br], base))
     points += modified
-    f.crossed[i] = crossed
+    f.zone_rows[zone] = crossed
     table.insert(rec.notes, table.concat(why, ", "))
     local entry = { id = id, bearing = bearing, zone = zone, points = modified,
       reach = tabletop.distance(b, f.target) + 10 }
@@ -784,7 +784,7 @@ function artillery.fire(spec)
   artillery.total_fire_points(f)
   -- [3.5 Sec][3.4 Deep] who else the fire falls on (compound targets)
   local first = f.rec.batteries[1]
-  f.tandem, f.adjacent = targets.secondary_targets(group[1], target, first.zone, f.bracket, f.crossed[1])
+  f.tandem, f.adjacent = targets.secondary_targets(group[1], target, first.zone, f.bracket, f.zone_rows[first.zone])
   f.deep, f.deep_units = false, {}
   if common.cover(target).open then
     f.deep, f.deep_units = targets.deep_target(group[1], first.bearing, f.bracket)

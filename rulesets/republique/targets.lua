@@ -366,25 +366,24 @@ function targets.secondary_targets(b, main, zone, bracket, crossed)
   local behind_of, near_of = {}, {}
   for _, c in ipairs(crossed or tabletop.through(zone, { exclude = b })) do
     local u = c.unit
-    if u ~= main and common.more_than(c.amount, 0) then
+    if u ~= main and not seen[u.id] and common.more_than(c.amount, 0) and u.side ~= side
+      and common.arm(u) ~= "leader" then
       local id = u.id
-      if not seen[id] and u.side ~= side and common.arm(u) ~= "leader" then
-        seen[id] = true
-        if bracket_at(ranges, tabletop.distance(b, u)) == bracket then
-          local lo, hi, ahead = extent(u)
-          local behind = front - ahead
-          if common.more_than(math.min(hi, mhi) - math.max(lo, mlo), 0) then
-            if common.more_than(behind, 0) and common.at_most(behind, params.artillery.tandem_cm) and common.cover(u).open
-              and not deployed_light(u) and common.arm(u) ~= "skirmish" then
-              behind_of[id] = behind
-              table.insert(tandem, u)
-            end
-          else
-            local d = tabletop.distance(u, main)
-            if common.at_most(d, params.artillery.adjacent_cm) then
-              near_of[id] = d
-              table.insert(adjacent, u)
-            end
+      seen[id] = true
+      if bracket_at(ranges, tabletop.distance(b, u)) == bracket then
+        local lo, hi, ahead = extent(u)
+        local behind = front - ahead
+        if common.more_than(math.min(hi, mhi) - math.max(lo, mlo), 0) then
+          if common.more_than(behind, 0) and common.at_most(behind, params.artillery.tandem_cm) and common.cover(u).open
+            and not deployed_light(u) and common.arm(u) ~= "skirmish" then
+            behind_of[id] = behind
+            table.insert(tandem, u)
+          end
+        else
+          local d = tabletop.distance(u, main)
+          if common.at_most(d, params.artillery.adjacent_cm) then
+            near_of[id] = d
+            table.insert(adjacent, u)
           end
         end
       end
