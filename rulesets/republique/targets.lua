@@ -279,9 +279,9 @@ end
 -- at the target) that the fire would pass through or over, or nil; and the
 -- bearing and zone of the fire, and (when nothing blocks) what the zone
 -- passes through (tabletop.through, for secondary_targets). A friendly
--- base blocks when it lies in the
--- zone and in the arc of fire, short of the target: not beyond it along
--- the zone, nor wholly beyond the target's far side.
+-- base blocks when it lies in the zone and in the arc of fire, short of
+-- the target: not beyond it along the zone, nor wholly beyond the
+-- target's far side.
 function targets.blocked_by(b, target)
   local bearing = targets.aim(b, target)
   local zone = tabletop.frontage_zone(b, bearing, charts.ranges[gun(b)][#BRACKETS])
