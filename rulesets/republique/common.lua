@@ -177,13 +177,23 @@ function common.unit(u, what)
   return u
 end
 
+-- What each kept cover answer comes to: `tabletop.cover` gives the same
+-- read-only table while the unit stands as it stood, and a fire asks about
+-- its target four times. The answer is read-only too.
+local cover_of = setmetatable({}, { __mode = "k" })
+
 -- The cover class that half or more of a unit is in (the heaviest such
 -- class, counting heavier cover as in it), and whether half or more is in
 -- full cover or outside open terrain. Only terrain with a cover class
--- covers (a hill does not).
+-- covers (a hill does not). The answer is read-only.
 function common.cover(u)
+  local areas = tabletop.cover(u)
+  local kept = cover_of[areas]
+  if kept then
+    return kept
+  end
   local by_class, full, closed = {}, 0, 0
-  for _, a in ipairs(tabletop.cover(u)) do
+  for _, a in ipairs(areas) do
     local kind = ruleset.terrain[a.kind] or {}
     if a.cover then
       by_class[a.cover] = (by_class[a.cover] or 0) + a.fraction
@@ -211,7 +221,11 @@ function common.cover(u)
       best, best_mod = class, mod
     end
   end
-  return { class = best, modifier = best_mod, full = common.at_least(full, 0.5), open = common.at_most(closed, 0) }
+  local found = { class = best, modifier = best_mod, full = common.at_least(full, 0.5), open = common.at_most(closed, 0) }
+  if table.isfrozen(areas) then
+    cover_of[areas] = table.freeze(found)
+  end
+  return found
 end
 
 -- True when a base lies in open terrain (no area that is not open).
